@@ -1,0 +1,283 @@
+/* domino.h: the one public header of libdomino, synchronization-free sparse
+ * linear algebra on CPUs and GPUs.
+ *
+ * Conventions (the same for every call):
+ *  - every call returns a domino_status: 0 success, -1..-99 misuse of the API,
+ *    -100 and below failures at run time (bad input data, memory, device);
+ *  - the first argument is a domino_handle, which keeps the message of the
+ *    last error (domino_last_error); a NULL handle is accepted and then the
+ *    message is kept per thread;
+ *  - objects are opaque; their contents are read through views;
+ *  - outputs come last; an output object is NULL after a failed call;
+ *  - every *_free function accepts NULL.
+ *
+ * Matrices: CSR or CSC, values double or float, 32-bit indices, 64-bit row
+ * (column) offsets so that nnz beyond 2^31 is representable.
+ */
+#ifndef DOMINO_H
+#define DOMINO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DOMINO_VERSION_MAJOR 0
+#define DOMINO_VERSION_MINOR 1
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum domino_status {
+    DOMINO_SUCCESS = 0,
+    /* misuse of the API: the caller's bug */
+    DOMINO_NULL_POINTER = -1,       /* a required pointer argument is NULL */
+    DOMINO_INVALID_VALUE = -2,      /* an enum or size argument is out of range */
+    DOMINO_DIMENSION_MISMATCH = -3, /* operands do not fit together */
+    DOMINO_INVALID_OBJECT = -4,     /* object freed, corrupt, or of the wrong kind */
+    /* failures at run time: the data or the machine */
+    DOMINO_BAD_INPUT = -100,        /* malformed file or matrix (message says where) */
+    DOMINO_ZERO_DIAGONAL = -101,    /* structurally missing diagonal (message: row) */
+    DOMINO_ZERO_PIVOT = -102,       /* numerically zero pivot (message: row) */
+    DOMINO_OUT_OF_MEMORY = -103,    /* host or device allocation failed */
+    DOMINO_IO_ERROR = -104,         /* a file could not be opened, read or written */
+    DOMINO_DEVICE_ERROR = -105,     /* CUDA, cuSPARSE, NCCL or NVSHMEM failure */
+    DOMINO_NOT_SUPPORTED = -106,    /* valid request this build or machine cannot do */
+    DOMINO_TIMEOUT = -107           /* a bounded wait expired (debug builds) */
+} domino_status;
+
+/* name of a status, e.g. "DOMINO_BAD_INPUT" */
+const char *domino_status_name(domino_status s);
+/* 1 if s is a misuse of the API, 0 otherwise */
+int domino_status_is_misuse(domino_status s);
+
+/* ---------------------------------------------------------------- handle */
+
+typedef struct domino_handle_s *domino_handle;
+
+domino_status domino_create(domino_handle *h);
+void domino_destroy(domino_handle h);
+/* message of the last failed call on h (or of this thread when h is NULL);
+ * "" when none.  Valid until the next call on h. */
+const char *domino_last_error(domino_handle h);
+/* print progress on stderr for long work (only when stderr is a terminal) */
+domino_status domino_set_progress(domino_handle h, int enabled);
+
+/* ------------------------------------------------------- allocation hooks */
+
+/* Test hook: make the n-th allocation from now fail (n >= 1); 0 disables. */
+void domino_debug_fail_alloc_after(int64_t n);
+/* number of allocations made through domino since the start (tests) */
+int64_t domino_debug_alloc_count(void);
+/* number of allocations currently live (leak checks in tests) */
+int64_t domino_debug_alloc_live(void);
+
+/* ---------------------------------------------------------------- enums */
+
+typedef enum domino_type { DOMINO_FLOAT64 = 0, DOMINO_FLOAT32 = 1 } domino_type;
+typedef enum domino_format { DOMINO_CSR = 0, DOMINO_CSC = 1 } domino_format;
+typedef enum domino_fill { DOMINO_LOWER = 0, DOMINO_UPPER = 1 } domino_fill;
+typedef enum domino_diag { DOMINO_NON_UNIT = 0, DOMINO_UNIT = 1 } domino_diag;
+typedef enum domino_op { DOMINO_OP_N = 0, DOMINO_OP_T = 1 } domino_op;
+typedef enum domino_symmetry {
+    DOMINO_GENERAL = 0,
+    DOMINO_SYMMETRIC = 1,     /* only one triangle stored, mirrored */
+    DOMINO_SKEW_SYMMETRIC = 2 /* only one triangle stored, mirrored with sign */
+} domino_symmetry;
+
+/* bytes of one value of type t (8 or 4) */
+size_t domino_type_size(domino_type t);
+
+/* ---------------------------------------------------------------- matrix */
+
+typedef struct domino_matrix_s *domino_matrix;
+
+/* What a matrix holds.  Pointers stay owned by the matrix. */
+typedef struct domino_matrix_view {
+    domino_format format;     /* CSR (ptr over rows) or CSC (ptr over columns) */
+    domino_type type;         /* type of val */
+    int32_t nrows;            /* number of rows */
+    int32_t ncols;            /* number of columns */
+    int64_t nnz;              /* number of stored entries */
+    int64_t *ptr;             /* offsets, size (CSR: nrows, CSC: ncols) + 1 */
+    int32_t *ind;             /* column (CSR) or row (CSC) indices, size nnz */
+    void *val;                /* values (double or float), size nnz */
+    domino_symmetry symmetry; /* how the stored entries are to be read */
+    int is_pattern;           /* 1: came from a pattern file, val are all 1 */
+} domino_matrix_view;
+
+/* new matrix with allocated arrays: ptr zeroed, ind/val uninitialised */
+domino_status domino_matrix_new(domino_handle h, domino_format format, domino_type type,
+                                int32_t nrows, int32_t ncols, int64_t nnz, domino_matrix *A);
+void domino_matrix_free(domino_matrix A);
+domino_status domino_matrix_get_view(domino_handle h, domino_matrix A, domino_matrix_view *v);
+/* set the symmetry and pattern flags of A */
+domino_status domino_matrix_set_kind(domino_handle h, domino_matrix A, domino_symmetry symmetry,
+                                     int is_pattern);
+
+/* Build a CSR or CSC matrix from coordinate triplets (0-based); entries are
+ * sorted and duplicates summed.  vals may be NULL (all ones). */
+domino_status domino_matrix_from_coo(domino_handle h, domino_format format, domino_type type,
+                                     int32_t nrows, int32_t ncols, int64_t nnz,
+                                     const int32_t *rows, const int32_t *cols,
+                                     const double *vals, domino_matrix *A);
+
+domino_status domino_matrix_copy(domino_handle h, domino_matrix A, domino_matrix *B);
+/* same matrix stored in the other format (CSR <-> CSC) */
+domino_status domino_matrix_convert(domino_handle h, domino_matrix A, domino_format format,
+                                    domino_matrix *B);
+/* B = A^T in the same format as A */
+domino_status domino_matrix_transpose(domino_handle h, domino_matrix A, domino_matrix *B);
+/* same matrix with values of another type */
+domino_status domino_matrix_cast(domino_handle h, domino_matrix A, domino_type type,
+                                 domino_matrix *B);
+
+/* what domino_matrix_triangle does with the diagonal */
+typedef enum domino_diag_policy {
+    DOMINO_DIAG_KEEP = 0,    /* keep the diagonal as stored (may be missing) */
+    DOMINO_DIAG_ENSURE = 1,  /* insert missing or zero diagonal entries as 1 */
+    DOMINO_DIAG_DOMINANT = 2,/* diagonal := 1 + sum |off-diagonal| of its row */
+    DOMINO_DIAG_DROP = 3     /* strict triangle, no diagonal */
+} domino_diag_policy;
+
+/* B = lower or upper triangle of a square A (CSR or CSC, output in A's format) */
+domino_status domino_matrix_triangle(domino_handle h, domino_matrix A, domino_fill fill,
+                                     domino_diag_policy policy, domino_matrix *B);
+/* B = the full general matrix of A stored as symmetric / skew-symmetric */
+domino_status domino_matrix_symmetric_expand(domino_handle h, domino_matrix A, domino_matrix *B);
+/* sort indices inside each row (column) and sum duplicates, in place */
+domino_status domino_matrix_sort(domino_handle h, domino_matrix A);
+
+/* what domino_matrix_validate checks, besides offsets and index ranges */
+enum {
+    DOMINO_CHECK_SORTED = 1,        /* indices increase inside each row */
+    DOMINO_CHECK_NO_DUPLICATES = 2, /* no index twice in a row */
+    DOMINO_CHECK_DIAGONAL = 4,      /* every diagonal entry present and nonzero */
+    DOMINO_CHECK_FINITE = 8,        /* no Inf or NaN value */
+    DOMINO_CHECK_ALL = 15
+};
+/* Check A; on failure *bad_row (may be NULL) is the first bad row (column
+ * for CSC) and the message says what is wrong. */
+domino_status domino_matrix_validate(domino_handle h, domino_matrix A, int checks,
+                                     int64_t *bad_row);
+
+/* ----------------------------------------------------- Matrix Market I/O */
+
+enum {
+    DOMINO_MM_KEEP_STORED = 1 /* keep symmetric files as stored (one triangle) */
+};
+/* Read a Matrix Market coordinate file (.mtx or .mtx.gz) into CSR of the
+ * given type.  Symmetric and skew-symmetric files are expanded unless
+ * DOMINO_MM_KEEP_STORED.  Errors name the file and line. */
+domino_status domino_mm_read(domino_handle h, const char *path, domino_type type, int flags,
+                             domino_matrix *A);
+/* the same from a buffer in memory; name is used in messages */
+domino_status domino_mm_read_buffer(domino_handle h, const char *data, size_t size,
+                                    const char *name, domino_type type, int flags,
+                                    domino_matrix *A);
+/* Write A (CSR or CSC) as a general coordinate file; values printed with 17
+ * significant digits so a read gives back the same doubles.  Pattern
+ * matrices are written as pattern; ".gz" paths are compressed. */
+domino_status domino_mm_write(domino_handle h, const char *path, domino_matrix A);
+
+/* ------------------------------------------------------------ generators */
+
+typedef enum domino_stencil {
+    DOMINO_D2N5 = 0,  /* 2D 5-point star */
+    DOMINO_D2N9 = 1,  /* 2D 3x3 box */
+    DOMINO_D3N7 = 2,  /* 3D 7-point star */
+    DOMINO_D3N13 = 3, /* 3D star of radius 2 along each axis */
+    DOMINO_D3N19 = 4, /* 3D 3x3x3 box without its 8 corners */
+    DOMINO_D3N27 = 5, /* 3D 3x3x3 box */
+    DOMINO_D3N33 = 6  /* 3D 27-point box plus the six radius-2 axis points */
+} domino_stencil;
+
+typedef enum domino_part {
+    DOMINO_PART_FULL = 0,  /* the whole matrix */
+    DOMINO_PART_LOWER = 1, /* lower triangle with the diagonal */
+    DOMINO_PART_UPPER = 2  /* upper triangle with the diagonal */
+} domino_part;
+
+/* parse "d3n27", "D2N5", ... ; DOMINO_INVALID_VALUE if unknown */
+domino_status domino_stencil_parse(const char *name, domino_stencil *s);
+const char *domino_stencil_name(domino_stencil s);
+/* number of points of a stencil (5, 9, 7, 13, 19, 27, 33) */
+int domino_stencil_points(domino_stencil s);
+/* the offsets of a stencil, in increasing linear order (z, then y, then x);
+ * off has room for 3*33 ints: off[3k..3k+2] = dx, dy, dz of point k */
+int domino_stencil_offsets(domino_stencil s, int *off);
+
+/* Stencil matrix on an nx*ny*nz grid (nz = 1 for 2D), natural ordering with
+ * x fastest: off-diagonals -1, diagonal = number of stencil points (strictly
+ * diagonally dominant), CSR. */
+domino_status domino_gen_stencil(domino_handle h, domino_stencil s, int32_t nx, int32_t ny,
+                                 int32_t nz, domino_part part, domino_type type,
+                                 domino_matrix *A);
+
+/* R-MAT graph of 2^scale vertices and edge_factor*2^scale generated edges
+ * (duplicates merged, self loops kept), values 1, CSR.  Reproducible for a
+ * seed.  a+b+c+d must be 1. */
+domino_status domino_gen_rmat(domino_handle h, int scale, int edge_factor, double a, double b,
+                              double c, double d, uint64_t seed, domino_type type,
+                              domino_matrix *A);
+
+/* Random lower-triangular matrix of n rows with exactly `levels` levels
+ * (dependency depth; 1 = diagonal only, n = a chain through every row) and
+ * about nnz_per_row entries per row (diagonal included), strictly diagonally
+ * dominant, CSR.  Rows of level l form one contiguous block; each row below
+ * level 0 reads one row of level l-1 and others of earlier levels, chosen at
+ * random within `band` rows before it when band > 0. */
+domino_status domino_gen_dag(domino_handle h, int32_t n, int32_t nnz_per_row, int32_t levels,
+                             int32_t band, uint64_t seed, domino_type type, domino_matrix *A);
+
+/* ----------------------------------------------- CPU reference (the oracle) */
+
+/* Solve op(T) X = B on the CPU, where T is the fill triangle of A (entries of
+ * the other triangle are ignored), A CSR or CSC.  B and X are column-major
+ * blocks of nrhs columns of A's value type, leading dimensions ldb and ldx
+ * (>= n); X may equal B.  A zero pivot gives DOMINO_ZERO_PIVOT naming the
+ * row; a missing diagonal (non-unit) gives DOMINO_ZERO_DIAGONAL. */
+domino_status domino_ref_trsv(domino_handle h, domino_op op, domino_fill fill, domino_diag diag,
+                              domino_matrix A, int32_t nrhs, const void *B, int64_t ldb, void *X,
+                              int64_t ldx);
+
+/* Parallel synchronization-free solve on CPU threads (OpenMP, C11 atomics):
+ * each row waits only for the rows it reads.  Same contract as
+ * domino_ref_trsv with op N and one right-hand side; nthreads 0 = default. */
+domino_status domino_ref_trsv_syncfree(domino_handle h, domino_fill fill, domino_diag diag,
+                                       domino_matrix A, const void *b, void *x, int nthreads);
+
+/* Level sets of the dependency graph of a triangular solve */
+typedef struct domino_levels {
+    int32_t n;            /* number of rows */
+    int32_t nlevels;      /* number of levels (dependency depth) */
+    int64_t *level_ptr;   /* rows of level l are level_rows[level_ptr[l] .. level_ptr[l+1]), size nlevels+1 */
+    int32_t *level_rows;  /* rows ordered by level, size n */
+    int32_t *row_level;   /* level of each row, size n */
+    double parallelism;   /* n / nlevels */
+    double dependency;    /* nnz of the triangle / n */
+} domino_levels;
+
+/* levels of op(T) for T the fill triangle of square A */
+domino_status domino_ref_levels(domino_handle h, domino_op op, domino_fill fill, domino_matrix A,
+                                domino_levels **levels);
+void domino_levels_free(domino_levels *levels);
+
+/* scaled residual max over columns of ||op(T)x - b||_inf / (||T||_inf ||x||_inf + ||b||_inf) */
+domino_status domino_ref_trsv_residual(domino_handle h, domino_op op, domino_fill fill,
+                                       domino_diag diag, domino_matrix A, int32_t nrhs,
+                                       const void *X, int64_t ldx, const void *B, int64_t ldb,
+                                       double *residual);
+
+/* y = alpha op(A) x + beta y on the CPU (A CSR or CSC, vectors of A's type) */
+domino_status domino_ref_spmv(domino_handle h, domino_op op, double alpha, domino_matrix A,
+                              const void *x, double beta, void *y);
+
+/* machine epsilon of a value type */
+double domino_type_eps(domino_type t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* DOMINO_H */

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# install-deps.sh: install the Debian packages domino needs, only those missing.
+# Called by `make run` / `make test`; does nothing when all are present.
+set -euo pipefail
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v gcc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+have_pkg zlib1g-dev || need+=(zlib1g-dev)
+if [ "${DOMINO_WITH_PLOTS:-0}" = 1 ]; then command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox); fi
+if [ ${#need[@]} -eq 0 ]; then exit 0; fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "install-deps: missing ${need[*]} and no apt-get: install them by hand" >&2; exit 1
+fi
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+echo "install-deps: installing ${need[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"

@@ -1,0 +1,121 @@
+/* internal.h: what every layer of libdomino shares and users never see:
+ * the structs behind the opaque handles, error reporting and allocation. */
+#ifndef DOMINO_INTERNAL_H
+#define DOMINO_INTERNAL_H
+
+#include "domino.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DOMINO_HANDLE_MAGIC 0x646f6d696e6f4831ULL /* "dominoH1" */
+#define DOMINO_MATRIX_MAGIC 0x646f6d696e6f4d31ULL /* "dominoM1" */
+#define DOMINO_FREED_MAGIC 0xdeadbeefdeadbeefULL
+#define DOMINO_ERROR_LEN 1024
+
+struct domino_gpu_context; /* defined in src/cuda, NULL until first GPU call */
+
+struct domino_handle_s {
+    uint64_t magic;                   /* DOMINO_HANDLE_MAGIC while alive */
+    char last_error[DOMINO_ERROR_LEN]; /* message of the last failed call */
+    int progress;                     /* 1: progress on stderr when a terminal */
+    struct domino_gpu_context *gpu;   /* device state, owned, may be NULL */
+};
+
+struct domino_matrix_s {
+    uint64_t magic;           /* DOMINO_MATRIX_MAGIC while alive */
+    domino_format format;     /* CSR or CSC */
+    domino_type type;         /* type of val */
+    int32_t nrows;            /* rows */
+    int32_t ncols;            /* columns */
+    int64_t nnz;              /* stored entries */
+    int64_t *ptr;             /* offsets, size nptr()+1 */
+    int32_t *ind;             /* indices, size nnz */
+    void *val;                /* values, size nnz, double or float */
+    domino_symmetry symmetry; /* how stored entries are to be read */
+    int is_pattern;           /* values were assigned (all ones), not read */
+};
+
+/* number of compressed dimension entries: rows for CSR, columns for CSC */
+static inline int32_t domino_matrix_nptr(const struct domino_matrix_s *A)
+{
+    return A->format == DOMINO_CSR ? A->nrows : A->ncols;
+}
+/* number of the other dimension */
+static inline int32_t domino_matrix_nind(const struct domino_matrix_s *A)
+{
+    return A->format == DOMINO_CSR ? A->ncols : A->nrows;
+}
+/* value k of A as a double */
+static inline double domino_matrix_value(const struct domino_matrix_s *A, int64_t k)
+{
+    return A->type == DOMINO_FLOAT64 ? ((const double *)A->val)[k]
+                                     : (double)((const float *)A->val)[k];
+}
+/* store v as value k of A */
+static inline void domino_matrix_set_value(struct domino_matrix_s *A, int64_t k, double v)
+{
+    if (A->type == DOMINO_FLOAT64)
+        ((double *)A->val)[k] = v;
+    else
+        ((float *)A->val)[k] = (float)v;
+}
+
+/* ------------------------------------------------------------ errors */
+
+/* Record a message on h (or the thread's slot when h is NULL) and return s.
+ * Use as: return domino_error(h, DOMINO_BAD_INPUT, "%s:%d: ...", ...); */
+domino_status domino_error(domino_handle h, domino_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* clear the last error of h (called at the start of public calls) */
+void domino_clear_error(domino_handle h);
+/* 1 if h is NULL or a live handle */
+int domino_handle_ok(domino_handle h);
+/* DOMINO_SUCCESS if A is a live matrix, else records the error */
+domino_status domino_check_matrix(domino_handle h, domino_matrix A, const char *what);
+
+/* ------------------------------------------------------------ memory */
+
+/* allocation wrappers: count allocations and fail on demand in tests */
+void *domino_malloc(size_t size);
+void *domino_calloc(size_t count, size_t size);
+void *domino_realloc(void *p, size_t size);
+void domino_free(void *p);
+/* size*count with overflow check; returns 0 and sets *out on success */
+int domino_mul_size(size_t count, size_t size, size_t *out);
+
+/* --------------------------------------------------------- progress */
+
+/* progress reporter on stderr, silent unless enabled and stderr a terminal */
+typedef struct domino_progress {
+    int active;        /* 1 when it prints */
+    double start;      /* wall time at begin */
+    double last;       /* wall time of last print */
+    const char *label; /* what is progressing */
+} domino_progress;
+void domino_progress_begin(domino_handle h, domino_progress *p, const char *label);
+void domino_progress_update(domino_progress *p, double fraction);
+void domino_progress_end(domino_progress *p);
+
+/* wall clock in seconds */
+double domino_wtime(void);
+
+/* ---------------------------------------------------------- random */
+
+/* splitmix64 / xoshiro-style generator, reproducible for a seed */
+typedef struct domino_rng {
+    uint64_t s[4]; /* xoshiro256** state */
+} domino_rng;
+void domino_rng_seed(domino_rng *r, uint64_t seed);
+uint64_t domino_rng_next(domino_rng *r);
+/* uniform double in [0,1) */
+double domino_rng_uniform(domino_rng *r);
+/* uniform integer in [0, bound) for bound > 0 */
+uint64_t domino_rng_below(domino_rng *r, uint64_t bound);
+
+#endif /* DOMINO_INTERNAL_H */
