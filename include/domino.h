@@ -277,6 +277,85 @@ domino_status domino_ref_spmv(domino_handle h, domino_op op, double alpha, domin
 /* machine epsilon of a value type */
 double domino_type_eps(domino_type t);
 
+/* ------------------------------------------------------------------ GPU
+ * GPU engines of the triangular solve, in the cuSPARSE style: a matrix made
+ * resident on the device, a plan per sparsity pattern (buffer size ->
+ * analysis), then solves as often as needed; a values-only update keeps the
+ * analysis.  Work is queued on the handle's stream.  Without CUDA (build or
+ * machine) every call returns DOMINO_NOT_SUPPORTED. */
+
+/* number of usable CUDA devices (0 without CUDA) */
+int domino_gpu_count(void);
+/* name of the current device and its measured device-to-device copy
+ * bandwidth in GB/s (bytes read + written), measured once per handle */
+domino_status domino_gpu_describe(domino_handle h, char *name, size_t name_len,
+                                  double *copy_gbs);
+
+/* device memory the caller owns */
+domino_status domino_gpu_malloc(domino_handle h, size_t bytes, void **dptr);
+void domino_gpu_free(void *dptr);
+domino_status domino_gpu_upload(domino_handle h, void *dst, const void *src, size_t bytes);
+domino_status domino_gpu_download(domino_handle h, void *dst, const void *src, size_t bytes);
+/* wait for the handle's stream */
+domino_status domino_gpu_synchronize(domino_handle h);
+/* event timing on the handle's stream: begin, then end gives the milliseconds */
+domino_status domino_gpu_timer_begin(domino_handle h);
+domino_status domino_gpu_timer_end(domino_handle h, double *ms);
+
+/* a sparse matrix resident on the GPU (CSR or CSC, as on the host) */
+typedef struct domino_dmatrix_s *domino_dmatrix;
+domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dmatrix *dA);
+/* new values for the same pattern (A must have dA's pattern) */
+domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A);
+void domino_dmatrix_free(domino_dmatrix dA);
+
+typedef enum domino_engine {
+    DOMINO_ENGINE_AUTO = 0,     /* cheap analysis picks one of the below */
+    DOMINO_ENGINE_LEVELSET = 1, /* level sets built on the GPU, one launch per level */
+    DOMINO_ENGINE_WARP = 2,     /* synchronization-free, warp per row, CSR pull */
+    DOMINO_ENGINE_THREAD = 3,   /* synchronization-free, thread per short row, warp per long row */
+    DOMINO_ENGINE_CSC = 4,      /* synchronization-free CSC push (Liu et al.), warp per column */
+    DOMINO_ENGINE_CUSPARSE = 5  /* cusparseSpSV, the baseline */
+} domino_engine;
+#define DOMINO_ENGINE_COUNT 6
+const char *domino_engine_name(domino_engine e);
+/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse" */
+domino_status domino_engine_parse(const char *name, domino_engine *e);
+
+typedef struct domino_trsv_options {
+    domino_engine engine; /* which engine (AUTO by default) */
+    int deterministic;    /* 1: bitwise identical results from run to run */
+    int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
+} domino_trsv_options;
+/* defaults: AUTO, not forced deterministic (our pull engines are anyway), no wait bound */
+void domino_trsv_options_init(domino_trsv_options *opt);
+
+typedef struct domino_trsv_plan_s *domino_trsv_plan;
+/* workspace bytes the plan needs if the caller provides it */
+domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill fill,
+                                      domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                      const domino_trsv_options *opt, size_t *bytes);
+/* Analysis of op(T) X = B for the fill triangle T of dA: checks the diagonal
+ * (a structurally missing one is DOMINO_ZERO_DIAGONAL naming the row) and
+ * prepares the engine.  buffer: device memory of domino_trsv_buffer_size
+ * bytes owned by the caller, or NULL to let the plan allocate it.  dA must
+ * outlive the plan. */
+domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
+                                   domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                   const domino_trsv_options *opt, void *buffer,
+                                   domino_trsv_plan *plan);
+/* Solve with device blocks B, X (column-major, nrhs columns, leading
+ * dimensions ldb, ldx).  Asynchronous on the handle's stream unless a pivot
+ * check is asked for: check_pivot = 1 waits and reports a numerically zero
+ * pivot as DOMINO_ZERO_PIVOT naming the row. */
+domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const void *B,
+                                int64_t ldb, void *X, int64_t ldx, int check_pivot);
+/* the engine a plan runs (what AUTO chose) */
+domino_engine domino_trsv_plan_engine(domino_trsv_plan plan);
+/* seconds of the analysis as measured by the plan (host wall clock, synchronized) */
+double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan);
+void domino_trsv_plan_free(domino_trsv_plan plan);
+
 #ifdef __cplusplus
 }
 #endif

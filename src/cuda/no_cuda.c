@@ -1,7 +1,86 @@
-/* gpu_stub.c: the GPU context hooks when libdomino is built without CUDA */
+/* no_cuda.c: the GPU entry points of a build without CUDA; each says so */
 #include "internal.h"
 
-void domino_gpu_context_free(struct domino_gpu_context *gpu)
+#include <string.h>
+
+#define NO_CUDA(h, fn) domino_error(h, DOMINO_NOT_SUPPORTED, "%s: this build of domino has no CUDA", fn)
+
+void domino_gpu_context_free(struct domino_gpu_context *gpu) { (void)gpu; }
+int domino_gpu_count(void) { return 0; }
+
+domino_status domino_gpu_describe(domino_handle h, char *name, size_t name_len, double *copy_gbs)
 {
-    (void)gpu;
+    if (name && name_len) name[0] = '\0';
+    if (copy_gbs) *copy_gbs = 0;
+    return NO_CUDA(h, "domino_gpu_describe");
 }
+domino_status domino_gpu_malloc(domino_handle h, size_t bytes, void **dptr)
+{
+    (void)bytes;
+    if (dptr) *dptr = NULL;
+    return NO_CUDA(h, "domino_gpu_malloc");
+}
+void domino_gpu_free(void *dptr) { (void)dptr; }
+domino_status domino_gpu_upload(domino_handle h, void *dst, const void *src, size_t bytes)
+{
+    (void)dst; (void)src; (void)bytes;
+    return NO_CUDA(h, "domino_gpu_upload");
+}
+domino_status domino_gpu_download(domino_handle h, void *dst, const void *src, size_t bytes)
+{
+    (void)dst; (void)src; (void)bytes;
+    return NO_CUDA(h, "domino_gpu_download");
+}
+domino_status domino_gpu_synchronize(domino_handle h) { return NO_CUDA(h, "domino_gpu_synchronize"); }
+domino_status domino_gpu_timer_begin(domino_handle h) { return NO_CUDA(h, "domino_gpu_timer_begin"); }
+domino_status domino_gpu_timer_end(domino_handle h, double *ms)
+{
+    if (ms) *ms = 0;
+    return NO_CUDA(h, "domino_gpu_timer_end");
+}
+domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dmatrix *dA)
+{
+    (void)A;
+    if (dA) *dA = NULL;
+    return NO_CUDA(h, "domino_dmatrix_upload");
+}
+domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A)
+{
+    (void)dA; (void)A;
+    return NO_CUDA(h, "domino_dmatrix_update_values");
+}
+void domino_dmatrix_free(domino_dmatrix dA) { (void)dA; }
+domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill fill,
+                                      domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                      const domino_trsv_options *opt, size_t *bytes)
+{
+    (void)op; (void)fill; (void)diag; (void)dA; (void)nrhs; (void)opt;
+    if (bytes) *bytes = 0;
+    return NO_CUDA(h, "domino_trsv_buffer_size");
+}
+domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
+                                   domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                   const domino_trsv_options *opt, void *buffer,
+                                   domino_trsv_plan *plan)
+{
+    (void)op; (void)fill; (void)diag; (void)dA; (void)nrhs; (void)opt; (void)buffer;
+    if (plan) *plan = NULL;
+    return NO_CUDA(h, "domino_trsv_analysis");
+}
+domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const void *B,
+                                int64_t ldb, void *X, int64_t ldx, int check_pivot)
+{
+    (void)plan; (void)B; (void)ldb; (void)X; (void)ldx; (void)check_pivot;
+    return NO_CUDA(h, "domino_trsv_solve");
+}
+domino_engine domino_trsv_plan_engine(domino_trsv_plan plan)
+{
+    (void)plan;
+    return DOMINO_ENGINE_AUTO;
+}
+double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan)
+{
+    (void)plan;
+    return 0;
+}
+void domino_trsv_plan_free(domino_trsv_plan plan) { (void)plan; }

@@ -1,0 +1,33 @@
+/* engine_names.c: names of the GPU triangular-solve engines and default options */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *const engine_names[DOMINO_ENGINE_COUNT] = {
+    "auto", "levelset", "warp", "thread", "csc", "cusparse"};
+
+const char *domino_engine_name(domino_engine e)
+{
+    if ((int)e < 0 || (int)e >= DOMINO_ENGINE_COUNT) return "unknown";
+    return engine_names[e];
+}
+
+domino_status domino_engine_parse(const char *name, domino_engine *e)
+{
+    if (!name || !e) return domino_error(NULL, DOMINO_NULL_POINTER, "domino_engine_parse: NULL argument");
+    for (int i = 0; i < DOMINO_ENGINE_COUNT; i++) {
+        if (strcmp(name, engine_names[i]) == 0) {
+            *e = (domino_engine)i;
+            return DOMINO_SUCCESS;
+        }
+    }
+    return domino_error(NULL, DOMINO_INVALID_VALUE,
+                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse)", name);
+}
+
+void domino_trsv_options_init(domino_trsv_options *opt)
+{
+    if (!opt) return;
+    memset(opt, 0, sizeof(*opt));
+    opt->engine = DOMINO_ENGINE_AUTO;
+}
