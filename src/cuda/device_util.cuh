@@ -1,0 +1,83 @@
+/* device_util.cuh: memory-model helpers of the CUDA kernels: the "pending"
+ * sentinel that makes a value its own ready flag, relaxed GPU-scope loads and
+ * stores (L2-coherent), and warp reductions.
+ *
+ * Why relaxed is enough: a solved x_j is published by one single-copy-atomic
+ * store of the value itself; a reader polls that word until it no longer
+ * holds the sentinel.  The value is the only datum the flag would guard, so
+ * no acquire/release pair is needed (PTX ISA, memory consistency model:
+ * morally-strong relaxed accesses to the same location are coherent).
+ * Where a flag guards other data (CSC push: partial sums then a counter),
+ * the writer fences and the reader acquires. */
+#ifndef DOMINO_DEVICE_UTIL_CUH
+#define DOMINO_DEVICE_UTIL_CUH
+
+#include <stdint.h>
+
+/* signalling-NaN bit patterns no arithmetic produces */
+#define DOMINO_PENDING64 0x7ff4dead0badf00dULL
+#define DOMINO_PENDING32 0x7fa0dead
+
+__device__ __forceinline__ bool is_pending(double v)
+{
+    return (unsigned long long)__double_as_longlong(v) == DOMINO_PENDING64;
+}
+__device__ __forceinline__ bool is_pending(float v)
+{
+    return __float_as_int(v) == (int)DOMINO_PENDING32;
+}
+__device__ __forceinline__ void make_pending(double *v) { *v = __longlong_as_double((long long)DOMINO_PENDING64); }
+__device__ __forceinline__ void make_pending(float *v) { *v = __int_as_float((int)DOMINO_PENDING32); }
+/* a solved value that happens to carry the sentinel bits becomes a quiet NaN */
+__device__ __forceinline__ double publishable(double v) { return is_pending(v) ? __longlong_as_double(0x7ff8000000000000LL) : v; }
+__device__ __forceinline__ float publishable(float v) { return is_pending(v) ? __int_as_float(0x7fc00000) : v; }
+
+__device__ __forceinline__ double load_relaxed(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ float load_relaxed(const float *p)
+{
+    float v;
+    asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ int32_t load_relaxed_i32(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ int32_t load_acquire_i32(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void store_relaxed(double *p, double v)
+{
+    asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed(float *p, float v)
+{
+    asm volatile("st.relaxed.gpu.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed_i32(int32_t *p, int32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ uint64_t global_timer_ns(void)
+{
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+template <typename T> __device__ __forceinline__ T warp_sum(T v)
+{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    return v;
+}
+
+#endif

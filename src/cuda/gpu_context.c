@@ -1,0 +1,168 @@
+/* gpu_context.c: the device state of a handle, device memory helpers,
+ * timers, and the translation of CUDA/cuSPARSE errors into statuses. */
+#include "gpu_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return DOMINO_SUCCESS;
+    cudaGetLastError(); /* clear a sticky-free error so later calls may go on */
+    if (e == cudaErrorMemoryAllocation)
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of device memory (%s)", what,
+                            cudaGetErrorString(e));
+    return domino_error(h, DOMINO_DEVICE_ERROR, "%s: CUDA error %d: %s", what, (int)e,
+                        cudaGetErrorString(e));
+}
+
+domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const char *what)
+{
+    if (e == CUSPARSE_STATUS_SUCCESS) return DOMINO_SUCCESS;
+    if (e == CUSPARSE_STATUS_ALLOC_FAILED || e == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: cuSPARSE: %s", what, cusparseGetErrorString(e));
+    if (e == CUSPARSE_STATUS_NOT_SUPPORTED)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: cuSPARSE: %s", what, cusparseGetErrorString(e));
+    return domino_error(h, DOMINO_DEVICE_ERROR, "%s: cuSPARSE error %d: %s", what, (int)e,
+                        cusparseGetErrorString(e));
+}
+
+int domino_gpu_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+void domino_gpu_context_free(struct domino_gpu_context *gpu)
+{
+    if (!gpu) return;
+    if (gpu->cusparse) cusparseDestroy(gpu->cusparse);
+    if (gpu->timer_begin) cudaEventDestroy(gpu->timer_begin);
+    if (gpu->timer_end) cudaEventDestroy(gpu->timer_end);
+    if (gpu->stream) cudaStreamDestroy(gpu->stream);
+    domino_free(gpu);
+}
+
+domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **out)
+{
+    *out = NULL;
+    if (!h) return domino_error(h, DOMINO_NULL_POINTER, "GPU calls need a handle (h is NULL)");
+    if (h->magic != DOMINO_HANDLE_MAGIC)
+        return domino_error(NULL, DOMINO_INVALID_OBJECT, "h is not a live handle");
+    if (h->gpu) {
+        *out = h->gpu;
+        return DOMINO_SUCCESS;
+    }
+    if (domino_gpu_count() == 0)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "no CUDA device on this machine");
+    struct domino_gpu_context *gpu = domino_calloc(1, sizeof(*gpu));
+    if (!gpu) return domino_error(h, DOMINO_OUT_OF_MEMORY, "GPU context: out of memory");
+    domino_status s = DOMINO_SUCCESS;
+    cudaError_t e;
+    struct cudaDeviceProp prop;
+    if ((e = cudaGetDevice(&gpu->device)) || (e = cudaGetDeviceProperties(&prop, gpu->device)) ||
+        (e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking)) ||
+        (e = cudaEventCreate(&gpu->timer_begin)) || (e = cudaEventCreate(&gpu->timer_end))) {
+        s = domino_cuda_status(h, e, "GPU context");
+        goto cleanup;
+    }
+    gpu->num_sms = prop.multiProcessorCount;
+    snprintf(gpu->name, sizeof(gpu->name), "%s", prop.name);
+    cusparseStatus_t cs = cusparseCreate(&gpu->cusparse);
+    if (cs == CUSPARSE_STATUS_SUCCESS) cs = cusparseSetStream(gpu->cusparse, gpu->stream);
+    if (cs != CUSPARSE_STATUS_SUCCESS) {
+        s = domino_cusparse_status(h, cs, "GPU context");
+        goto cleanup;
+    }
+    h->gpu = gpu;
+    *out = gpu;
+    return DOMINO_SUCCESS;
+cleanup:
+    domino_gpu_context_free(gpu);
+    return s;
+}
+
+domino_status domino_gpu_describe(domino_handle h, char *name, size_t name_len, double *copy_gbs)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    if (name && name_len) snprintf(name, name_len, "%s", gpu->name);
+    if (copy_gbs) {
+        if (gpu->copy_gbs == 0) gpu->copy_gbs = domino_measure_copy_bandwidth(gpu->stream);
+        *copy_gbs = gpu->copy_gbs;
+    }
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_gpu_malloc(domino_handle h, size_t bytes, void **dptr)
+{
+    struct domino_gpu_context *gpu;
+    if (!dptr) return domino_error(h, DOMINO_NULL_POINTER, "domino_gpu_malloc: dptr is NULL");
+    *dptr = NULL;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    return domino_cuda_status(h, cudaMalloc(dptr, bytes ? bytes : 1), "domino_gpu_malloc");
+}
+
+void domino_gpu_free(void *dptr)
+{
+    if (dptr) cudaFree(dptr);
+}
+
+domino_status domino_gpu_upload(domino_handle h, void *dst, const void *src, size_t bytes)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    if (bytes && (!dst || !src)) return domino_error(h, DOMINO_NULL_POINTER, "domino_gpu_upload: NULL pointer");
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    return domino_cuda_status(h, e, "domino_gpu_upload");
+}
+
+domino_status domino_gpu_download(domino_handle h, void *dst, const void *src, size_t bytes)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    if (bytes && (!dst || !src)) return domino_error(h, DOMINO_NULL_POINTER, "domino_gpu_download: NULL pointer");
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    return domino_cuda_status(h, e, "domino_gpu_download");
+}
+
+domino_status domino_gpu_synchronize(domino_handle h)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    return domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), "domino_gpu_synchronize");
+}
+
+domino_status domino_gpu_timer_begin(domino_handle h)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    return domino_cuda_status(h, cudaEventRecord(gpu->timer_begin, gpu->stream), "domino_gpu_timer_begin");
+}
+
+domino_status domino_gpu_timer_end(domino_handle h, double *ms)
+{
+    struct domino_gpu_context *gpu;
+    if (!ms) return domino_error(h, DOMINO_NULL_POINTER, "domino_gpu_timer_end: ms is NULL");
+    *ms = 0;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    float t = 0;
+    cudaError_t e = cudaEventRecord(gpu->timer_end, gpu->stream);
+    if (!e) e = cudaEventSynchronize(gpu->timer_end);
+    if (!e) e = cudaEventElapsedTime(&t, gpu->timer_begin, gpu->timer_end);
+    *ms = t;
+    return domino_cuda_status(h, e, "domino_gpu_timer_end");
+}

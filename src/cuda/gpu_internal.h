@@ -1,0 +1,121 @@
+/* gpu_internal.h: what the CUDA layer of libdomino shares between its host
+ * code (C11) and its kernels (CUDA, C style).  Not part of the public API. */
+#ifndef DOMINO_GPU_INTERNAL_H
+#define DOMINO_GPU_INTERNAL_H
+
+#include "internal.h"
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* device state of a handle, made at its first GPU call */
+struct domino_gpu_context {
+    int device;                 /* CUDA device ordinal */
+    cudaStream_t stream;        /* all work of the handle goes here */
+    cusparseHandle_t cusparse;  /* bound to stream */
+    cudaEvent_t timer_begin;    /* domino_gpu_timer_begin */
+    cudaEvent_t timer_end;      /* domino_gpu_timer_end */
+    int num_sms;                /* multiprocessors of the device */
+    double copy_gbs;            /* measured device-to-device copy bandwidth, 0 = not yet */
+    char name[256];             /* device name */
+};
+
+/* a sparse matrix on the device */
+struct domino_dmatrix_s {
+    uint64_t magic;        /* DOMINO_DMATRIX_MAGIC while alive */
+    domino_format format;  /* CSR or CSC */
+    domino_type type;      /* value type */
+    int32_t nrows, ncols;  /* dimensions */
+    int64_t nnz;           /* entries */
+    int64_t *ptr;          /* device offsets, size nptr+1 */
+    int32_t *ind;          /* device indices, size nnz */
+    void *val;             /* device values, size nnz */
+    int64_t values_version;/* bumped by update_values; plans refresh derived data */
+};
+#define DOMINO_DMATRIX_MAGIC 0x646f6d696e6f4431ULL
+
+/* small device record of one solve: ticket counters and error reports */
+typedef struct domino_solve_status {
+    int32_t ticket;        /* next logical block to take */
+    int32_t ticket2;       /* a second counter for multi-phase kernels */
+    int32_t timeout_row;   /* smallest row whose wait timed out, INT32_MAX if none */
+    int32_t missing_diag;  /* smallest row with no diagonal entry, INT32_MAX if none */
+    int32_t zero_pivot;    /* smallest row with a zero diagonal value, INT32_MAX if none */
+    int32_t pad;
+} domino_solve_status;
+
+/* get (creating on first use) the GPU context of h */
+domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **gpu);
+/* translate a CUDA error into a status with a message */
+domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *what);
+domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const char *what);
+
+/* ---- kernel launchers (the .cu files of src/cuda), asynchronous on stream ---- */
+
+/* Thread-per-row structure check of the `upper` triangle rows of CSR (ptr, ind, val):
+ * reports in *st the smallest row without diagonal and with a zero diagonal value. */
+cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
+                                     const int64_t *ptr, const int32_t *ind, const void *val,
+                                     int upper, domino_solve_status *st);
+/* reset a solve status: tickets 0, errors INT32_MAX */
+cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st);
+
+/* synchronization-free pull solve (the "domino" engines) of op N with the
+ * fill triangle of CSR (ptr, ind, val); mode 0 picks thread or warp per row
+ * for each block of rows by their length, mode 1 always warp per row. */
+cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
+                                    const int64_t *ptr, const int32_t *ind, const void *val,
+                                    int upper, int unit, int mode, int32_t nrhs,
+                                    const void *B, int64_t ldb, void *X, int64_t ldx,
+                                    int64_t max_wait_ns, domino_solve_status *st);
+
+/* stable transpose of an n x n CSR restricted to its fill triangle (strict
+ * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of
+ * nnz(T) entries; scratch counters of n+1 int64 in work. */
+cudaError_t domino_launch_triangle_transpose(cudaStream_t stream, domino_type type, int32_t n,
+                                             const int64_t *ptr, const int32_t *ind,
+                                             const void *val, int upper, int64_t *tptr,
+                                             int32_t *tind, void *tval, int64_t *work,
+                                             void *scan_tmp, size_t scan_tmp_bytes,
+                                             int64_t *nnz_out_host);
+/* bytes of scan scratch for n+1 int64 */
+size_t domino_scan_scratch_bytes(int32_t n);
+
+/* synchronization-free CSC push solve (Liu et al.): column j of the CSC
+ * (cptr, rind, val) of the system matrix; in_degree / left_sum scratch of n. */
+cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type type, int32_t n,
+                                    const int64_t *cptr, const int32_t *rind, const void *val,
+                                    int upper, int unit, const void *b, void *x,
+                                    int32_t *in_degree, int32_t *done_count, double *left_sum,
+                                    int compute_degree, int64_t max_wait_ns,
+                                    domino_solve_status *st);
+
+/* level sets on the GPU: level of each row (pull, sync-free), then rows
+ * sorted by level; level_ptr returned to the host (caller frees). */
+cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,
+                                 const int32_t *ind, int upper, int32_t *row_level,
+                                 int32_t *level_rows, int64_t *level_count,
+                                 void *scan_tmp, size_t scan_tmp_bytes,
+                                 domino_solve_status *st, int32_t *nlevels_host,
+                                 int64_t **level_ptr_host);
+/* one launch per level */
+cudaError_t domino_launch_trsv_levelset(cudaStream_t stream, domino_type type, int32_t n,
+                                        const int64_t *ptr, const int32_t *ind,
+                                        const void *val, int upper, int unit, int32_t nrhs,
+                                        const void *B, int64_t ldb, void *X, int64_t ldx,
+                                        const int32_t *level_rows, int32_t nlevels,
+                                        const int64_t *level_ptr_host, double avg_row_len);
+/* copy int64 offsets to int32 (for cuSPARSE) */
+cudaError_t domino_launch_offsets_to_int32(cudaStream_t stream, int32_t n1, const int64_t *in,
+                                           int32_t *out);
+/* device-to-device copy bandwidth test, GB/s counting read + write */
+double domino_measure_copy_bandwidth(cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

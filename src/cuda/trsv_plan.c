@@ -1,0 +1,324 @@
+/* trsv_plan.c: GPU triangular solve: buffer size, analysis, solve, free.
+ * The engine kernels live in trsv_pull.cu, trsv_push.cu, trsv_levelset.cu;
+ * the cuSPARSE baseline in trsv_cusparse.c. */
+#include "trsv_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
+
+/* which arrays an engine needs besides the caller's */
+typedef struct plan_layout {
+    size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
+        level_rows, level_count, total; /* byte offsets into the workspace, and its size */
+} plan_layout;
+
+static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
+{
+    if (e == DOMINO_ENGINE_CUSPARSE) return 0;
+    if (e == DOMINO_ENGINE_CSC) return arrays_are_csr_of_s;
+    return !arrays_are_csr_of_s;
+}
+
+static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t)
+{
+    plan_layout L;
+    memset(&L, 0, sizeof(L));
+    size_t off = 0, n1 = (size_t)n + 1;
+#define TAKE(field, bytes) do { L.field = off; off += ALIGN_UP((size_t)(bytes)); } while (0)
+    TAKE(st, sizeof(domino_solve_status));
+    TAKE(scan_tmp, domino_scan_scratch_bytes(n));
+    if (transpose || e == DOMINO_ENGINE_LEVELSET) TAKE(work, n1 * sizeof(int64_t));
+    if (transpose) {
+        TAKE(tptr, n1 * sizeof(int64_t));
+        TAKE(tind, (size_t)nnz * sizeof(int32_t) + 4);
+        TAKE(tval, (size_t)nnz * domino_type_size(t) + 8);
+    }
+    if (e == DOMINO_ENGINE_CSC) {
+        TAKE(in_degree, (size_t)n * sizeof(int32_t));
+        TAKE(done_count, (size_t)n * sizeof(int32_t));
+        TAKE(left_sum, (size_t)n * sizeof(double));
+    }
+    if (e == DOMINO_ENGINE_LEVELSET) {
+        TAKE(row_level, (size_t)n * sizeof(int32_t));
+        TAKE(level_rows, (size_t)n * sizeof(int32_t));
+        TAKE(level_count, 2 * n1 * sizeof(int64_t));
+    }
+#undef TAKE
+    L.total = off;
+    return L;
+}
+
+/* common argument checks; fills the shape fields of p */
+static domino_status check_args(domino_handle h, domino_op op, domino_fill fill, domino_diag diag,
+                                domino_dmatrix dA, int32_t nrhs, const domino_trsv_options *opt,
+                                const char *fn, domino_engine *engine, int *s_upper,
+                                int *arrays_are_csr_of_s)
+{
+    if (!dA) return domino_error(h, DOMINO_NULL_POINTER, "%s: dA is NULL", fn);
+    if (dA->magic != DOMINO_DMATRIX_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: dA is not a live device matrix", fn);
+    if ((op != DOMINO_OP_N && op != DOMINO_OP_T) || (fill != DOMINO_LOWER && fill != DOMINO_UPPER) ||
+        (diag != DOMINO_UNIT && diag != DOMINO_NON_UNIT))
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad op, fill or diag", fn);
+    if (dA->nrows != dA->ncols)
+        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: matrix is %d x %d, not square", fn,
+                            dA->nrows, dA->ncols);
+    if (nrhs < 1) return domino_error(h, DOMINO_INVALID_VALUE, "%s: nrhs %d < 1", fn, nrhs);
+    domino_engine e = opt ? opt->engine : DOMINO_ENGINE_AUTO;
+    if ((int)e < 0 || (int)e >= DOMINO_ENGINE_COUNT)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad engine %d", fn, (int)e);
+    *s_upper = (fill == DOMINO_UPPER) != (op == DOMINO_OP_T);
+    *arrays_are_csr_of_s = (dA->format == DOMINO_CSR) == (op == DOMINO_OP_N);
+    int deterministic = opt && opt->deterministic;
+    if (e == DOMINO_ENGINE_AUTO) {
+        /* Cheap choice, no look at the pattern beyond its storage: the
+         * domino pull engine (per-block thread/warp rows) whenever CSR(S) is
+         * at hand or determinism is asked; CSC push when the caller's arrays
+         * are CSC(S), which saves the transpose. */
+        e = (*arrays_are_csr_of_s || deterministic) ? DOMINO_ENGINE_THREAD : DOMINO_ENGINE_CSC;
+    }
+    if (e == DOMINO_ENGINE_CSC && nrhs != 1)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the csc engine solves one right-hand side (nrhs %d)", fn, nrhs);
+    if (e == DOMINO_ENGINE_CSC && deterministic)
+        return domino_error(h, DOMINO_NOT_SUPPORTED,
+                            "%s: the csc engine adds partial sums atomically and is not deterministic", fn);
+    if (e == DOMINO_ENGINE_CUSPARSE && dA->nnz >= INT32_MAX)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: cuSPARSE SpSV baseline needs nnz < 2^31", fn);
+    *engine = e;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill fill,
+                                      domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                      const domino_trsv_options *opt, size_t *bytes)
+{
+    if (!bytes) return domino_error(h, DOMINO_NULL_POINTER, "domino_trsv_buffer_size: bytes is NULL");
+    *bytes = 0;
+    domino_engine e = DOMINO_ENGINE_AUTO;
+    int s_upper = 0, csr_of_s = 0;
+    domino_status s = check_args(h, op, fill, diag, dA, nrhs, opt, "domino_trsv_buffer_size", &e,
+                                 &s_upper, &csr_of_s);
+    if (s) return s;
+    *bytes = layout_of(e, engine_needs_transpose(e, csr_of_s), dA->nrows, dA->nnz, dA->type).total;
+    return DOMINO_SUCCESS;
+}
+
+/* work that depends on the values: transpose, pivot check, engine prep */
+static domino_status prepare_values(domino_handle h, struct domino_gpu_context *gpu,
+                                    struct domino_trsv_plan_s *p)
+{
+    cudaError_t e = cudaSuccess;
+    domino_dmatrix dA = p->dA;
+    int32_t n = p->n;
+    domino_solve_status hst;
+    if (p->transposed) {
+        /* the caller's arrays viewed as CSR hold the other of CSR(S)/CSC(S);
+         * the triangle they hold is S's when they are CSC(S), else mirrored */
+        int arrays_upper = p->arrays_are_csr_of_s ? p->s_upper : !p->s_upper;
+        int64_t tnnz = 0;
+        e = domino_launch_triangle_transpose(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val,
+                                             arrays_upper, p->tptr, p->tind, p->tval, p->work,
+                                             p->scan_tmp, p->scan_tmp_bytes, &tnnz);
+        if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: transpose");
+        p->avg_row_len = n ? (double)tnnz / n : 0;
+    }
+    if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
+        (e = domino_launch_diag_check(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val,
+                                      p->s_upper, p->st)) ||
+        (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream)))
+        return domino_cuda_status(h, e, "domino_trsv_analysis: diagonal check");
+    if (p->diag == DOMINO_NON_UNIT && hst.missing_diag != INT32_MAX)
+        return domino_error(h, DOMINO_ZERO_DIAGONAL, "domino_trsv_analysis: row %d has no diagonal entry",
+                            hst.missing_diag);
+    p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
+    if (p->engine == DOMINO_ENGINE_CSC) {
+        e = domino_launch_trsv_push(gpu->stream, p->type, n, p->eptr, p->eind, p->eval, p->s_upper,
+                                    p->diag == DOMINO_UNIT, NULL, NULL, p->in_degree, NULL, NULL, 1,
+                                    0, p->st);
+        if (!e) e = cudaStreamSynchronize(gpu->stream);
+        if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: in-degrees");
+    }
+    if (p->engine == DOMINO_ENGINE_CUSPARSE) {
+        if (p->cusparse_plan) return domino_cusparse_trsv_update(h, gpu, p);
+        return domino_cusparse_trsv_analysis(h, gpu, p);
+    }
+    p->values_version = dA->values_version;
+    return DOMINO_SUCCESS;
+}
+
+/* pattern-only work of the level-set engine */
+static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *gpu,
+                                    struct domino_trsv_plan_s *p)
+{
+    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
+    if (!e)
+        e = domino_launch_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper, p->row_level,
+                                 p->level_rows, p->level_count, p->scan_tmp, p->scan_tmp_bytes,
+                                 p->st, &p->nlevels, &p->level_ptr_host);
+    return domino_cuda_status(h, e, "domino_trsv_analysis: level sets");
+}
+
+domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
+                                   domino_diag diag, domino_dmatrix dA, int32_t nrhs,
+                                   const domino_trsv_options *opt, void *buffer,
+                                   domino_trsv_plan *plan)
+{
+    const char *fn = "domino_trsv_analysis";
+    if (!plan) return domino_error(h, DOMINO_NULL_POINTER, "%s: plan is NULL", fn);
+    *plan = NULL;
+    double t0 = domino_wtime();
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    domino_engine engine = DOMINO_ENGINE_AUTO;
+    int s_upper = 0, csr_of_s = 0;
+    if ((s = check_args(h, op, fill, diag, dA, nrhs, opt, fn, &engine, &s_upper, &csr_of_s)))
+        return s;
+    struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
+    if (!p) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    p->magic = DOMINO_PLAN_MAGIC;
+    p->engine = engine;
+    p->op = op;
+    p->fill = fill;
+    p->diag = diag;
+    p->nrhs = nrhs;
+    p->n = dA->nrows;
+    p->type = dA->type;
+    p->dA = dA;
+    p->deterministic = opt && opt->deterministic;
+    p->max_wait_ns = (opt && opt->max_wait_ms > 0) ? (int64_t)opt->max_wait_ms * 1000000 : 0;
+    p->s_upper = s_upper;
+    p->arrays_are_csr_of_s = csr_of_s;
+    p->transposed = engine_needs_transpose(engine, csr_of_s);
+    p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
+    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
+    if (buffer) {
+        p->buffer = buffer;
+    } else {
+        cudaError_t e = cudaMalloc(&p->buffer, L.total);
+        if (e) {
+            domino_trsv_plan_free(p);
+            return domino_cuda_status(h, e, fn);
+        }
+        p->owns_buffer = 1;
+    }
+    char *base = (char *)p->buffer;
+    p->st = (domino_solve_status *)(base + L.st);
+    p->scan_tmp = base + L.scan_tmp;
+    p->scan_tmp_bytes = domino_scan_scratch_bytes(p->n);
+    if (L.work || p->transposed || engine == DOMINO_ENGINE_LEVELSET) p->work = (int64_t *)(base + L.work);
+    if (p->transposed) {
+        p->tptr = (int64_t *)(base + L.tptr);
+        p->tind = (int32_t *)(base + L.tind);
+        p->tval = base + L.tval;
+        p->eptr = p->tptr;
+        p->eind = p->tind;
+        p->eval = p->tval;
+    } else {
+        p->eptr = dA->ptr;
+        p->eind = dA->ind;
+        p->eval = dA->val;
+    }
+    if (engine == DOMINO_ENGINE_CSC) {
+        p->in_degree = (int32_t *)(base + L.in_degree);
+        p->done_count = (int32_t *)(base + L.done_count);
+        p->left_sum = (double *)(base + L.left_sum);
+    }
+    if (engine == DOMINO_ENGINE_LEVELSET) {
+        p->row_level = (int32_t *)(base + L.row_level);
+        p->level_rows = (int32_t *)(base + L.level_rows);
+        p->level_count = (int64_t *)(base + L.level_count);
+    }
+    s = prepare_values(h, gpu, p);
+    if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
+    if (s) {
+        domino_trsv_plan_free(p);
+        return s;
+    }
+    p->analysis_seconds = domino_wtime() - t0;
+    *plan = p;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
+                                void *X, int64_t ldx, int check_pivot)
+{
+    const char *fn = "domino_trsv_solve";
+    if (!p || !B || !X) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL plan, B or X", fn);
+    if (p->magic != DOMINO_PLAN_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: plan is not live", fn);
+    if (p->dA->magic != DOMINO_DMATRIX_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: the plan's matrix was freed", fn);
+    if (ldb < p->n || ldx < p->n || ldb < 1 || ldx < 1)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: ldb %lld or ldx %lld < n %d", fn,
+                            (long long)ldb, (long long)ldx, p->n);
+    size_t vs = domino_type_size(p->type);
+    const char *b0 = B, *b1 = b0 + ((size_t)ldb * (p->nrhs - 1) + p->n) * vs;
+    const char *x0 = X, *x1 = x0 + ((size_t)ldx * (p->nrhs - 1) + p->n) * vs;
+    if (p->n > 0 && b0 < x1 && x0 < b1)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: X overlaps B (GPU engines solve out of place)", fn);
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    if (p->values_version != p->dA->values_version && (s = prepare_values(h, gpu, p))) return s;
+    if (check_pivot && p->zero_pivot_row != INT32_MAX)
+        return domino_error(h, DOMINO_ZERO_PIVOT, "%s: zero pivot at row %d", fn, p->zero_pivot_row);
+    if (p->engine == DOMINO_ENGINE_CUSPARSE) {
+        s = domino_cusparse_trsv_solve(h, gpu, p, B, ldb, X, ldx);
+        if (!s && check_pivot) s = domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn);
+        return s;
+    }
+    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
+    int unit = p->diag == DOMINO_UNIT;
+    if (e) return domino_cuda_status(h, e, fn);
+    switch (p->engine) {
+    case DOMINO_ENGINE_LEVELSET:
+        e = domino_launch_trsv_levelset(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                        p->s_upper, unit, p->nrhs, B, ldb, X, ldx, p->level_rows,
+                                        p->nlevels, p->level_ptr_host, p->avg_row_len);
+        break;
+    case DOMINO_ENGINE_CSC:
+        e = domino_launch_trsv_push(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                    p->s_upper, unit, B, X, p->in_degree, p->done_count,
+                                    p->left_sum, 0, p->max_wait_ns, p->st);
+        break;
+    default:
+        e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                    p->s_upper, unit, p->engine == DOMINO_ENGINE_WARP ? 1 : 0,
+                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->st);
+        break;
+    }
+    if (e) return domino_cuda_status(h, e, fn);
+    if (check_pivot || p->max_wait_ns > 0) {
+        domino_solve_status hst;
+        if ((e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+            (e = cudaStreamSynchronize(gpu->stream)))
+            return domino_cuda_status(h, e, fn);
+        if (hst.timeout_row != INT32_MAX)
+            return domino_error(h, DOMINO_TIMEOUT, "%s: row %d waited more than %lld ms for a dependency",
+                                fn, hst.timeout_row, (long long)(p->max_wait_ns / 1000000));
+    }
+    return DOMINO_SUCCESS;
+}
+
+domino_engine domino_trsv_plan_engine(domino_trsv_plan p)
+{
+    return (p && p->magic == DOMINO_PLAN_MAGIC) ? p->engine : DOMINO_ENGINE_AUTO;
+}
+
+double domino_trsv_plan_analysis_seconds(domino_trsv_plan p)
+{
+    return (p && p->magic == DOMINO_PLAN_MAGIC) ? p->analysis_seconds : 0;
+}
+
+void domino_trsv_plan_free(domino_trsv_plan p)
+{
+    if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
+    domino_cusparse_trsv_free(p);
+    if (p->owns_buffer) cudaFree(p->buffer);
+    free(p->level_ptr_host);
+    p->magic = DOMINO_FREED_MAGIC;
+    domino_free(p);
+}

@@ -1,0 +1,70 @@
+/* trsv_plan.h: the plan of a GPU triangular solve (internal) */
+#ifndef DOMINO_TRSV_PLAN_H
+#define DOMINO_TRSV_PLAN_H
+
+#include "gpu_internal.h"
+
+#define DOMINO_PLAN_MAGIC 0x646f6d696e6f5031ULL
+
+/* The system S = op(T), T the fill triangle of dA.  The engines see either
+ * CSR(S) ("pull") or CSC(S) ("push"); the caller's arrays hold one of them
+ * directly, the other is made by a stable transpose in the analysis. */
+struct domino_trsv_plan_s {
+    uint64_t magic;            /* DOMINO_PLAN_MAGIC while alive */
+    domino_engine engine;      /* engine that runs (never AUTO) */
+    domino_op op;              /* as asked */
+    domino_fill fill;          /* as asked */
+    domino_diag diag;          /* as asked */
+    int32_t nrhs;              /* right-hand sides the plan was made for */
+    int32_t n;                 /* order of S */
+    domino_type type;          /* value type */
+    domino_dmatrix dA;         /* the caller's matrix, not owned */
+    int64_t values_version;    /* dA->values_version the derived data match */
+    int deterministic;         /* asked for bitwise-reproducible results */
+    int64_t max_wait_ns;       /* bound on a dependency wait, 0 = none */
+    int s_upper;               /* S is upper triangular */
+    int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */
+    /* the arrays the engine reads (CSR(S) for pull engines, CSC(S) for push) */
+    const int64_t *eptr;       /* offsets, n+1 */
+    const int32_t *eind;       /* indices */
+    const void *eval;          /* values */
+    int transposed;            /* 1: e* are the owned transposed arrays below */
+    int64_t *tptr;             /* owned transposed offsets, n+1 (or NULL) */
+    int32_t *tind;             /* owned transposed indices, dA->nnz bound */
+    void *tval;                /* owned transposed values */
+    int64_t *work;             /* n+1 int64 scratch */
+    void *scan_tmp;            /* cub scan scratch */
+    size_t scan_tmp_bytes;     /* its size */
+    domino_solve_status *st;   /* device status record */
+    /* CSC push */
+    int32_t *in_degree;        /* strict entries per row of S, n */
+    int32_t *done_count;       /* producers finished per row, n */
+    double *left_sum;          /* accumulated partial sums, n */
+    /* level sets */
+    int32_t *row_level;        /* level of each row, n */
+    int32_t *level_rows;       /* rows by level, n */
+    int64_t *level_count;      /* 2(n+1) scratch, then level offsets */
+    int32_t nlevels;           /* number of levels */
+    int64_t *level_ptr_host;   /* level offsets on the host, nlevels+1 */
+    double avg_row_len;        /* nnz / n of the arrays */
+    /* cuSPARSE baseline */
+    int32_t *ptr32;            /* 32-bit offsets for cuSPARSE */
+    void *cusparse_plan;       /* struct in trsv_cusparse.c */
+    /* bookkeeping */
+    int32_t zero_pivot_row;    /* smallest zero pivot (non-unit), INT32_MAX if none */
+    double analysis_seconds;   /* wall time of the analysis */
+    void *buffer;              /* workspace (caller's or owned) */
+    int owns_buffer;           /* 1: buffer is freed with the plan */
+};
+
+/* cuSPARSE engine (trsv_cusparse.c) */
+domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_context *gpu,
+                                            struct domino_trsv_plan_s *p);
+domino_status domino_cusparse_trsv_solve(domino_handle h, struct domino_gpu_context *gpu,
+                                         struct domino_trsv_plan_s *p, const void *B, int64_t ldb,
+                                         void *X, int64_t ldx);
+domino_status domino_cusparse_trsv_update(domino_handle h, struct domino_gpu_context *gpu,
+                                          struct domino_trsv_plan_s *p);
+void domino_cusparse_trsv_free(struct domino_trsv_plan_s *p);
+
+#endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# test_cli.sh: shell-driven tests of the domino command-line tool.
+# usage: test_cli.sh PATH/TO/domino [SHARED_MATRICES_DIR]
+# Ends with "N passed, N failed" and exits non-zero when a check failed.
+set -u
+DOMINO=${1:?usage: test_cli.sh PATH/TO/domino [SHARED_MATRICES_DIR]}
+MATRICES=${2:-$(dirname "$0")/../../shared/matrices}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+skipped=0
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# expect CODE DESCRIPTION -- command...: run it, compare the exit code
+expect() {
+    local want=$1 what=$2
+    shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else
+        bad "$what: exit $got, want $want"
+        sed 's/^/    /' "$TMP/err" | head -5 >&2
+    fi
+}
+# expect_json DESCRIPTION: the last output is valid JSON
+expect_json() {
+    cp "$TMP/out" "$TMP/last.json"
+    if python3 -m json.tool "$TMP/last.json" >/dev/null 2>"$TMP/json_err"; then ok; else
+        bad "$1: not valid JSON"; head -3 "$TMP/json_err" >&2; fi
+}
+# expect_grep FILE PATTERN DESCRIPTION: the last output holds the pattern
+expect_grep() {
+    if grep -q -- "$2" "$TMP/$1"; then ok; else bad "$3: no '$2' in $1"; sed 's/^/    /' "$TMP/$1" | head -5 >&2; fi
+}
+
+# ---- help and usage errors
+expect 0 "--help" -- "$DOMINO" --help
+expect_grep out "usage: domino" "--help prints usage"
+expect 0 "help" -- "$DOMINO" help
+expect 0 "--version" -- "$DOMINO" --version
+expect_grep out "domino 0" "--version prints the version"
+for cmd in info gen solve bench; do
+    expect 0 "$cmd --help" -- "$DOMINO" "$cmd" --help
+    expect_grep out "usage: domino $cmd" "$cmd --help prints its usage"
+    expect 0 "help $cmd" -- "$DOMINO" help "$cmd"
+done
+expect 2 "no command" -- "$DOMINO"
+expect 2 "unknown command" -- "$DOMINO" frobnicate
+expect_grep err "unknown command 'frobnicate'" "unknown command message"
+expect 2 "unknown top option" -- "$DOMINO" --frob
+expect 2 "unknown bench option" -- "$DOMINO" bench --frob
+expect_grep err "domino bench: unknown option '--frob'" "unknown option message"
+expect_grep err "usage: domino bench" "unknown option prints usage"
+expect 2 "non-numeric --grid" -- "$DOMINO" bench --grid abc
+expect_grep err "domino bench: --grid" "non-numeric value message"
+expect 2 "out-of-range --repeat" -- "$DOMINO" bench --repeat 0
+expect 2 "missing value" -- "$DOMINO" bench --repeat
+expect 2 "unknown engine" -- "$DOMINO" bench --engines cpu-seq,nope
+expect 2 "bad problem" -- "$DOMINO" bench --problem dag:10:2
+expect 2 "bad suite" -- "$DOMINO" bench --suite nope
+expect 2 "info without file" -- "$DOMINO" info
+expect 2 "solve bad --rhs" -- "$DOMINO" solve x.mtx --rhs -3
+expect 2 "solve unknown engine" -- "$DOMINO" solve x.mtx --engine nope
+expect 2 "gen unknown kind" -- "$DOMINO" gen nope
+expect 2 "gen stencil bad type" -- "$DOMINO" gen stencil --type d9n99 --grid 4 -o "$TMP/x.mtx"
+expect 2 "gen stencil bad grid" -- "$DOMINO" gen stencil --type d3n7 --grid 4x -o "$TMP/x.mtx"
+expect 2 "gen dag missing args" -- "$DOMINO" gen dag --rows 10 -o "$TMP/x.mtx"
+expect 2 "gen rmat bad abcd" -- "$DOMINO" gen rmat --scale 4 --abcd 0.5,0.5 -o "$TMP/x.mtx"
+expect 2 "--name=value bad" -- "$DOMINO" bench --grid=1x
+
+# ---- gen -> info -> solve round trips
+expect 0 "gen stencil" -- "$DOMINO" gen stencil --type d3n7 --grid 6 -o "$TMP/s.mtx"
+expect_grep err "nnz" "gen reports what it wrote"
+expect 0 "gen stencil lower gz" -- "$DOMINO" gen stencil --type d2n5 --grid=8x5 --part lower -o "$TMP/s2.mtx.gz"
+expect 0 "gen rmat" -- "$DOMINO" gen rmat --scale 7 --seed 3 -o "$TMP/r.mtx"
+expect 0 "gen dag" -- "$DOMINO" gen dag --rows 500 --per-row 4 --levels 25 --band 40 -o "$TMP/d.mtx"
+expect 0 "info stencil" -- "$DOMINO" info "$TMP/s.mtx"
+expect_grep out "216 x 216" "info size"
+expect_grep out "levels 16" "info levels of a 6^3 7-point lower triangle"
+expect 0 "info gz" -- "$DOMINO" info "$TMP/s2.mtx.gz"
+expect_grep out "40 x 40" "info of a .gz file"
+expect 0 "info dag json" -- "$DOMINO" info "$TMP/d.mtx" --json
+expect_json "info json is valid"
+expect_grep out '"levels": 25' "dag has the levels asked for"
+expect 0 "info rmat (pattern)" -- "$DOMINO" info "$TMP/r.mtx"
+expect_grep out "pattern" "rmat is a pattern file"
+expect 0 "solve stencil" -- "$DOMINO" solve "$TMP/s.mtx"
+expect_grep out "check: *ok" "solve stencil check"
+expect 0 "solve upper transposed 3 rhs" -- "$DOMINO" solve "$TMP/s.mtx" --upper --transpose --rhs 3
+expect 0 "solve syncfree transposed" -- "$DOMINO" solve "$TMP/s.mtx" --engine cpu-syncfree --transpose --rhs 2
+expect 0 "solve unit float" -- "$DOMINO" solve "$TMP/d.mtx" --unit --float
+expect 0 "solve gz json" -- "$DOMINO" solve "$TMP/s2.mtx.gz" --json
+expect_json "solve json is valid"
+expect 0 "solve pattern rmat" -- "$DOMINO" solve "$TMP/r.mtx"
+expect_grep err "values assigned" "solve notes assigned values"
+expect 1 "solve GPU engine without GPU" -- "$DOMINO" solve "$TMP/s.mtx" --engine warp
+expect_grep err "needs a GPU" "GPU engine message"
+
+# ---- errors in files
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 2.0\n2 1 1.0\n3 3 x\n' >"$TMP/bad.mtx"
+expect 1 "info bad file" -- "$DOMINO" info "$TMP/bad.mtx"
+expect_grep err "bad.mtx:5" "bad file message names file:line"
+expect 1 "solve bad file" -- "$DOMINO" solve "$TMP/bad.mtx"
+expect_grep err "bad.mtx:5" "solve bad file message names file:line"
+expect 1 "info missing file" -- "$DOMINO" info "$TMP/none.mtx"
+printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 2.0\n2 1 1.0\n3 3 4\n' >"$TMP/nodiag.mtx"
+expect 1 "solve missing diagonal" -- "$DOMINO" solve "$TMP/nodiag.mtx"
+expect_grep err "row 1" "missing diagonal names the row"
+expect 1 "bench on a missing file" -- "$DOMINO" bench --problem "$TMP/none.mtx" --repeat 1
+
+# ---- shared matrices
+if [ -f "$MATRICES/cage8.mtx" ]; then
+    expect 0 "solve cage8" -- "$DOMINO" solve "$MATRICES/cage8.mtx"
+    expect_grep out "check: *ok" "cage8 check"
+    expect 0 "solve cage8 upper cpu" -- "$DOMINO" solve "$MATRICES/cage8.mtx" --upper --engine cpu
+    expect 0 "solve bcspwr10 (pattern)" -- "$DOMINO" solve "$MATRICES/bcspwr10.mtx"
+    expect_grep err "values assigned" "bcspwr10 values note"
+    expect 0 "info bcsstk13 (symmetric)" -- "$DOMINO" info "$MATRICES/bcsstk13.mtx"
+    expect_grep out "nnz stored: *42943" "bcsstk13 stored nnz"
+    expect 0 "bench on a shared file" -- "$DOMINO" bench --problem "$MATRICES/cage8.mtx" --repeat 2
+else
+    skipped=$((skipped + 1))
+    echo "skipped: no shared matrices in $MATRICES" >&2
+fi
+
+# ---- bench
+expect 0 "bench small" -- "$DOMINO" bench --grid 8 --repeat 2
+expect_grep out "GB/s = (nnz\*(8+4)" "bench states the bandwidth formula"
+expect_grep out "cpu-syncfree" "bench runs cpu-syncfree"
+expect 0 "bench json" -- "$DOMINO" bench --grid 8 --repeat 2 --json
+expect_json "bench json is valid"
+expect_grep out '"command"' "bench json has the command line"
+expect 0 "bench problems and files" -- "$DOMINO" bench --problem dag:2000:4:30 --repeat 1 \
+    --csv "$TMP/b.csv" --json-out "$TMP/b.json" --engines cpu-seq,cpu-syncfree --float
+expect 0 "bench json-out is valid" -- python3 -m json.tool "$TMP/b.json"
+expect_grep b.csv "^problem,n,nnz" "csv header"
+expect_grep b.csv "dag:2000:4:30" "csv row"
+expect 0 "bench rmat" -- "$DOMINO" bench --problem rmat:8 --repeat 1
+expect 0 "bench 2D stencil" -- "$DOMINO" bench --problem d2n9:20x10 --repeat 1
+expect 1 "bench GPU engine without GPU" -- "$DOMINO" bench --engines warp --grid 4
+expect 0 "bench suite quick" -- env DOMINO_MATRICES="$MATRICES" "$DOMINO" bench --suite trsv --quick --engines cpu-seq --repeat 1
+expect_grep out "dag:125000:2:125000" "suite has the chain"
+expect_grep out "rmat:14" "suite has R-MAT"
+
+echo "test_cli: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

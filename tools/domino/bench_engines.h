@@ -1,0 +1,64 @@
+/* bench_engines.h: the table of triangular-solve engines the CLI can run,
+ * with one run function per engine kind (CPU, GPU) */
+#ifndef DOMINO_CLI_BENCH_ENGINES_H
+#define DOMINO_CLI_BENCH_ENGINES_H
+
+#include "domino.h"
+
+/* a triangular system to solve: op(T) X = B */
+typedef struct solve_problem {
+    domino_matrix T;           /* the triangle, CSR, not owned */
+    domino_op op;              /* N or T */
+    domino_fill fill;          /* which triangle T is */
+    domino_diag diag;          /* unit (T stores no diagonal) or not */
+    int32_t n;                 /* rows */
+    int32_t nrhs;              /* right-hand sides */
+    const void *B;             /* right-hand sides, n x nrhs column-major, T's type, not owned */
+    domino_matrix T_transposed;/* T^T for CPU engines without op T, made on demand, owned */
+    domino_dmatrix dT;         /* T on the GPU, uploaded on first GPU run, owned */
+} solve_problem;
+
+/* release what a solve_problem owns (not T or B) */
+void solve_problem_release(solve_problem *p);
+
+/* what one engine run measured */
+typedef struct engine_timing {
+    double analysis_ms;  /* analysis (GPU plan), 0 for CPU engines */
+    double solve_ms;     /* median solve time over the timed runs */
+    double solve_ms_min; /* fastest timed run */
+    char used[32];       /* the engine that ran (what auto chose) */
+} engine_timing;
+
+/* CPU engine kinds */
+typedef enum cpu_kind { CPU_SEQUENTIAL = 0, CPU_SYNCFREE = 1 } cpu_kind;
+
+struct bench_engine;
+/* Run engine e on p: with repeat 0 one solve, else a warm-up solve and
+ * repeat timed solves; X (n x nrhs) receives the solution. */
+typedef domino_status (*engine_run_fn)(domino_handle h, const struct bench_engine *e,
+                                       solve_problem *p, int repeat, void *X, engine_timing *t);
+
+/* one engine */
+typedef struct bench_engine {
+    const char *name;         /* as typed: cpu-seq, cpu-syncfree, auto, warp, ... */
+    int is_gpu;               /* 1: needs a GPU */
+    cpu_kind cpu;             /* which CPU solver (CPU engines) */
+    domino_engine gpu_engine; /* which GPU engine (GPU engines) */
+    engine_run_fn run;        /* cpu_run or gpu_run */
+} bench_engine;
+
+/* the engines, CPU ones first */
+extern const bench_engine bench_engines[];
+extern const int bench_engine_count;
+/* engine by name ("cpu" is cpu-seq); NULL if unknown */
+const bench_engine *bench_engine_find(const char *name);
+
+domino_status cpu_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
+                      void *X, engine_timing *t);
+domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
+                      void *X, engine_timing *t);
+
+/* median of count times (reorders them) */
+double bench_median(double *times, int count);
+
+#endif /* DOMINO_CLI_BENCH_ENGINES_H */

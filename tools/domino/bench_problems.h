@@ -1,0 +1,63 @@
+/* bench_problems.h: the problems of "domino bench": parsing a problem name,
+ * building its lower triangle, reference solution and level structure, and
+ * the trsv suite */
+#ifndef DOMINO_CLI_BENCH_PROBLEMS_H
+#define DOMINO_CLI_BENCH_PROBLEMS_H
+
+#include "bench_engines.h"
+#include "domino.h"
+
+#include <stddef.h>
+
+/* where a problem comes from */
+typedef enum problem_kind {
+    PROBLEM_STENCIL = 0, /* generated stencil, lower triangle */
+    PROBLEM_DAG = 1,     /* generated random DAG */
+    PROBLEM_RMAT = 2,    /* R-MAT graph, lower triangle, dominant diagonal */
+    PROBLEM_FILE = 3     /* Matrix Market file, lower triangle, dominant diagonal */
+} problem_kind;
+
+/* a parsed problem name */
+typedef struct problem_spec {
+    problem_kind kind;       /* which generator or a file */
+    domino_stencil stencil;  /* PROBLEM_STENCIL: which stencil */
+    int32_t nx, ny, nz;      /* PROBLEM_STENCIL: grid */
+    int32_t rows, per_row;   /* PROBLEM_DAG: rows, entries per row */
+    int32_t levels, band;    /* PROBLEM_DAG: depth, band (0 = none) */
+    int scale, edge_factor;  /* PROBLEM_RMAT: 2^scale vertices, edges per vertex */
+    char path[1024];         /* PROBLEM_FILE: the file */
+    char name[256];          /* the name printed in reports */
+} problem_spec;
+
+/* Parse "d3n27:64", "d2n5:1024x1024", "stencil:d3n7:32", "dag:ROWS:PERROW:LEVELS[:BAND]",
+ * "rmat:SCALE[:EDGEFACTOR]" or a path to a Matrix Market file.  0 on success,
+ * else -1 with the reason in why. */
+int problem_spec_parse(const char *text, problem_spec *spec, char *why, size_t why_len);
+
+/* a built problem: lower triangle, right-hand side, reference solution */
+typedef struct bench_problem {
+    domino_matrix T;      /* lower triangle with its diagonal, CSR, owned */
+    void *x_true;         /* known solution, size n, owned */
+    void *b;              /* right-hand side T x_true, size n, owned */
+    void *x_ref;          /* domino_ref_trsv's solution, size n, owned */
+    domino_type type;     /* value type */
+    int32_t n;            /* rows */
+    int64_t nnz;          /* entries of T */
+    int32_t nlevels;      /* levels of the solve */
+    double parallelism;   /* rows / levels */
+    double dependency;    /* entries / row */
+    double build_seconds; /* time to generate or read, and prepare */
+    solve_problem solve;  /* the system as the engines see it */
+} bench_problem;
+
+/* build spec in the value type; on failure p holds nothing */
+domino_status bench_problem_build(domino_handle h, const problem_spec *spec, domino_type type,
+                                  bench_problem *p);
+void bench_problem_free(bench_problem *p);
+
+/* The problems of the trsv suite (quick: about 1/8 of the sizes) into a new
+ * array *specs (free with free()) of *count entries; matrices_dir is scanned
+ * for .mtx and .mtx.gz files.  0 on success, -1 when out of memory. */
+int bench_suite_trsv(int quick, const char *matrices_dir, problem_spec **specs, int *count);
+
+#endif /* DOMINO_CLI_BENCH_PROBLEMS_H */

@@ -1,0 +1,331 @@
+/* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_engines.h"
+#include "bench_problems.h"
+#include "bench_report.h"
+#include "cli_util.h"
+#include "commands.h"
+#include "domino.h"
+#include "internal.h"
+#include "opts.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char bench_usage[] =
+    "usage: domino bench [--suite default|trsv] [--quick] [--grid N | --problem NAME]\n"
+    "                    [--repeat R] [--engines a,b,c] [--float]\n"
+    "                    [--json] [--csv FILE] [--json-out FILE]\n"
+    "\n"
+    "Times the triangular-solve engines: a warm-up run, then R timed runs (median),\n"
+    "each answer checked against the CPU reference (scaled residual, difference to\n"
+    "the sequential solution).  Default problem: lower triangle of D3N27 on 64^3.\n"
+    "Effective GB/s = (nnz*(8+4) + (n+1)*8 + 2*n*8) / solve time (float: 4 for 8\n"
+    "in values and vectors; row offsets are int64).\n"
+    "\n"
+    "  --suite trsv     the GPU benchmark suite: every matrix in $DOMINO_MATRICES\n"
+    "                   (default ../shared/matrices), stencils, random DAGs of\n"
+    "                   depth 1..10^6, R-MAT; --quick makes it about 8x smaller\n"
+    "  --grid N         D3N27 on an N^3 grid\n"
+    "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
+    "                   dag:ROWS:PERROW:LEVELS[:BAND], rmat:SCALE, or FILE.mtx\n"
+    "                   (generated and file matrices: lower triangle, diagonal made\n"
+    "                   dominant where the generator does not)\n"
+    "  --repeat R       timed runs per engine (default 10)\n"
+    "  --engines LIST   comma-separated: cpu-seq, cpu-syncfree, and with a GPU auto,\n"
+    "                   levelset, warp, thread, csc, cusparse (default: all available)\n"
+    "  --float          single precision\n"
+    "  --json           print a JSON document instead of the table\n"
+    "  --csv FILE       also write the results as CSV\n"
+    "  --json-out FILE  also write the JSON document to FILE\n";
+
+#define MAX_ENGINES 32
+
+/* what bench was asked */
+typedef struct bench_request {
+    const char *suite;       /* "default" or "trsv" */
+    const char *problem;     /* --problem, or NULL */
+    const char *engines;     /* --engines, or NULL */
+    const char *csv_path;    /* --csv, or NULL */
+    const char *json_path;   /* --json-out, or NULL */
+    int64_t grid;            /* --grid, 0 if not given */
+    int64_t repeat;          /* timed runs */
+    int json, quick, use_float; /* flags */
+    const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
+    int nengines;            /* size of engine_list */
+} bench_request;
+
+/* what select_engines answers when a GPU engine was asked for without a GPU */
+#define NEEDS_GPU 3
+
+/* fill rq->engine_list from --engines or the defaults; OPTS_OK, OPTS_ERROR or NEEDS_GPU */
+static int select_engines(bench_request *rq)
+{
+    int have_gpu = domino_gpu_count() > 0;
+    rq->nengines = 0;
+    if (!rq->engines) {
+        for (int i = 0; i < bench_engine_count; i++)
+            if (!bench_engines[i].is_gpu || have_gpu) rq->engine_list[rq->nengines++] = &bench_engines[i];
+        return 0;
+    }
+    char buf[512];
+    if (strlen(rq->engines) >= sizeof(buf))
+        return opts_usage_error("bench", bench_usage, "--engines: list too long");
+    strcpy(buf, rq->engines);
+    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
+        const bench_engine *e = bench_engine_find(name);
+        if (!e) return opts_usage_error("bench", bench_usage, "--engines: unknown engine '%s'", name);
+        if (e->is_gpu && !have_gpu) {
+            fprintf(stderr, "domino bench: engine '%s' needs a GPU, and none is available "
+                            "(no CUDA in this build or no device)\n", name);
+            return NEEDS_GPU;
+        }
+        if (rq->nengines == MAX_ENGINES)
+            return opts_usage_error("bench", bench_usage, "--engines: too many engines");
+        rq->engine_list[rq->nengines++] = e;
+    }
+    if (rq->nengines == 0) return opts_usage_error("bench", bench_usage, "--engines: empty list");
+    return 0;
+}
+
+/* parse the command line; OPTS_OK, OPTS_HELP, OPTS_ERROR or NEEDS_GPU */
+static int parse_request(int argc, char **argv, bench_request *rq)
+{
+    const opt_spec specs[] = {{"suite", 0, OPT_STRING, 0, 0, &rq->suite},
+                              {"grid", 0, OPT_INT, 2, 1290, &rq->grid},
+                              {"problem", 0, OPT_STRING, 0, 0, &rq->problem},
+                              {"repeat", 0, OPT_INT, 1, 100000, &rq->repeat},
+                              {"engines", 0, OPT_STRING, 0, 0, &rq->engines},
+                              {"json", 0, OPT_FLAG, 0, 0, &rq->json},
+                              {"csv", 0, OPT_STRING, 0, 0, &rq->csv_path},
+                              {"json-out", 0, OPT_STRING, 0, 0, &rq->json_path},
+                              {"quick", 0, OPT_FLAG, 0, 0, &rq->quick},
+                              {"float", 0, OPT_FLAG, 0, 0, &rq->use_float},
+                              OPT_END};
+    const char *pos[1];
+    int npos = 0;
+    int rc = opts_parse("bench", bench_usage, specs, argc, argv, 1, pos, 0, &npos);
+    if (rc != OPTS_OK) return rc;
+    if (strcmp(rq->suite, "default") != 0 && strcmp(rq->suite, "trsv") != 0)
+        return opts_usage_error("bench", bench_usage, "--suite: unknown suite '%s' (default, trsv)",
+                                rq->suite);
+    if (rq->grid && rq->problem)
+        return opts_usage_error("bench", bench_usage, "--grid and --problem exclude each other");
+    if (strcmp(rq->suite, "trsv") == 0 && (rq->grid || rq->problem))
+        return opts_usage_error("bench", bench_usage, "--suite trsv takes no --grid or --problem");
+    if (rq->quick && strcmp(rq->suite, "trsv") != 0)
+        return opts_usage_error("bench", bench_usage, "--quick goes with --suite trsv");
+    return select_engines(rq);
+}
+
+/* the problems to run into a new array (free()); OPTS_OK or OPTS_ERROR */
+static int list_problems(const bench_request *rq, problem_spec **specs, int *count)
+{
+    char why[256], grid[64];
+    if (strcmp(rq->suite, "trsv") == 0) {
+        const char *dir = getenv("DOMINO_MATRICES");
+        if (bench_suite_trsv(rq->quick, dir && *dir ? dir : "../shared/matrices", specs, count)) {
+            fprintf(stderr, "domino bench: out of memory\n");
+            return OPTS_ERROR;
+        }
+        return OPTS_OK;
+    }
+    *specs = calloc(1, sizeof(problem_spec));
+    if (!*specs) return OPTS_ERROR;
+    *count = 1;
+    snprintf(grid, sizeof(grid), "d3n27:%lld", (long long)(rq->grid ? rq->grid : 64));
+    if (problem_spec_parse(rq->problem ? rq->problem : grid, *specs, why, sizeof(why))) {
+        free(*specs);
+        *specs = NULL;
+        return opts_usage_error("bench", bench_usage, "--problem: %s", why);
+    }
+    return OPTS_OK;
+}
+
+/* the row of a problem that could not be built */
+static void error_row(const problem_spec *spec, const char *message, bench_row *row)
+{
+    memset(row, 0, sizeof(*row));
+    snprintf(row->problem, sizeof(row->problem), "%s", spec->name);
+    snprintf(row->engine, sizeof(row->engine), "-");
+    row->failed = 1;
+    row->residual = NAN;
+    row->diff = NAN;
+    snprintf(row->status, sizeof(row->status), "ERROR: %s", message);
+}
+
+/* run engine e on p and check its answer into row */
+static void run_engine(domino_handle h, const bench_engine *e, bench_problem *p, int repeat,
+                       void *X, bench_row *row)
+{
+    engine_timing t;
+    snprintf(row->engine, sizeof(row->engine), "%s", e->name);
+    memset(X, 0, (size_t)p->n * domino_type_size(p->type));
+    row->residual = row->diff = NAN;
+    if (e->run(h, e, &p->solve, repeat, X, &t) ||
+        domino_ref_trsv_residual(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, p->T, 1, X, p->n,
+                                 p->b, p->n, &row->residual)) {
+        row->failed = 1;
+        snprintf(row->status, sizeof(row->status), "ERROR: %s", domino_last_error(h));
+        fprintf(stderr, "domino bench: %s on %s: %s\n", e->name, row->problem, domino_last_error(h));
+        return;
+    }
+    snprintf(row->used, sizeof(row->used), "%s", t.used);
+    row->analysis_ms = t.analysis_ms;
+    row->solve_ms = t.solve_ms;
+    row->solve_ms_min = t.solve_ms_min;
+    row->gbs = t.solve_ms > 0 ? bench_bytes(p->type, p->n, p->nnz) / (t.solve_ms * 1e-3) / 1e9 : 0;
+    row->diff = cli_max_rel_diff(p->type, p->n, X, p->x_ref);
+    row->failed = !(row->residual <= cli_residual_tol(p->type)) || !(row->diff <= cli_diff_tol(p->type));
+    if (row->failed)
+        snprintf(row->status, sizeof(row->status), "FAILED (residual %.2e, max rel diff %.2e)",
+                 row->residual, row->diff);
+    else
+        snprintf(row->status, sizeof(row->status), "ok");
+}
+
+/* speedups of rows[0..count) against cusparse, else cpu-seq */
+static void set_speedups(bench_row *rows, int count)
+{
+    const bench_row *base = NULL;
+    for (int pass = 0; pass < 2 && !base; pass++)
+        for (int i = 0; i < count && !base; i++)
+            if (!rows[i].failed && strcmp(rows[i].engine, pass ? "cpu-seq" : "cusparse") == 0)
+                base = &rows[i];
+    for (int i = 0; i < count; i++) {
+        if (!base || rows[i].failed || rows[i].solve_ms <= 0) continue;
+        rows[i].speedup = base->solve_ms / rows[i].solve_ms;
+        snprintf(rows[i].baseline, sizeof(rows[i].baseline), "%s", base->engine);
+    }
+}
+
+/* build one problem, run every engine on it, add the rows; number of failed rows */
+static int run_problem(domino_handle h, const bench_request *rq, const problem_spec *spec,
+                       bench_report *report)
+{
+    bench_problem p;
+    bench_row rows[MAX_ENGINES];
+    int failed = 0;
+    domino_type type = rq->use_float ? DOMINO_FLOAT32 : DOMINO_FLOAT64;
+    if (bench_problem_build(h, spec, type, &p)) {
+        const char *msg = domino_last_error(h);
+        if (strstr(msg, spec->name))
+            fprintf(stderr, "domino bench: %s\n", msg);
+        else
+            fprintf(stderr, "domino bench: %s: %s\n", spec->name, msg);
+        error_row(spec, domino_last_error(h), &rows[0]);
+        if (!rq->json) bench_print_table_row(stdout, &rows[0]);
+        bench_report_add(report, &rows[0]);
+        return 1;
+    }
+    void *X = cli_zero_block(type, p.n, 1);
+    for (int k = 0; k < rq->nengines; k++) {
+        bench_row *row = &rows[k];
+        memset(row, 0, sizeof(*row));
+        snprintf(row->problem, sizeof(row->problem), "%s", spec->name);
+        row->n = p.n;
+        row->nnz = p.nnz;
+        row->nlevels = p.nlevels;
+        row->parallelism = p.parallelism;
+        row->dependency = p.dependency;
+        if (isatty(2))
+            fprintf(stderr, "domino bench: %s: engine %d/%d %s\n", spec->name, k + 1, rq->nengines,
+                    rq->engine_list[k]->name);
+        if (!X) {
+            snprintf(row->engine, sizeof(row->engine), "%s", rq->engine_list[k]->name);
+            snprintf(row->status, sizeof(row->status), "ERROR: out of memory");
+            row->failed = 1;
+        } else {
+            run_engine(h, rq->engine_list[k], &p, (int)rq->repeat, X, row);
+        }
+    }
+    set_speedups(rows, rq->nengines);
+    for (int k = 0; k < rq->nengines; k++) {
+        failed += rows[k].failed;
+        if (!rq->json) bench_print_table_row(stdout, &rows[k]);
+        bench_report_add(report, &rows[k]);
+    }
+    domino_free(X);
+    bench_problem_free(&p);
+    return failed;
+}
+
+/* write the report to the files asked for; 0 or 1 */
+static int write_files(const bench_request *rq, const bench_report *report)
+{
+    int rc = 0;
+    const char *paths[2] = {rq->csv_path, rq->json_path};
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i]) continue;
+        FILE *f = fopen(paths[i], "w");
+        if (!f) {
+            fprintf(stderr, "domino bench: cannot write '%s'\n", paths[i]);
+            rc = 1;
+            continue;
+        }
+        if (i == 0)
+            bench_write_csv(f, report);
+        else
+            bench_write_json(f, report);
+        if (fclose(f) != 0) {
+            fprintf(stderr, "domino bench: error writing '%s'\n", paths[i]);
+            rc = 1;
+        }
+    }
+    return rc;
+}
+
+/* run the problems and print; the exit code */
+static int run_bench(domino_handle h, const bench_request *rq, const problem_spec *specs, int nspecs)
+{
+    bench_report report;
+    int failed = 0;
+    memset(&report, 0, sizeof(report));
+    report.type = rq->use_float ? DOMINO_FLOAT32 : DOMINO_FLOAT64;
+    report.repeat = (int)rq->repeat;
+    snprintf(report.suite, sizeof(report.suite), "%s", rq->suite);
+    if (domino_gpu_count() > 0 &&
+        domino_gpu_describe(h, report.device, sizeof(report.device), &report.copy_gbs) == DOMINO_SUCCESS)
+        report.has_gpu = 1;
+    if (strcmp(rq->suite, "trsv") == 0 && !report.has_gpu)
+        fprintf(stderr, "domino bench: warning: no GPU; the trsv suite is meant for a GPU machine and "
+                        "%s\n", rq->quick ? "runs the CPU engines only"
+                                          : "the CPU engines on 10^7 rows will be slow");
+    if (!rq->json) bench_print_table_header(stdout, &report);
+    for (int i = 0; i < nspecs; i++) failed += run_problem(h, rq, &specs[i], &report);
+    if (rq->json) bench_write_json(stdout, &report);
+    int rc = write_files(rq, &report);
+    if (failed) fprintf(stderr, "domino bench: %d result%s FAILED\n", failed, failed == 1 ? "" : "s");
+    bench_report_free(&report);
+    return failed || rc ? 1 : 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_request rq;
+    problem_spec *specs = NULL;
+    int nspecs = 0;
+    memset(&rq, 0, sizeof(rq));
+    rq.suite = "default";
+    rq.repeat = 10;
+    int rc = parse_request(argc, argv, &rq);
+    if (rc == OPTS_HELP) return 0;
+    if (rc == NEEDS_GPU) return 1;
+    if (rc != OPTS_OK) return 2;
+    rc = list_problems(&rq, &specs, &nspecs);
+    if (rc != OPTS_OK) return rc;
+    domino_handle h = NULL;
+    if (domino_create(&h)) {
+        fprintf(stderr, "domino bench: cannot create a handle\n");
+        free(specs);
+        return 1;
+    }
+    domino_set_progress(h, 1);
+    rc = run_bench(h, &rq, specs, nspecs);
+    domino_destroy(h);
+    free(specs);
+    return rc;
+}
