@@ -26,6 +26,7 @@ typedef struct engine_timing {
     double analysis_ms;  /* analysis (GPU plan), 0 for CPU engines */
     double solve_ms;     /* median solve time over the timed runs */
     double solve_ms_min; /* fastest timed run */
+    double first_ms;     /* the first solve after the analysis (GPU: warm-up solve) */
     char used[32];       /* the engine that ran (what auto chose) */
 } engine_timing;
 

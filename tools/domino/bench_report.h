@@ -20,6 +20,7 @@ typedef struct bench_row {
     double analysis_ms;   /* analysis time */
     double solve_ms;      /* median solve time */
     double solve_ms_min;  /* fastest solve */
+    double first_ms;      /* first solve after the analysis */
     double gbs;           /* effective bandwidth */
     double speedup;       /* baseline time / solve time (0 when no baseline) */
     char baseline[32];    /* the engine of the speedup's baseline */

@@ -177,6 +177,7 @@ static void run_engine(domino_handle h, const bench_engine *e, bench_problem *p,
     row->analysis_ms = t.analysis_ms;
     row->solve_ms = t.solve_ms;
     row->solve_ms_min = t.solve_ms_min;
+    row->first_ms = t.first_ms;
     row->gbs = t.solve_ms > 0 ? bench_bytes(p->type, p->n, p->nnz) / (t.solve_ms * 1e-3) / 1e9 : 0;
     row->diff = cli_max_rel_diff(p->type, p->n, X, p->x_ref);
     row->failed = !(row->residual <= cli_residual_tol(p->type)) || !(row->diff <= cli_diff_tol(p->type));
