@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # gpu-run.sh: what one device-machine session runs: environment facts, the
-# build (prebuilt build-gpu/ carried from the CPU machine, rebuilt there when
-# it does not run), the GPU tests, then the benchmarks named in $@.
-#   bench/gpu-run.sh test            gpu-labelled ctests only
-#   bench/gpu-run.sh trsv            ... plus the full trsv suite
-#   bench/gpu-run.sh "problem ..."   ... plus `domino bench --problem` for each
-# Results land in $OUT (device tool) or bench/results/raw.
+# build, the GPU tests, then the benchmark problems, one process each (a
+# problem that fails or hangs cannot take the others with it).
+#   bench/gpu-run.sh test                  gpu-labelled ctests only
+#   bench/gpu-run.sh trsv                  ... plus the whole trsv suite
+#   bench/gpu-run.sh none PROBLEM...       only the named problems
+# Environment: ENGINES (default all GPU engines), REPEAT (10), PER_PROBLEM_S (150).
+# Results: $OUT (device tool) or bench/results/raw: trsv.csv, trsv.txt, gpu-test.log.
 set -uo pipefail
 export NVSHMEM_DISABLE_NVLS=1
 OUT=${OUT:-bench/results/raw}
@@ -15,21 +16,45 @@ MATS=${DOMINO_MATRICES:-$ROOT/.carry/matrices}
 export DOMINO_MATRICES=$MATS
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$OUT/device.txt"
 B=build-gpu
-if ! $B/domino --version >/dev/null 2>&1; then
-  echo "== carried build does not run here; rebuilding" 
-  rm -rf $B && cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" >/dev/null && cmake --build $B -j 16 2>&1 | tail -3
+ZFLAGS=""
+if [ ! -f /usr/include/zlib.h ]; then
+  zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
+  ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
 fi
+t0=$(date +%s)
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
+cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
+echo "build: $(( $(date +%s) - t0 )) s"
 what=${1:-test}
 shift || true
 if [ "$what" != none ]; then
-  ( cd $B && ctest -L gpu --output-on-failure --timeout 900 ) 2>&1 | tee "$OUT/gpu-test.log" | tail -40
+  ( cd $B && ctest -L gpu --output-on-failure --timeout 300 ) > "$OUT/gpu-test.log" 2>&1
+  grep -E "passed|failed|skipped|tests passed|FAIL" "$OUT/gpu-test.log" | tail -8
 fi
 ENG=${ENGINES:-auto,levelset,warp,thread,csc,cusparse}
 REP=${REPEAT:-10}
-case "$what" in
-  trsv)
-    $B/domino bench --suite trsv --engines "$ENG" --repeat "$REP" --csv "$OUT/trsv.csv" --json-out "$OUT/trsv.json" 2>&1 | tee "$OUT/trsv.txt" | grep -v "^#" ;;
-esac
-for p in "$@"; do
-  $B/domino bench --problem "$p" --engines "$ENG" --repeat "$REP" 2>&1 | grep -v "^#" | tail -n +2
-done | tee "$OUT/problems.txt"
+PER=${PER_PROBLEM_S:-150}
+problems=("$@")
+if [ "$what" = trsv ]; then
+  for f in "$MATS"/*.mtx; do problems+=("$f"); done
+  problems+=(d2n5:1024x1024 d2n5:2048x2048 d3n7:128 d3n7:192 d3n27:128 d3n27:192
+    dag:1000000:8:1 dag:1000000:8:10 dag:1000000:8:100 dag:1000000:8:1000 dag:1000000:8:10000
+    dag:1000000:8:100000 dag:10000000:8:1 dag:10000000:8:10 dag:10000000:8:100
+    dag:10000000:8:1000 dag:10000000:8:10000 dag:10000000:8:100000 dag:1000000:2:1000000
+    dag:1000000:8:100000:100 rmat:20 rmat:21 rmat:22)
+fi
+TMP=$(mktemp -d)
+echo "# $0 $what $* ; ENGINES=$ENG REPEAT=$REP ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/trsv.txt"
+i=0
+for p in "${problems[@]}"; do
+  i=$((i+1))
+  timeout "$PER" $B/domino bench --problem "$p" --engines "$ENG" --repeat "$REP" --csv "$TMP/$i.csv" > "$TMP/$i.txt" 2>&1
+  rc=$?
+  grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/trsv.txt"
+  [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/trsv.txt"
+done
+first=1
+for f in $(ls "$TMP"/*.csv 2>/dev/null | sort -V); do
+  if [ $first = 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
+done > "$OUT/trsv.csv"
+cat "$OUT/trsv.txt" | awk '{printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'

@@ -24,6 +24,8 @@ domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dma
     if (A->symmetry != DOMINO_GENERAL)
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "domino_dmatrix_upload: matrix is stored as (skew-)symmetric; expand it first");
+    /* kernels trust offsets and indices: check them once here */
+    if ((s = domino_matrix_validate(h, A, 0, NULL))) return s;
     struct domino_dmatrix_s *d = domino_calloc(1, sizeof(*d));
     if (!d) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_dmatrix_upload: out of memory");
     d->magic = DOMINO_DMATRIX_MAGIC;

@@ -11,7 +11,9 @@ typedef struct cusparse_plan {
     cusparseOperation_t op;     /* op on the arrays' matrix */
     cudaDataType dtype;         /* value type */
     void *buffer;               /* cuSPARSE workspace */
-    void *dummy;                /* vectors for the analysis call */
+    void *dummy;                /* vectors for the analysis call, freed after it */
+    size_t buffer_bytes;        /* size of buffer */
+    int64_t ldb, ldx;           /* leading dimensions the SpSM analysis saw */
 } cusparse_plan;
 
 static void set_alpha(domino_type t, double *ad, float *af, const void **alpha)
@@ -114,6 +116,11 @@ domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_c
                                             c->dtype, CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, c->buffer);
     }
     free_dense(vb, vx, mb, mx);
+    cudaStreamSynchronize(gpu->stream);
+    cudaFree(c->dummy);
+    c->dummy = NULL;
+    c->buffer_bytes = bytes;
+    c->ldb = c->ldx = p->n;
     if (cs) return domino_cusparse_status(h, cs, fn);
     p->values_version = dA->values_version;
     return domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn);
@@ -148,6 +155,26 @@ domino_status domino_cusparse_trsv_solve(domino_handle h, struct domino_gpu_cont
     const void *alpha;
     set_alpha(p->type, &ad, &af, &alpha);
     cusparseStatus_t cs = make_dense(p, c->dtype, B, ldb, X, ldx, &vb, &vx, &mb, &mx);
+    if (!cs && p->nrhs > 1 && (ldb != c->ldb || ldx != c->ldx)) {
+        /* SpSM analyses a layout: analyse again for these leading dimensions */
+        size_t bytes = 0;
+        cusparseOperation_t opb = CUSPARSE_OPERATION_NON_TRANSPOSE;
+        cs = cusparseSpSM_bufferSize(gpu->cusparse, c->op, opb, alpha, c->mat, mb, mx, c->dtype,
+                                     CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, &bytes);
+        if (!cs && bytes > c->buffer_bytes) {
+            cudaStreamSynchronize(gpu->stream);
+            cudaFree(c->buffer);
+            c->buffer = NULL;
+            if (cudaMalloc(&c->buffer, bytes + 16) != cudaSuccess) cs = CUSPARSE_STATUS_ALLOC_FAILED;
+            else c->buffer_bytes = bytes;
+        }
+        if (!cs) cs = cusparseSpSM_analysis(gpu->cusparse, c->op, opb, alpha, c->mat, mb, mx,
+                                            c->dtype, CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, c->buffer);
+        if (!cs) {
+            c->ldb = ldb;
+            c->ldx = ldx;
+        }
+    }
     if (!cs && p->nrhs == 1)
         cs = cusparseSpSV_solve(gpu->cusparse, c->op, alpha, c->mat, vb, vx, c->dtype,
                                 CUSPARSE_SPSV_ALG_DEFAULT, c->spsv);

@@ -76,7 +76,7 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     int32_t nlevels = hst.ticket2;
     unsigned long long *count = (unsigned long long *)level_count; /* n+1 entries */
     if ((e = cudaMemsetAsync(count, 0, ((size_t)nlevels + 1) * sizeof(int64_t), stream))) return e;
-    level_histogram_kernel<<<(n + 255) / 256, 256, 0, stream>>>(n, row_level, count);
+    level_histogram_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, row_level, count);
     /* exclusive scan in place is not allowed: scan into the upper half */
     int64_t *level_ptr = level_count + (nlevels + 1);
     if ((e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_tmp_bytes, (int64_t *)count, level_ptr,
@@ -85,7 +85,7 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     if ((e = cudaMemcpyAsync(count, level_ptr, ((size_t)nlevels + 1) * sizeof(int64_t),
                              cudaMemcpyDeviceToDevice, stream)))
         return e;
-    level_scatter_kernel<<<(n + 255) / 256, 256, 0, stream>>>(n, row_level, count, level_rows);
+    level_scatter_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, row_level, count, level_rows);
     int64_t *host = (int64_t *)malloc(((size_t)nlevels + 1) * sizeof(int64_t));
     if (!host) return cudaErrorMemoryAllocation;
     if ((e = cudaMemcpyAsync(host, level_ptr, ((size_t)nlevels + 1) * sizeof(int64_t),

@@ -77,7 +77,8 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
          * domino pull engine (per-block thread/warp rows) whenever CSR(S) is
          * at hand or determinism is asked; CSC push when the caller's arrays
          * are CSC(S), which saves the transpose. */
-        e = (*arrays_are_csr_of_s || deterministic) ? DOMINO_ENGINE_THREAD : DOMINO_ENGINE_CSC;
+        e = (*arrays_are_csr_of_s || deterministic || nrhs != 1) ? DOMINO_ENGINE_THREAD
+                                                                  : DOMINO_ENGINE_CSC;
     }
     if (e == DOMINO_ENGINE_CSC && nrhs != 1)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the csc engine solves one right-hand side (nrhs %d)", fn, nrhs);

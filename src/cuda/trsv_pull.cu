@@ -79,6 +79,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         int use_shared = nrhs == 1;
         while (__any_sync(0xffffffffu, !done)) {
             if (done) continue;
+            int64_t k_before = k;
             if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared, &sum,
                                     &diag)) {
                 T b = __ldg(&B[row + (int64_t)r * ldb]);
@@ -88,7 +89,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                 done = true;
             } else if (max_wait_ns > 0) {
                 uint64_t now = global_timer_ns();
-                if (stall_since == 0) stall_since = now;
+                if (stall_since == 0 || k != k_before) stall_since = now;
                 else if (now - stall_since > (uint64_t)max_wait_ns) {
                     atomicMin(&st->timeout_row, row);
                     store_relaxed(&x[row], (T)0);
@@ -108,7 +109,7 @@ __device__ void pull_block_warp_rows(int32_t base, int32_t n, const int64_t *__r
                                      int64_t max_wait_ns, domino_solve_status *st)
 {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int32_t last = min(base + PULL_ROWS, n);
+    int32_t last = (int32_t)min((int64_t)base + PULL_ROWS, (int64_t)n);
     for (int32_t lrow = base + warp; lrow < last; lrow += PULL_WARPS) {
         int32_t row = upper ? n - 1 - lrow : lrow;
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
@@ -169,7 +170,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
     __syncthreads();
     int32_t base = block_ticket * PULL_ROWS;
     if (base >= n) return;
-    int32_t last = min(base + PULL_ROWS, n);
+    int32_t last = (int32_t)min((int64_t)base + PULL_ROWS, (int64_t)n);
     int64_t span;
     if (upper)
         span = __ldg(&ptr[n - base]) - __ldg(&ptr[n - last]);
@@ -206,7 +207,7 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     if (n == 0) return cudaSuccess;
     int64_t total = (int64_t)n * nrhs;
     int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
-    int blocks = (n + PULL_ROWS - 1) / PULL_ROWS;
+    int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
     if (type == DOMINO_FLOAT64) {
         fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(

@@ -88,7 +88,7 @@ extern "C" cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type 
     if (n == 0) return cudaSuccess;
     if (compute_degree) {
         if ((e = cudaMemsetAsync(in_degree, 0, (size_t)n * sizeof(int32_t), stream))) return e;
-        push_degree_kernel<<<(n + 255) / 256, 256, 0, stream>>>(n, cptr, rind, upper, in_degree);
+        push_degree_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, cptr, rind, upper, in_degree);
         return cudaGetLastError();
     }
     if ((e = cudaMemsetAsync(done_count, 0, (size_t)n * sizeof(int32_t), stream))) return e;

@@ -49,7 +49,7 @@ extern "C" cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type
 {
     (void)upper; /* the diagonal belongs to both triangles */
     if (n == 0) return cudaSuccess;
-    int blocks = (n + 255) / 256;
+    int blocks = (int)(((int64_t)n + 255) / 256);
     if (type == DOMINO_FLOAT64)
         diag_check_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, st);
     else
@@ -130,7 +130,7 @@ extern "C" cudaError_t domino_launch_triangle_transpose(
     void *scan_tmp, size_t scan_tmp_bytes, int64_t *nnz_out_host)
 {
     cudaError_t e;
-    int blocks = (n + 255) / 256;
+    int blocks = (int)(((int64_t)n + 255) / 256);
     unsigned long long *cnt = (unsigned long long *)work;
     if ((e = cudaMemsetAsync(cnt, 0, ((size_t)n + 1) * sizeof(int64_t), stream))) return e;
     if (n > 0) column_count_kernel<<<blocks, 256, 0, stream>>>(n, ptr, ind, upper, cnt);
@@ -177,6 +177,7 @@ extern "C" double domino_measure_copy_bandwidth(cudaStream_t stream)
     double best = 0;
     if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
         cudaFree(a);
+        cudaGetLastError();
         a = NULL;
         bytes >>= 2;
         if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {

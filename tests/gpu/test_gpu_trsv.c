@@ -1,0 +1,843 @@
+/* test_gpu_trsv.c: the GPU triangular solve engines against the CPU reference */
+#define _POSIX_C_SOURCE 200809L /* opendir, readdir, strdup */
+#include "check.h"
+#include "domino.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+/* What is checked, for every engine (AUTO, LEVELSET, WARP, THREAD, CSC,
+ * CUSPARSE); a request an engine refuses by design (csc with nrhs > 1 or
+ * deterministic, cusparse with nnz >= 2^31) is counted as skipped, any other
+ * failure is a failure:
+ *  - each solve: X downloaded and compared with domino_ref_trsv on the same
+ *    host matrix: forward difference max|x - x_ref| / max|x_ref| within
+ *    FORWARD_EPS * eps for the shared matrices (lower triangle with a dominant
+ *    diagonal, op N: well conditioned), and for generated systems within
+ *    max(FORWARD_EPS * eps, 2 ||S^-1||_inf (||S x - b|| + ||S x_ref - b||) /
+ *    max|x_ref|) with ||S^-1||_inf bounded from diagonal dominance (Varah);
+ *    the scaled residual of domino_ref_trsv_residual <= RESIDUAL_EPS * eps;
+ *    the padding rows of X (ld = n + 5) keep their poison bytes; B unchanged;
+ *  - the shared matrices, generated DAGs and stencils (PART_FULL: the other
+ *    triangle must be skipped) over fill x diag x op x format x type x nrhs
+ *    (1 and 3): the full product on the systems of n <= 1100, one in eight
+ *    combinations (rotating) on each DAG of n = 20000;
+ *  - values update without re-analysis, zero pivots, missing diagonals,
+ *    bitwise determinism, bounded waits, misuse, caller-provided workspace.
+ * Without a CUDA device every section is reported as skipped. */
+
+#define FORWARD_EPS 1e3
+#define RESIDUAL_EPS 100.0
+#define PAD 5          /* ld = n + PAD */
+#define POISON 0x5A    /* byte written to X before a solve */
+#define SECTIONS 7     /* test sections, all skipped without a device */
+#define MAX_FILES 64
+
+static int check_skipped;
+
+static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
+    DOMINO_ENGINE_AUTO, DOMINO_ENGINE_LEVELSET, DOMINO_ENGINE_WARP,
+    DOMINO_ENGINE_THREAD, DOMINO_ENGINE_CSC, DOMINO_ENGINE_CUSPARSE};
+
+/* one system to solve: op(T) X = B with T the fill triangle of the host T */
+typedef struct solve_case {
+    const char *matrix;     /* name for messages */
+    domino_matrix T;        /* host matrix, CSR or CSC */
+    domino_dmatrix dT;      /* its device copy */
+    domino_fill fill;       /* triangle */
+    domino_diag diag;       /* unit or not */
+    domino_op op;           /* N or T */
+    int32_t nrhs;           /* right-hand sides */
+    int strict;             /* 1: forward difference <= FORWARD_EPS eps, no residual-based slack */
+    const double *x_true;   /* NULL: random B; else every column of B is op(T) x_true */
+} solve_case;
+
+/* host and device blocks of one case, and what the reference gives */
+typedef struct case_data {
+    int32_t n;          /* order */
+    int64_t ld;         /* leading dimension of B and X, n + PAD */
+    domino_type type;   /* value type */
+    size_t bytes;       /* bytes of a block, ld * nrhs values */
+    void *B, *Xref, *X; /* host blocks */
+    void *dB, *dX;      /* device blocks */
+    double xref_scale;  /* max |Xref| */
+    double res_ref;     /* max over columns of ||S xref - b||_inf */
+    double inv_bound;   /* bound on ||S^-1||_inf (Varah), INFINITY if none */
+} case_data;
+
+/* ------------------------------------------------------------ small helpers */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+static double rng_uniform(void) /* splitmix64 in [0, 1) */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+static double get_value(const void *v, domino_type t, int64_t i)
+{
+    return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
+}
+
+static void set_value(void *v, domino_type t, int64_t i, double x)
+{
+    if (t == DOMINO_FLOAT64) ((double *)v)[i] = x;
+    else ((float *)v)[i] = (float)x;
+}
+
+/* count one check; on failure print "FAIL: <case>: <message>" */
+static void report(int ok, const char *what, const char *fmt, ...)
+{
+    if (ok) {
+        check_passed++;
+        return;
+    }
+    check_failed++;
+    va_list args;
+    va_start(args, fmt);
+    fprintf(stderr, "FAIL: %s: ", what);
+    vfprintf(stderr, fmt, args);
+    fprintf(stderr, "\n");
+    va_end(args);
+}
+
+static int unsupported_by_design(domino_engine e, int32_t nrhs, const domino_trsv_options *opt,
+                                 int64_t nnz)
+{
+    if (e == DOMINO_ENGINE_CSC && (nrhs != 1 || (opt && opt->deterministic))) return 1;
+    return e == DOMINO_ENGINE_CUSPARSE && nnz >= INT32_MAX;
+}
+
+static void describe(char *buf, size_t len, const solve_case *c, const domino_trsv_options *opt)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, c->T, &v);
+    snprintf(buf, len, "%s engine=%s fill=%s diag=%s op=%s fmt=%s type=%s nrhs=%d det=%d wait=%d",
+             c->matrix, domino_engine_name(opt->engine), c->fill == DOMINO_LOWER ? "lower" : "upper",
+             c->diag == DOMINO_UNIT ? "unit" : "non-unit", c->op == DOMINO_OP_N ? "N" : "T",
+             v.format == DOMINO_CSR ? "csr" : "csc", v.type == DOMINO_FLOAT64 ? "double" : "float",
+             c->nrhs, opt->deterministic, opt->max_wait_ms);
+}
+
+/* (i, j) of entry k (of row/column p) in S = op(T); 0 if outside the triangle */
+static int s_entry(const domino_matrix_view *v, domino_op op, domino_fill fill, int32_t p,
+                   int64_t k, int32_t *i, int32_t *j)
+{
+    int32_t r = v->format == DOMINO_CSR ? p : v->ind[k];
+    int32_t c = v->format == DOMINO_CSR ? v->ind[k] : p;
+    if (fill == DOMINO_LOWER ? c > r : c < r) return 0;
+    *i = op == DOMINO_OP_N ? r : c;
+    *j = op == DOMINO_OP_N ? c : r;
+    return 1;
+}
+
+static int32_t outer_count(const domino_matrix_view *v)
+{
+    return v->format == DOMINO_CSR ? v->nrows : v->ncols;
+}
+
+/* acc = S x in long double (unit: diagonal 1, stored diagonal ignored) */
+static void apply_s(const solve_case *c, const domino_matrix_view *v, const void *x,
+                    domino_type xt, long double *acc)
+{
+    int32_t n = v->nrows, i, j;
+    for (int32_t r = 0; r < n; r++)
+        acc[r] = c->diag == DOMINO_UNIT ? (long double)get_value(x, xt, r) : 0.0L;
+    for (int32_t p = 0; p < outer_count(v); p++)
+        for (int64_t k = v->ptr[p]; k < v->ptr[p + 1]; k++)
+            if (s_entry(v, c->op, c->fill, p, k, &i, &j) && !(i == j && c->diag == DOMINO_UNIT))
+                acc[i] += (long double)get_value(v->val, v->type, k) * get_value(x, xt, j);
+}
+
+/* max over columns of ||S x - b||_inf for blocks of the case's type */
+static double abs_residual(const solve_case *c, const case_data *d, const void *X)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, c->T, &v);
+    long double *acc = malloc((size_t)d->n * sizeof(long double));
+    double worst = 0;
+    size_t vs = domino_type_size(d->type);
+    for (int32_t col = 0; acc && col < c->nrhs; col++) {
+        const char *x = (const char *)X + (size_t)col * d->ld * vs;
+        const char *b = (const char *)d->B + (size_t)col * d->ld * vs;
+        apply_s(c, &v, x, d->type, acc);
+        for (int32_t i = 0; i < d->n; i++) {
+            double r = fabs((double)(acc[i] - get_value(b, d->type, i)));
+            worst = r > worst || isnan(r) ? r : worst;
+        }
+    }
+    free(acc);
+    return acc ? worst : INFINITY;
+}
+
+/* bound on ||S^-1||_inf from diagonal dominance: 1 / min(|s_ii| - sum_j |s_ij|)
+ * by rows, or n / (the same by columns) through ||.||_inf <= n ||.||_1 */
+static double inverse_bound(const solve_case *c)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, c->T, &v);
+    int32_t n = v.nrows, i, j;
+    double *diag = calloc((size_t)n + 1, sizeof(double)), *row = calloc((size_t)n + 1, sizeof(double));
+    double *col = calloc((size_t)n + 1, sizeof(double)), bound = INFINITY;
+    if (!diag || !row || !col) goto cleanup;
+    for (int32_t p = 0; p < outer_count(&v); p++)
+        for (int64_t k = v.ptr[p]; k < v.ptr[p + 1]; k++) {
+            if (!s_entry(&v, c->op, c->fill, p, k, &i, &j)) continue;
+            double a = fabs(get_value(v.val, v.type, k));
+            if (i == j)
+                diag[i] += a;
+            else
+                row[i] += a, col[j] += a;
+        }
+    double by_row = INFINITY, by_col = INFINITY;
+    for (int32_t r = 0; r < n; r++) {
+        double d = c->diag == DOMINO_UNIT ? 1.0 : diag[r];
+        by_row = fmin(by_row, d - row[r]);
+        by_col = fmin(by_col, d - col[r]);
+    }
+    if (by_row > 0) bound = 1.0 / by_row;
+    if (by_col > 0) bound = fmin(bound, n / by_col);
+cleanup:
+    free(diag), free(row), free(col);
+    return bound;
+}
+
+/* ------------------------------------------------------------ one case */
+
+static void case_data_free(case_data *d)
+{
+    free(d->B), free(d->Xref), free(d->X);
+    domino_gpu_free(d->dB);
+    domino_gpu_free(d->dX);
+    memset(d, 0, sizeof(*d));
+}
+
+/* B (random, or op(T) x_true), the reference solution and device blocks */
+static int case_data_new(domino_handle h, const solve_case *c, case_data *d)
+{
+    domino_matrix_view v;
+    memset(d, 0, sizeof(*d));
+    CHECK_OK(h, domino_matrix_get_view(h, c->T, &v));
+    d->n = v.nrows;
+    d->ld = (int64_t)v.nrows + PAD;
+    d->type = v.type;
+    size_t vs = domino_type_size(v.type);
+    d->bytes = (size_t)d->ld * c->nrhs * vs;
+    d->B = malloc(d->bytes), d->Xref = malloc(d->bytes), d->X = malloc(d->bytes);
+    long double *acc = malloc(((size_t)d->n + 1) * sizeof(long double));
+    int ok = d->B && d->Xref && d->X && acc;
+    for (int32_t col = 0; ok && col < c->nrhs; col++) {
+        char *b = (char *)d->B + (size_t)col * d->ld * vs;
+        if (c->x_true) apply_s(c, &v, c->x_true, DOMINO_FLOAT64, acc);
+        for (int64_t i = 0; i < d->ld; i++)
+            set_value(b, d->type, i, c->x_true && i < d->n ? (double)acc[i] : 0.5 + rng_uniform());
+    }
+    free(acc);
+    if (ok) memset(d->Xref, 0, d->bytes);
+    if (ok) {
+        domino_status s = domino_ref_trsv(h, c->op, c->fill, c->diag, c->T, c->nrhs, d->B, d->ld,
+                                          d->Xref, d->ld);
+        report(s == DOMINO_SUCCESS, c->matrix, "domino_ref_trsv returned %s (%s)",
+               domino_status_name(s), domino_last_error(h));
+        ok = s == DOMINO_SUCCESS;
+    }
+    for (int32_t col = 0; ok && col < c->nrhs; col++)
+        for (int32_t i = 0; i < d->n; i++)
+            d->xref_scale = fmax(d->xref_scale, fabs(get_value(d->Xref, d->type, col * d->ld + i)));
+    if (ok) {
+        d->res_ref = abs_residual(c, d, d->Xref);
+        d->inv_bound = inverse_bound(c);
+        domino_status s = domino_gpu_malloc(h, d->bytes, &d->dB);
+        if (!s) s = domino_gpu_malloc(h, d->bytes, &d->dX);
+        if (!s) s = domino_gpu_upload(h, d->dB, d->B, d->bytes);
+        report(s == DOMINO_SUCCESS, c->matrix, "device blocks: %s (%s)", domino_status_name(s),
+               domino_last_error(h));
+        ok = s == DOMINO_SUCCESS;
+    }
+    if (!ok) case_data_free(d);
+    return ok;
+}
+
+/* compare the solution in d->dX with the reference; what names the case */
+static void check_solution(domino_handle h, const solve_case *c, case_data *d, const char *what)
+{
+    size_t vs = domino_type_size(d->type);
+    domino_status s = domino_gpu_download(h, d->X, d->dX, d->bytes);
+    report(s == DOMINO_SUCCESS, what, "download X: %s (%s)", domino_status_name(s), domino_last_error(h));
+    if (s) return;
+    double diff = 0, eps = domino_type_eps(d->type);
+    int finite = 1, pad_ok = 1;
+    for (int32_t col = 0; col < c->nrhs; col++) {
+        for (int32_t i = 0; i < d->n; i++) {
+            double x = get_value(d->X, d->type, col * d->ld + i);
+            finite &= isfinite(x) != 0;
+            diff = fmax(diff, fabs(x - get_value(d->Xref, d->type, col * d->ld + i)));
+        }
+        const unsigned char *pad = (const unsigned char *)d->X + ((size_t)col * d->ld + d->n) * vs;
+        for (size_t k = 0; k < PAD * vs; k++) pad_ok &= pad[k] == POISON;
+    }
+    double scale = d->xref_scale > 0 ? d->xref_scale : 1.0;
+    double tol = FORWARD_EPS * eps;
+    if (!c->strict && isfinite(d->inv_bound))
+        tol = fmax(tol, 2 * d->inv_bound * (abs_residual(c, d, d->X) + d->res_ref) / scale);
+    report(finite && diff / scale <= tol, what, "forward difference %.3g (bound %.3g)%s",
+           diff / scale, tol, finite ? "" : ", x has Inf or NaN");
+    double r = -1;
+    s = domino_ref_trsv_residual(h, c->op, c->fill, c->diag, c->T, c->nrhs, d->X, d->ld, d->B,
+                                 d->ld, &r);
+    report(s == DOMINO_SUCCESS && r >= 0 && r <= RESIDUAL_EPS * eps, what,
+           "scaled residual %.3g (bound %.3g), %s", r, RESIDUAL_EPS * eps, domino_status_name(s));
+    report(pad_ok, what, "padding rows of X were written");
+    char *b_after = malloc(d->bytes);
+    if (b_after && !domino_gpu_download(h, b_after, d->dB, d->bytes))
+        report(memcmp(b_after, d->B, d->bytes) == 0, what, "B was changed by the solve");
+    free(b_after);
+}
+
+/* poison X, solve with a new plan, check; a refusal by design is a skip */
+static void check_engine(domino_handle h, const solve_case *c, case_data *d,
+                         const domino_trsv_options *opt, void *buffer)
+{
+    char what[512];
+    describe(what, sizeof what, c, opt);
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, c->T, &v);
+    domino_trsv_plan plan = NULL;
+    domino_status s = domino_trsv_analysis(h, c->op, c->fill, c->diag, c->dT, c->nrhs, opt,
+                                           buffer, &plan);
+    if (s == DOMINO_NOT_SUPPORTED && unsupported_by_design(opt->engine, c->nrhs, opt, v.nnz)) {
+        check_skipped++;
+        return;
+    }
+    report(s == DOMINO_SUCCESS && plan, what, "analysis returned %s (%s)", domino_status_name(s),
+           domino_last_error(h));
+    if (s || !plan) return;
+    domino_engine ran = domino_trsv_plan_engine(plan);
+    report(opt->engine == DOMINO_ENGINE_AUTO ? ran != DOMINO_ENGINE_AUTO : ran == opt->engine, what,
+           "plan runs engine %s", domino_engine_name(ran));
+    memset(d->X, POISON, d->bytes);
+    s = domino_gpu_upload(h, d->dX, d->X, d->bytes);
+    if (!s) s = domino_trsv_solve(h, plan, d->dB, d->ld, d->dX, d->ld, c->nrhs == 1);
+    if (!s) s = domino_gpu_synchronize(h);
+    report(s == DOMINO_SUCCESS, what, "solve returned %s (%s)", domino_status_name(s),
+           domino_last_error(h));
+    if (!s) check_solution(h, c, d, what);
+    domino_trsv_plan_free(plan);
+}
+
+/* every engine on one case with the given deterministic / wait options */
+static void check_all_engines(domino_handle h, const solve_case *c, int deterministic, int wait_ms)
+{
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    for (int e = 0; e < DOMINO_ENGINE_COUNT; e++) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = all_engines[e];
+        opt.deterministic = deterministic;
+        opt.max_wait_ms = wait_ms;
+        check_engine(h, c, &d, &opt, NULL);
+    }
+    case_data_free(&d);
+}
+
+/* ------------------------------------------------------------ shared matrices */
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* lower triangle, DOMINO_DIAG_DOMINANT, CSR double; b = T x_true */
+static void test_one_shared(domino_handle h, const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    domino_matrix A = NULL, L = NULL;
+    domino_dmatrix dL = NULL;
+    domino_matrix_view v;
+    double *x_true = NULL;
+    CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, 0, &A));
+    if (A) CHECK_OK(h, domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &L));
+    if (L) CHECK_OK(h, domino_dmatrix_upload(h, L, &dL));
+    if (!dL) goto cleanup;
+    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
+    x_true = malloc(((size_t)v.nrows + 1) * sizeof(double));
+    if (!x_true) goto cleanup;
+    for (int32_t i = 0; i < v.nrows; i++) x_true[i] = 1.0 + (i % 7) / 8.0;
+    solve_case c = {name, L, dL, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 1, x_true};
+    check_all_engines(h, &c, 0, 0);
+cleanup:
+    free(x_true);
+    domino_dmatrix_free(dL);
+    domino_matrix_free(L);
+    domino_matrix_free(A);
+}
+
+static void test_shared(domino_handle h)
+{
+    const char *dir = DOMINO_SHARED_MATRICES;
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        printf("test_gpu_trsv: no folder %s, shared matrices skipped\n", dir);
+        check_skipped++;
+        return;
+    }
+    char *names[MAX_FILES];
+    int count = 0;
+    for (struct dirent *e; (e = readdir(dp)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".mtx") == 0 && count < MAX_FILES)
+            names[count++] = strdup(e->d_name);
+    }
+    closedir(dp);
+    qsort(names, (size_t)count, sizeof names[0], compare_names);
+    CHECK(count > 0);
+    for (int k = 0; k < count; k++) {
+        if (names[k]) test_one_shared(h, dir, names[k]);
+        free(names[k]);
+    }
+}
+
+/* ------------------------------------------------------------ generated systems */
+
+/* T for fill and diag from the double CSR base M: a lower-only base gives its
+ * upper triangle as its transpose; a full base serves both fills as is (the
+ * solver must skip the other triangle).  Unit: each row's off-diagonals are
+ * scaled so that those of the fill triangle sum to 0.9 in absolute value
+ * (||T^-1||_inf <= 10) and the stored diagonal is set to 3, which a solver
+ * must ignore. */
+static domino_matrix make_variant(domino_handle h, domino_matrix M, int lower_only,
+                                  domino_fill fill, domino_diag diag)
+{
+    domino_matrix T = NULL;
+    domino_matrix_view v;
+    if (lower_only && fill == DOMINO_UPPER)
+        CHECK_OK(h, domino_matrix_transpose(h, M, &T));
+    else
+        CHECK_OK(h, domino_matrix_copy(h, M, &T));
+    if (!T || diag != DOMINO_UNIT) return T;
+    CHECK_OK(h, domino_matrix_get_view(h, T, &v));
+    double *val = v.val;
+    for (int32_t i = 0; i < v.nrows; i++) {
+        double off = 0;
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++)
+            if (fill == DOMINO_LOWER ? v.ind[k] < i : v.ind[k] > i) off += fabs(val[k]);
+        double f = off > 0 ? 0.9 / off : 1.0;
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) val[k] = v.ind[k] == i ? 3.0 : val[k] * f;
+    }
+    return T;
+}
+
+/* combination index of (fill, diag, format, type, op, nrhs) in [0, 64) */
+static int combo_of(int fill, int diag, int fmt, int type, int op, int rhs)
+{
+    return ((((fill * 2 + diag) * 2 + fmt) * 2 + type) * 2 + op) * 2 + rhs;
+}
+
+/* the selected combinations of one base matrix: all when every != 0, else
+ * those with (combo + offset) % 8 == 0 */
+static void test_generated_matrix(domino_handle h, const char *name, domino_matrix M,
+                                  int lower_only, int every, int offset)
+{
+    for (int fill = 0; fill < 2; fill++)
+        for (int diag = 0; diag < 2; diag++) {
+            domino_matrix Td = make_variant(h, M, lower_only, (domino_fill)fill, (domino_diag)diag);
+            for (int fmt = 0; Td && fmt < 2; fmt++)
+                for (int type = 0; type < 2; type++) {
+                    int wanted = 0;
+                    for (int op = 0; op < 2; op++)
+                        for (int rhs = 0; rhs < 2; rhs++)
+                            wanted |= every || (combo_of(fill, diag, fmt, type, op, rhs) + offset) % 8 == 0;
+                    if (!wanted) continue;
+                    domino_matrix F = NULL, T = NULL;
+                    domino_dmatrix dT = NULL;
+                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
+                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
+                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
+                    for (int op = 0; dT && op < 2; op++)
+                        for (int rhs = 0; rhs < 2; rhs++) {
+                            if (!every && (combo_of(fill, diag, fmt, type, op, rhs) + offset) % 8) continue;
+                            solve_case c = {name, T, dT, (domino_fill)fill, (domino_diag)diag,
+                                            (domino_op)op, rhs ? 3 : 1, 0, NULL};
+                            check_all_engines(h, &c, 0, 0);
+                        }
+                    domino_dmatrix_free(dT);
+                    domino_matrix_free(T);
+                    domino_matrix_free(F);
+                }
+            domino_matrix_free(Td);
+        }
+}
+
+static void test_generated(domino_handle h)
+{
+    static const int32_t sizes[] = {1, 7, 1000, 20000};
+    int index = 0;
+    for (int s = 0; s < 4; s++) {
+        int32_t n = sizes[s];
+        int32_t level_choices[3] = {1, n < 10 ? n : 10, n};
+        for (int l = 0; l < 3; l++) {
+            if (l > 0 && level_choices[l] == level_choices[l - 1]) continue;
+            for (int band = 0; band <= 50; band += 50, index++) {
+                int32_t per_row = 2 + (index * 5) % 11; /* 2..12 */
+                domino_matrix M = NULL;
+                char name[128];
+                snprintf(name, sizeof name, "dag n=%d per_row=%d levels=%d band=%d", n, per_row,
+                         level_choices[l], band);
+                CHECK_OK(h, domino_gen_dag(h, n, per_row, level_choices[l], band, 1000 + index,
+                                           DOMINO_FLOAT64, &M));
+                if (M) test_generated_matrix(h, name, M, 1, n <= 1000, index);
+                domino_matrix_free(M);
+            }
+        }
+    }
+    static const struct { domino_stencil s; int32_t nx, ny, nz; } grids[] = {
+        {DOMINO_D2N5, 37, 29, 1}, {DOMINO_D3N7, 13, 11, 7}, {DOMINO_D3N27, 9, 8, 7}};
+    for (int g = 0; g < 3; g++) {
+        domino_matrix M = NULL;
+        char name[128];
+        snprintf(name, sizeof name, "stencil %s %dx%dx%d full", domino_stencil_name(grids[g].s),
+                 grids[g].nx, grids[g].ny, grids[g].nz);
+        CHECK_OK(h, domino_gen_stencil(h, grids[g].s, grids[g].nx, grids[g].ny, grids[g].nz,
+                                       DOMINO_PART_FULL, DOMINO_FLOAT64, &M));
+        if (M) test_generated_matrix(h, name, M, 0, 1, 0);
+        domino_matrix_free(M);
+    }
+}
+
+/* ------------------------------------------------------------ values update */
+
+/* analysis once, solve, all values times 2, update, solve with the same plan */
+static void test_values_update_one(domino_handle h, domino_matrix A, domino_dmatrix dA,
+                                   domino_matrix A2, domino_engine engine, const char *name)
+{
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = engine;
+    solve_case c1 = {name, A, dA, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+    solve_case c2 = c1;
+    c2.T = A2;
+    case_data d1, d2;
+    char what[512];
+    describe(what, sizeof what, &c1, &opt);
+    domino_trsv_plan plan = NULL;
+    if (!case_data_new(h, &c1, &d1)) return;
+    if (!case_data_new(h, &c2, &d2)) {
+        case_data_free(&d1);
+        return;
+    }
+    CHECK_OK(h, domino_dmatrix_update_values(h, dA, A)); /* back to the first values */
+    domino_status s = domino_trsv_analysis(h, c1.op, c1.fill, c1.diag, dA, 1, &opt, NULL, &plan);
+    report(s == DOMINO_SUCCESS, what, "values update: analysis %s (%s)", domino_status_name(s),
+           domino_last_error(h));
+    memset(d1.X, POISON, d1.bytes);
+    memset(d2.X, POISON, d2.bytes);
+    if (!s) s = domino_gpu_upload(h, d1.dX, d1.X, d1.bytes);
+    if (!s) s = domino_trsv_solve(h, plan, d1.dB, d1.ld, d1.dX, d1.ld, 1);
+    if (!s) check_solution(h, &c1, &d1, what);
+    if (!s) s = domino_dmatrix_update_values(h, dA, A2);
+    if (!s) s = domino_gpu_upload(h, d2.dX, d2.X, d2.bytes);
+    if (!s) s = domino_trsv_solve(h, plan, d2.dB, d2.ld, d2.dX, d2.ld, 1);
+    report(s == DOMINO_SUCCESS, what, "values update: %s (%s)", domino_status_name(s),
+           domino_last_error(h));
+    strncat(what, " after values x2", sizeof what - strlen(what) - 1);
+    if (!s) check_solution(h, &c2, &d2, what);
+    domino_trsv_plan_free(plan);
+    case_data_free(&d1);
+    case_data_free(&d2);
+}
+
+static void test_values_update(domino_handle h)
+{
+    domino_matrix M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 5000, 6, 50, 0, 77, DOMINO_FLOAT64, &M));
+    for (int fmt = 0; M && fmt < 2; fmt++) {
+        domino_matrix A = NULL, A2 = NULL;
+        domino_dmatrix dA = NULL;
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_convert(h, M, fmt ? DOMINO_CSC : DOMINO_CSR, &A));
+        if (A) CHECK_OK(h, domino_matrix_copy(h, A, &A2));
+        if (A2) CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        if (dA && !domino_matrix_get_view(h, A2, &v)) {
+            for (int64_t k = 0; k < v.nnz; k++) ((double *)v.val)[k] *= 2;
+            for (int e = 0; e < DOMINO_ENGINE_COUNT; e++)
+                test_values_update_one(h, A, dA, A2, all_engines[e],
+                                       fmt ? "dag 5000 levels 50 (csc)" : "dag 5000 levels 50 (csr)");
+        }
+        domino_dmatrix_free(dA);
+        domino_matrix_free(A);
+        domino_matrix_free(A2);
+    }
+    domino_matrix_free(M);
+}
+
+/* ------------------------------------------------------------ pivots */
+
+/* 10 x 10 lower bidiagonal CSR: diagonal 4 (row zero_row: explicit 0; row
+ * missing_row: absent), subdiagonal -1 */
+static domino_matrix pivot_matrix(domino_handle h, int32_t zero_row, int32_t missing_row)
+{
+    int32_t rows[20], cols[20];
+    double vals[20];
+    int64_t nnz = 0;
+    for (int32_t i = 0; i < 10; i++) {
+        if (i != missing_row) rows[nnz] = i, cols[nnz] = i, vals[nnz++] = i == zero_row ? 0.0 : 4.0;
+        if (i > 0) rows[nnz] = i, cols[nnz] = i - 1, vals[nnz++] = -1.0;
+    }
+    domino_matrix A = NULL;
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 10, 10, nnz, rows, cols,
+                                       vals, &A));
+    return A;
+}
+
+static void test_pivots(domino_handle h)
+{
+    domino_matrix Z = pivot_matrix(h, 5, -1), D = pivot_matrix(h, -1, 3);
+    domino_dmatrix dZ = NULL, dD = NULL;
+    void *dB = NULL, *dX = NULL;
+    double b[10];
+    for (int i = 0; i < 10; i++) b[i] = 1.0 + i;
+    if (Z) CHECK_OK(h, domino_dmatrix_upload(h, Z, &dZ));
+    if (D) CHECK_OK(h, domino_dmatrix_upload(h, D, &dD));
+    CHECK_OK(h, domino_gpu_malloc(h, sizeof b, &dB));
+    CHECK_OK(h, domino_gpu_malloc(h, sizeof b, &dX));
+    if (!dZ || !dD || !dB || !dX) goto cleanup;
+    CHECK_OK(h, domino_gpu_upload(h, dB, b, sizeof b));
+    for (int e = 0; e < DOMINO_ENGINE_COUNT; e++) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = all_engines[e];
+        const char *en = domino_engine_name(opt.engine);
+        domino_trsv_plan plan = NULL;
+        domino_status s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dZ, 1,
+                                               &opt, NULL, &plan);
+        report(s == DOMINO_SUCCESS, en, "zero pivot: analysis %s (%s)", domino_status_name(s),
+               domino_last_error(h));
+        if (!s) {
+            s = domino_trsv_solve(h, plan, dB, 10, dX, 10, 1);
+            report(s == DOMINO_ZERO_PIVOT && strstr(domino_last_error(h), "row 5"), en,
+                   "zero pivot at row 5: solve returned %s (%s)", domino_status_name(s),
+                   domino_last_error(h));
+        }
+        domino_trsv_plan_free(plan);
+        plan = NULL;
+        s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dD, 1, &opt, NULL, &plan);
+        report(s == DOMINO_ZERO_DIAGONAL && strstr(domino_last_error(h), "row 3") && !plan, en,
+               "missing diagonal at row 3: analysis returned %s (%s)", domino_status_name(s),
+               domino_last_error(h));
+        domino_trsv_plan_free(plan);
+        /* unit diagonal: the missing (and the zero) diagonal is not read */
+        solve_case cd = {"missing diagonal row 3, unit", D, dD, DOMINO_LOWER, DOMINO_UNIT,
+                         DOMINO_OP_N, 1, 0, NULL};
+        solve_case cz = {"zero pivot row 5, unit", Z, dZ, DOMINO_LOWER, DOMINO_UNIT,
+                         DOMINO_OP_N, 1, 0, NULL};
+        case_data d;
+        if (case_data_new(h, &cd, &d)) check_engine(h, &cd, &d, &opt, NULL), case_data_free(&d);
+        if (case_data_new(h, &cz, &d)) check_engine(h, &cz, &d, &opt, NULL), case_data_free(&d);
+    }
+cleanup:
+    domino_gpu_free(dB);
+    domino_gpu_free(dX);
+    domino_dmatrix_free(dZ);
+    domino_dmatrix_free(dD);
+    domino_matrix_free(Z);
+    domino_matrix_free(D);
+}
+
+/* ------------------------------------------------------------ determinism */
+
+/* 5 solves with deterministic = 1 give the same bits */
+static void test_determinism(domino_handle h)
+{
+    static const domino_engine engines[] = {DOMINO_ENGINE_AUTO, DOMINO_ENGINE_THREAD,
+                                            DOMINO_ENGINE_WARP, DOMINO_ENGINE_LEVELSET};
+    domino_matrix A = NULL;
+    domino_dmatrix dA = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 200000, 8, 1000, 0, 4242, DOMINO_FLOAT64, &A));
+    if (A) CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    if (!dA) goto cleanup;
+    for (int op = 0; op < 2; op++) {
+        solve_case c = {"dag n=200000 levels=1000", A, dA, DOMINO_LOWER, DOMINO_NON_UNIT,
+                        (domino_op)op, 1, 0, NULL};
+        case_data d;
+        if (!case_data_new(h, &c, &d)) continue;
+        double *first = malloc(d.bytes);
+        for (int e = 0; first && e < 4; e++) {
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = engines[e];
+            opt.deterministic = 1;
+            char what[512];
+            describe(what, sizeof what, &c, &opt);
+            domino_trsv_plan plan = NULL;
+            domino_status s = domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan);
+            int same = 1;
+            for (int run = 0; !s && run < 5; run++) {
+                memset(d.X, POISON, d.bytes);
+                s = domino_gpu_upload(h, d.dX, d.X, d.bytes);
+                if (!s) s = domino_trsv_solve(h, plan, d.dB, d.ld, d.dX, d.ld, 0);
+                if (!s) s = domino_gpu_download(h, d.X, d.dX, d.bytes);
+                if (!s && run == 0) memcpy(first, d.X, d.bytes), check_solution(h, &c, &d, what);
+                if (!s && run > 0) same &= memcmp(first, d.X, d.bytes) == 0;
+            }
+            report(s == DOMINO_SUCCESS, what, "determinism: %s (%s)", domino_status_name(s),
+                   domino_last_error(h));
+            if (!s) report(same, what, "5 deterministic solves are not bitwise identical");
+            domino_trsv_plan_free(plan);
+        }
+        free(first);
+        case_data_free(&d);
+    }
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = DOMINO_ENGINE_CSC;
+    opt.deterministic = 1;
+    domino_trsv_plan plan = NULL;
+    CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER,
+                                                               DOMINO_NON_UNIT, dA, 1, &opt, NULL, &plan));
+    CHECK(plan == NULL);
+cleanup:
+    domino_dmatrix_free(dA);
+    domino_matrix_free(A);
+}
+
+/* ------------------------------------------------------------ bounded waits, workspace */
+
+/* per engine, CSR and CSC: max_wait_ms = 2000 on a normal matrix succeeds;
+ * domino_trsv_buffer_size + domino_gpu_malloc buffer given to the analysis */
+static void test_wait_and_workspace(domino_handle h)
+{
+    domino_matrix M[2] = {NULL, NULL};
+    domino_dmatrix dM[2] = {NULL, NULL};
+    CHECK_OK(h, domino_gen_dag(h, 20000, 6, 100, 50, 99, DOMINO_FLOAT64, &M[0]));
+    if (M[0]) CHECK_OK(h, domino_matrix_convert(h, M[0], DOMINO_CSC, &M[1]));
+    for (int fmt = 0; fmt < 2; fmt++)
+        if (M[fmt]) CHECK_OK(h, domino_dmatrix_upload(h, M[fmt], &dM[fmt]));
+    for (int fmt = 0; dM[0] && dM[1] && fmt < 2; fmt++) {
+        solve_case c = {fmt ? "dag n=20000 levels=100 csc" : "dag n=20000 levels=100 csr", M[fmt],
+                        dM[fmt], DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+        case_data d;
+        if (!case_data_new(h, &c, &d)) continue;
+        for (int e = 0; e < DOMINO_ENGINE_COUNT; e++) {
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = all_engines[e];
+            opt.max_wait_ms = 2000;
+            check_engine(h, &c, &d, &opt, NULL);
+            opt.max_wait_ms = 0;
+            size_t bytes = 0;
+            void *buffer = NULL;
+            domino_status s = domino_trsv_buffer_size(h, c.op, c.fill, c.diag, c.dT, 1, &opt, &bytes);
+            if (!s) s = domino_gpu_malloc(h, bytes, &buffer);
+            report(s == DOMINO_SUCCESS, c.matrix, "engine %s: buffer size / malloc: %s (%s)",
+                   domino_engine_name(opt.engine), domino_status_name(s), domino_last_error(h));
+            if (!s) check_engine(h, &c, &d, &opt, buffer); /* caller's workspace */
+            domino_gpu_free(buffer);
+        }
+        case_data_free(&d);
+    }
+    for (int fmt = 0; fmt < 2; fmt++) domino_dmatrix_free(dM[fmt]), domino_matrix_free(M[fmt]);
+}
+
+/* ------------------------------------------------------------ misuse */
+
+static void test_misuse(domino_handle h)
+{
+    domino_matrix A = NULL, R = NULL, A_small = NULL;
+    domino_dmatrix dA = NULL, dR = NULL;
+    domino_trsv_plan plan = NULL;
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    void *dB = NULL;
+    size_t bytes = 0;
+    const domino_op N = DOMINO_OP_N;
+    const domino_fill L = DOMINO_LOWER;
+    const domino_diag U = DOMINO_NON_UNIT;
+    CHECK_OK(h, domino_gen_dag(h, 100, 4, 10, 0, 3, DOMINO_FLOAT64, &A));
+    CHECK_OK(h, domino_gen_dag(h, 90, 4, 10, 0, 3, DOMINO_FLOAT64, &A_small));
+    CHECK_OK(h, domino_matrix_new(h, DOMINO_CSR, DOMINO_FLOAT64, 5, 7, 0, &R));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dmatrix_upload(h, NULL, &dA));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dmatrix_upload(h, A, NULL));
+    CHECK_STATUS(NULL, DOMINO_NULL_POINTER, domino_dmatrix_upload(NULL, A, &dA));
+    CHECK(dA == NULL);
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_dmatrix_upload(h, R, &dR));
+    CHECK_OK(h, domino_gpu_malloc(h, 2 * 105 * sizeof(double), &dB));
+    if (!dA || !dR || !dB) goto cleanup;
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_buffer_size(h, N, L, U, dA, 1, &opt, NULL));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_buffer_size(h, N, L, U, NULL, 1, &opt, &bytes));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_analysis(h, N, L, U, NULL, 1, &opt, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_analysis(h, N, L, U, dA, 1, &opt, NULL, NULL));
+    CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, domino_trsv_analysis(h, N, L, U, dR, 1, &opt, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, domino_trsv_buffer_size(h, N, L, U, dR, 1, &opt, &bytes));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_analysis(h, N, L, U, dA, 0, &opt, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_analysis(h, N, L, U, dA, -1, &opt, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_buffer_size(h, N, L, U, dA, 0, &opt, &bytes));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE,
+                 domino_trsv_analysis(h, (domino_op)7, L, U, dA, 1, &opt, NULL, &plan));
+    opt.engine = (domino_engine)99;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_analysis(h, N, L, U, dA, 1, &opt, NULL, &plan));
+    CHECK(plan == NULL);
+    CHECK(domino_status_is_misuse(DOMINO_DIMENSION_MISMATCH));
+    CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, domino_dmatrix_update_values(h, dA, A_small));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dmatrix_update_values(h, NULL, A));
+    opt.engine = DOMINO_ENGINE_THREAD;
+    CHECK_OK(h, domino_trsv_analysis(h, N, L, U, dA, 1, &opt, NULL, &plan));
+    if (!plan) goto cleanup;
+    double *b = (double *)dB, *x = b + 105;
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_solve(h, NULL, b, 100, x, 100, 0));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_solve(h, plan, NULL, 100, x, 100, 0));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_trsv_solve(h, plan, b, 100, NULL, 100, 0));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_solve(h, plan, b, 100, b, 100, 0));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_solve(h, plan, b, 100, b + 50, 100, 0));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_solve(h, plan, b, 99, x, 100, 0));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_trsv_solve(h, plan, b, 100, x, 99, 0));
+    CHECK_OK(h, domino_trsv_solve(h, plan, b, 100, x, 100, 0));
+    CHECK_OK(h, domino_gpu_synchronize(h));
+cleanup:
+    domino_trsv_plan_free(plan);
+    domino_gpu_free(dB);
+    domino_dmatrix_free(dA);
+    domino_dmatrix_free(dR);
+    domino_matrix_free(A);
+    domino_matrix_free(A_small);
+    domino_matrix_free(R);
+}
+
+/* ------------------------------------------------------------ main */
+
+int main(void)
+{
+    int64_t live = domino_debug_alloc_live();
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        /* the contract without a device: GPU calls answer DOMINO_NOT_SUPPORTED */
+        void *p = NULL;
+        CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_gpu_malloc(h, 8, &p));
+        printf("test_gpu_trsv: no CUDA device on this machine: %d skipped (every test section)\n",
+               SECTIONS);
+        domino_destroy(h);
+        return check_summary("test_gpu_trsv");
+    }
+    char name[256] = "";
+    domino_gpu_describe(h, name, sizeof name, NULL);
+    printf("test_gpu_trsv: device %s\n", name);
+    test_misuse(h);
+    test_pivots(h);
+    test_wait_and_workspace(h);
+    test_values_update(h);
+    test_determinism(h);
+    test_generated(h);
+    test_shared(h);
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("test_gpu_trsv: %d skipped (refused by design: csc with nrhs > 1 or deterministic, "
+           "cusparse with nnz >= 2^31)\n", check_skipped);
+    return check_summary("test_gpu_trsv");
+}
