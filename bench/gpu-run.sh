@@ -44,6 +44,7 @@ if [ "$what" = trsv ]; then
     dag:1000000:8:100000:100 rmat:20 rmat:21 rmat:22)
 fi
 TMP=$(mktemp -d)
+: > "$OUT/trsv.csv"
 echo "# $0 $what $* ; ENGINES=$ENG REPEAT=$REP ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/trsv.txt"
 i=0
 for p in "${problems[@]}"; do
@@ -52,9 +53,8 @@ for p in "${problems[@]}"; do
   rc=$?
   grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/trsv.txt"
   [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/trsv.txt"
+  if [ -f "$TMP/$i.csv" ]; then
+    if [ -s "$OUT/trsv.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/trsv.csv"; else cat "$TMP/$i.csv" > "$OUT/trsv.csv"; fi
+  fi
 done
-first=1
-for f in $(ls "$TMP"/*.csv 2>/dev/null | sort -V); do
-  if [ $first = 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
-done > "$OUT/trsv.csv"
 cat "$OUT/trsv.txt" | awk '{printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'
