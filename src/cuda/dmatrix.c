@@ -34,6 +34,13 @@ domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dma
     d->nrows = A->nrows;
     d->ncols = A->ncols;
     d->nnz = A->nnz;
+    d->sorted = 1;
+    for (int32_t r = 0; r < domino_matrix_nptr(A) && d->sorted; r++)
+        for (int64_t k = A->ptr[r] + 1; k < A->ptr[r + 1]; k++)
+            if (A->ind[k] < A->ind[k - 1]) {
+                d->sorted = 0;
+                break;
+            }
     size_t np = (size_t)domino_matrix_nptr(A) + 1, vs = domino_type_size(A->type);
     cudaError_t e;
     if ((e = cudaMalloc((void **)&d->ptr, np * sizeof(int64_t))) ||

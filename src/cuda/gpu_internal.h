@@ -35,6 +35,7 @@ struct domino_dmatrix_s {
     int32_t *ind;          /* device indices, size nnz */
     void *val;             /* device values, size nnz */
     int64_t values_version;/* bumped by update_values; plans refresh derived data */
+    int sorted;            /* 1: indices never decrease inside a row (or column) */
 };
 #define DOMINO_DMATRIX_MAGIC 0x646f6d696e6f4431ULL
 
@@ -65,8 +66,8 @@ cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int3
 cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st);
 
 /* synchronization-free pull solve (the "domino" engines) of op N with the
- * fill triangle of CSR (ptr, ind, val); mode 0 picks thread or warp per row
- * for each block of rows by their length, mode 1 always warp per row. */
+ * fill triangle of CSR (ptr, ind, val); mode 0 warp sweep (sorted rows only),
+ * 1 warp per row, 2 thread per row (trsv_pull.cu). */
 cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,

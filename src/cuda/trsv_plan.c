@@ -244,6 +244,14 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     return DOMINO_SUCCESS;
 }
 
+/* which path of trsv_pull.cu: warp per row for the warp engine; the warp
+ * sweep needs sorted rows (the transposed arrays always are) */
+static int pull_mode(const struct domino_trsv_plan_s *p)
+{
+    if (p->engine == DOMINO_ENGINE_WARP) return 1;
+    return (p->transposed || p->dA->sorted) ? 0 : 2;
+}
+
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
                                 void *X, int64_t ldx, int check_pivot)
 {
@@ -287,7 +295,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         break;
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
-                                    p->s_upper, unit, p->engine == DOMINO_ENGINE_WARP ? 1 : 0,
+                                    p->s_upper, unit, pull_mode(p),
                                     p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->st);
         break;
     }

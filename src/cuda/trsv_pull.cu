@@ -4,13 +4,18 @@
  * of the other triangle are skipped, so a full matrix may be passed.  Each
  * block takes a logical block id from an atomic ticket when it starts (rows
  * of smaller tickets are always held by blocks that already run, so a wait
- * never blocks the row it waits for), then solves its PULL_ROWS rows:
- *  - thread per row (short rows): every lane walks its row in stored order,
- *    consuming solved dependencies and stopping at the first pending one;
- *    the warp retries until all lanes are done, so it never diverges into a
- *    spin and a lane may wait for another lane of its own warp;
- *  - warp per row (long rows): the lanes stride over the row, each polling
- *    its own dependency, then a shuffle reduction in a fixed order.
+ * never blocks the row it waits for), then solves its PULL_ROWS rows by
+ * one of three paths (the `mode` of the launcher):
+ *  0 warp sweep (sorted rows): each warp owns 32 consecutive rows, adds what
+ *    lies before the warp, then solves its own 32x32 triangle by shuffles;
+ *    a warp holding a row longer than PULL_SWEEP_MAX_ROW goes warp per row;
+ *  1 warp per row: the lanes stride over the row, each polling its own
+ *    dependency, then a shuffle reduction in a fixed order;
+ *  2 thread per row (any row order): every lane walks its row in stored
+ *    order, stopping at the first pending dependency; the warp retries until
+ *    all lanes are done, so a lane may wait for another lane of its warp.
+ * Waiting warps that made no progress sleep briefly (__nanosleep) so that
+ * the warps they wait for get the issue slots.
  * Dependencies inside the block's own rows are read from shared memory,
  * others from global memory with L2-coherent loads.  x itself is the ready
  * flag (device_util.cuh): X is filled with a sentinel first.
@@ -22,7 +27,8 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
-#define PULL_WARP_MIN_AVG 12     /* entries per row from which mode 0 uses warp per row */
+#define PULL_SWEEP_MAX_ROW 64    /* a warp with a longer row solves its rows warp per row */
+#define PULL_BACKOFF_NS 32       /* sleep of a waiting warp that made no progress */
 
 /* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
@@ -101,16 +107,21 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
     }
 }
 
+/* rows first, first+step, ... < last, one warp per row: the lanes stride
+ * over the row, each polling its own dependency, then a fixed-order
+ * shuffle reduction (deterministic) */
 template <typename T>
-__device__ void pull_block_warp_rows(int32_t base, int32_t n, const int64_t *__restrict__ ptr,
-                                     const int32_t *__restrict__ ind, const T *__restrict__ val,
-                                     int upper, int unit, int32_t nrhs, const T *__restrict__ B,
-                                     int64_t ldb, T *X, int64_t ldx, volatile T *sx,
-                                     int64_t max_wait_ns, domino_solve_status *st)
+__device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t step,
+                                           int32_t base, int32_t n,
+                                           const int64_t *__restrict__ ptr,
+                                           const int32_t *__restrict__ ind,
+                                           const T *__restrict__ val, int upper, int unit,
+                                           int32_t nrhs, const T *__restrict__ B, int64_t ldb,
+                                           T *X, int64_t ldx, volatile T *sx,
+                                           int64_t max_wait_ns, domino_solve_status *st)
 {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int32_t last = (int32_t)min((int64_t)base + PULL_ROWS, (int64_t)n);
-    for (int32_t lrow = base + warp; lrow < last; lrow += PULL_WARPS) {
+    int lane = threadIdx.x & 31;
+    for (int32_t lrow = first; lrow < last; lrow += step) {
         int32_t row = upper ? n - 1 - lrow : lrow;
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
         for (int32_t r = 0; r < nrhs; r++) {
@@ -129,6 +140,7 @@ __device__ void pull_block_warp_rows(int32_t base, int32_t n, const int64_t *__r
                 T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
                 uint64_t stall_since = 0;
                 while (is_pending(v)) {
+                    __nanosleep(PULL_BACKOFF_NS);
                     if (max_wait_ns > 0) {
                         uint64_t now = global_timer_ns();
                         if (stall_since == 0) stall_since = now;
@@ -155,6 +167,111 @@ __device__ void pull_block_warp_rows(int32_t base, int32_t n, const int64_t *__r
     }
 }
 
+/* logical index of column j */
+__device__ __forceinline__ int32_t logical_of(int32_t j, int32_t n, int upper)
+{
+    return upper ? n - 1 - j : j;
+}
+
+/* The warp-sweep ("domino") path: the warp owns 32 consecutive logical rows,
+ * one per lane.  Phase 1: every lane adds, in stored order, the entries whose
+ * column lies before the warp (waiting, with back-off, for those not solved
+ * yet) and notes where its in-warp entries are; sorted rows keep those
+ * contiguous.  Phase 2: a 32-step sweep solves the warp's own small
+ * triangle through shuffles: at step s lane s finishes x, broadcasts it, and
+ * lanes holding column s add their term.  A chain inside the warp then costs
+ * a shuffle per row instead of a round through memory. */
+template <typename T>
+__device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
+                                const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                const T *__restrict__ val, int upper, int unit, int32_t nrhs,
+                                const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
+                                volatile T *sx, int64_t max_wait_ns, domino_solve_status *st)
+{
+    int lane = threadIdx.x & 31;
+    int32_t lrow = wbase + lane;
+    bool valid = lrow < n;
+    int32_t row = upper ? n - 1 - lrow : lrow;
+    int64_t start = valid ? __ldg(&ptr[row]) : 0, end = valid ? __ldg(&ptr[row + 1]) : 0;
+    int32_t width = (int32_t)min((int64_t)32, (int64_t)n - wbase);
+    int use_shared = nrhs == 1;
+    for (int32_t r = 0; r < nrhs; r++) {
+        T *x = X + (int64_t)r * ldx;
+        T sum = 0, diag = 0;
+        int64_t k = start, in_lo = -1, in_hi = -1;
+        bool external_done = !valid;
+        uint64_t stall_since = 0;
+        while (__any_sync(0xffffffffu, !external_done)) {
+            bool moved = false;
+            if (!external_done) {
+                bool stalled = false;
+                while (k < end) {
+                    int32_t j = __ldg(&ind[k]);
+                    bool dep = upper ? (j > row) : (j < row);
+                    if (!dep) {
+                        if (j == row) diag += __ldg(&val[k]);
+                        k++;
+                        continue;
+                    }
+                    int32_t lj = logical_of(j, n, upper);
+                    if (lj >= wbase) { /* in-warp: phase 2 */
+                        if (in_lo < 0) in_lo = k;
+                        in_hi = k;
+                        k++;
+                        continue;
+                    }
+                    T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
+                    if (is_pending(v)) {
+                        stalled = true;
+                        break;
+                    }
+                    sum += __ldg(&val[k]) * v;
+                    k++;
+                    moved = true;
+                }
+                if (!stalled) {
+                    external_done = true;
+                    moved = true;
+                } else if (max_wait_ns > 0) {
+                    uint64_t now = global_timer_ns();
+                    if (stall_since == 0 || moved) stall_since = now;
+                    else if (now - stall_since > (uint64_t)max_wait_ns) {
+                        atomicMin(&st->timeout_row, row);
+                        k = end; /* give up on the rest: the status reports it */
+                        external_done = true;
+                    }
+                }
+            }
+            if (!__any_sync(0xffffffffu, moved)) __nanosleep(PULL_BACKOFF_NS);
+        }
+        /* phase 2: in-warp entries in increasing logical column */
+        int64_t kin = in_lo < 0 ? -1 : (upper ? in_hi : in_lo);
+        int32_t cin = kin >= 0 ? logical_of(__ldg(&ind[kin]), n, upper) - wbase : 64;
+        T ain = kin >= 0 ? __ldg(&val[kin]) : (T)0;
+        T bval = valid ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0;
+        T xval = 0;
+        for (int s = 0; s < width; s++) {
+            if (lane == s) xval = unit ? bval - sum : (bval - sum) / diag;
+            T xs = __shfl_sync(0xffffffffu, xval, s);
+            while (cin == s) {
+                sum += ain * xs;
+                kin += upper ? -1 : 1;
+                if (kin >= in_lo && kin <= in_hi) {
+                    cin = logical_of(__ldg(&ind[kin]), n, upper) - wbase;
+                    ain = __ldg(&val[kin]);
+                } else {
+                    cin = 64;
+                }
+            }
+        }
+        if (valid) {
+            xval = publishable(xval);
+            store_relaxed(&x[row], xval);
+            if (use_shared) sx[lrow - base] = xval;
+        }
+    }
+}
+
 template <typename T>
 __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
@@ -171,18 +288,34 @@ __global__ void __launch_bounds__(PULL_THREADS)
     int32_t base = block_ticket * PULL_ROWS;
     if (base >= n) return;
     int32_t last = (int32_t)min((int64_t)base + PULL_ROWS, (int64_t)n);
-    int64_t span;
-    if (upper)
-        span = __ldg(&ptr[n - base]) - __ldg(&ptr[n - last]);
-    else
-        span = __ldg(&ptr[last]) - __ldg(&ptr[base]);
-    bool warp_rows = mode == 1 || span > (int64_t)PULL_WARP_MIN_AVG * (last - base);
-    if (warp_rows)
-        pull_block_warp_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                max_wait_ns, st);
-    else
+    if (mode == 1) {
+        int warp = threadIdx.x >> 5;
+        pull_rows_warp_cooperative<T>(base + warp, last, PULL_WARPS, base, n, ptr, ind, val, upper,
+                                      unit, nrhs, B, ldb, X, ldx, sx, max_wait_ns, st);
+        return;
+    }
+    if (mode == 2) {
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                                   max_wait_ns, st);
+        return;
+    }
+    /* mode 0: warp sweep, or warp per row for warps holding a long row */
+    int lane = threadIdx.x & 31;
+    int32_t wbase = base + (int32_t)(threadIdx.x >> 5) * 32;
+    if (wbase >= n) return;
+    int32_t lrow = wbase + lane, len = 0;
+    if (lrow < n) {
+        int32_t row = upper ? n - 1 - lrow : lrow;
+        len = (int32_t)min((int64_t)INT32_MAX, __ldg(&ptr[row + 1]) - __ldg(&ptr[row]));
+    }
+    int32_t longest = __reduce_max_sync(0xffffffffu, len);
+    if (longest > PULL_SWEEP_MAX_ROW)
+        pull_rows_warp_cooperative<T>(wbase, (int32_t)min((int64_t)wbase + 32, (int64_t)n), 1, base,
+                                      n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+                                      max_wait_ns, st);
+    else
+        pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+                           max_wait_ns, st);
 }
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
