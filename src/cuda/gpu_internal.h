@@ -72,7 +72,8 @@ cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,
                                     const void *B, int64_t ldb, void *X, int64_t ldx,
-                                    int64_t max_wait_ns, domino_solve_status *st);
+                                    int64_t max_wait_ns, unsigned backoff_ns,
+                                    domino_solve_status *st);
 
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict
  * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -193,6 +194,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->max_wait_ns = (opt && opt->max_wait_ms > 0) ? (int64_t)opt->max_wait_ms * 1000000 : 0;
     p->s_upper = s_upper;
     p->arrays_are_csr_of_s = csr_of_s;
+    const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
+    p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
@@ -296,7 +299,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
-                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->st);
+                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

@@ -22,6 +22,7 @@ struct domino_trsv_plan_s {
     int64_t values_version;    /* dA->values_version the derived data match */
     int deterministic;         /* asked for bitwise-reproducible results */
     int64_t max_wait_ns;       /* bound on a dependency wait, 0 = none */
+    unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */
     /* the arrays the engine reads (CSR(S) for pull engines, CSC(S) for push) */

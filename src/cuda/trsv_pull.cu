@@ -8,13 +8,13 @@
  * one of three paths (the `mode` of the launcher):
  *  0 warp sweep (sorted rows): each warp owns 32 consecutive rows, adds what
  *    lies before the warp, then solves its own 32x32 triangle by shuffles;
- *    a warp holding a row longer than PULL_SWEEP_MAX_ROW goes warp per row;
+ *    a warp none of whose rows reads a row of the warp runs thread per row;
  *  1 warp per row: the lanes stride over the row, each polling its own
  *    dependency, then a shuffle reduction in a fixed order;
  *  2 thread per row (any row order): every lane walks its row in stored
  *    order, stopping at the first pending dependency; the warp retries until
  *    all lanes are done, so a lane may wait for another lane of its warp.
- * Waiting warps that made no progress sleep briefly (__nanosleep) so that
+ * Waiting warps that made no progress sleep backoff_ns (__nanosleep) so that
  * the warps they wait for get the issue slots.
  * Dependencies inside the block's own rows are read from shared memory,
  * others from global memory with L2-coherent loads.  x itself is the ready
@@ -27,8 +27,6 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
-#define PULL_SWEEP_MAX_ROW 64    /* a warp with a longer row solves its rows warp per row */
-#define PULL_BACKOFF_NS 32       /* sleep of a waiting warp that made no progress */
 
 /* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
@@ -70,7 +68,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        const T *__restrict__ val, int upper, int unit,
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
-                                       domino_solve_status *st)
+                                       unsigned backoff_ns, domino_solve_status *st)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     bool active = lrow < n;
@@ -84,25 +82,31 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         T *x = X + (int64_t)r * ldx;
         int use_shared = nrhs == 1;
         while (__any_sync(0xffffffffu, !done)) {
-            if (done) continue;
-            int64_t k_before = k;
-            if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared, &sum,
-                                    &diag)) {
-                T b = __ldg(&B[row + (int64_t)r * ldb]);
-                T xi = publishable(unit ? b - sum : (b - sum) / diag);
-                store_relaxed(&x[row], xi);
-                if (use_shared) sx[lrow - base] = xi;
-                done = true;
-            } else if (max_wait_ns > 0) {
-                uint64_t now = global_timer_ns();
-                if (stall_since == 0 || k != k_before) stall_since = now;
-                else if (now - stall_since > (uint64_t)max_wait_ns) {
-                    atomicMin(&st->timeout_row, row);
-                    store_relaxed(&x[row], (T)0);
-                    if (use_shared) sx[lrow - base] = (T)0;
-                    done = true;
+            bool moved = false;
+            if (!done) {
+                int64_t k_before = k;
+                if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
+                                        &sum, &diag)) {
+                    T b = __ldg(&B[row + (int64_t)r * ldb]);
+                    T xi = publishable(unit ? b - sum : (b - sum) / diag);
+                    store_relaxed(&x[row], xi);
+                    if (use_shared) sx[lrow - base] = xi;
+                    done = moved = true;
+                } else {
+                    moved = k != k_before;
+                    if (max_wait_ns > 0) {
+                        uint64_t now = global_timer_ns();
+                        if (stall_since == 0 || moved) stall_since = now;
+                        else if (now - stall_since > (uint64_t)max_wait_ns) {
+                            atomicMin(&st->timeout_row, row);
+                            store_relaxed(&x[row], (T)0);
+                            if (use_shared) sx[lrow - base] = (T)0;
+                            done = true;
+                        }
+                    }
                 }
             }
+            if (backoff_ns && !__any_sync(0xffffffffu, moved)) __nanosleep(backoff_ns);
         }
     }
 }
@@ -118,7 +122,7 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
                                            const T *__restrict__ val, int upper, int unit,
                                            int32_t nrhs, const T *__restrict__ B, int64_t ldb,
                                            T *X, int64_t ldx, volatile T *sx,
-                                           int64_t max_wait_ns, domino_solve_status *st)
+                                           int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
 {
     int lane = threadIdx.x & 31;
     for (int32_t lrow = first; lrow < last; lrow += step) {
@@ -140,7 +144,7 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
                 T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
                 uint64_t stall_since = 0;
                 while (is_pending(v)) {
-                    __nanosleep(PULL_BACKOFF_NS);
+                    if (backoff_ns) __nanosleep(backoff_ns);
                     if (max_wait_ns > 0) {
                         uint64_t now = global_timer_ns();
                         if (stall_since == 0) stall_since = now;
@@ -186,7 +190,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                 const T *__restrict__ val, int upper, int unit, int32_t nrhs,
                                 const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                                volatile T *sx, int64_t max_wait_ns, domino_solve_status *st)
+                                volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
 {
     int lane = threadIdx.x & 31;
     int32_t lrow = wbase + lane;
@@ -242,7 +246,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                     }
                 }
             }
-            if (!__any_sync(0xffffffffu, moved)) __nanosleep(PULL_BACKOFF_NS);
+            if (!__any_sync(0xffffffffu, moved)) if (backoff_ns) __nanosleep(backoff_ns);
         }
         /* phase 2: in-warp entries in increasing logical column */
         int64_t kin = in_lo < 0 ? -1 : (upper ? in_hi : in_lo);
@@ -277,7 +281,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                     int64_t max_wait_ns, domino_solve_status *st)
+                     int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -291,31 +295,39 @@ __global__ void __launch_bounds__(PULL_THREADS)
     if (mode == 1) {
         int warp = threadIdx.x >> 5;
         pull_rows_warp_cooperative<T>(base + warp, last, PULL_WARPS, base, n, ptr, ind, val, upper,
-                                      unit, nrhs, B, ldb, X, ldx, sx, max_wait_ns, st);
+                                      unit, nrhs, B, ldb, X, ldx, sx, max_wait_ns, backoff_ns, st);
         return;
     }
     if (mode == 2) {
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, st);
+                                  max_wait_ns, backoff_ns, st);
         return;
     }
-    /* mode 0: warp sweep, or warp per row for warps holding a long row */
+    /* mode 0, per warp: the sweep when a row of the warp reads another row
+     * of the warp (the nearest dependency of a sorted row is next to its
+     * diagonal), else thread per row, which publishes each row as soon as
+     * it is solved instead of when the whole warp is */
     int lane = threadIdx.x & 31;
     int32_t wbase = base + (int32_t)(threadIdx.x >> 5) * 32;
     if (wbase >= n) return;
-    int32_t lrow = wbase + lane, len = 0;
+    int32_t lrow = wbase + lane;
+    bool in_warp = false;
     if (lrow < n) {
         int32_t row = upper ? n - 1 - lrow : lrow;
-        len = (int32_t)min((int64_t)INT32_MAX, __ldg(&ptr[row + 1]) - __ldg(&ptr[row]));
+        int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
+        int64_t k = upper ? start : end - 1;
+        if (k >= start && k < end && __ldg(&ind[k]) == row) k += upper ? 1 : -1;
+        if (k >= start && k < end) {
+            int32_t j = __ldg(&ind[k]);
+            in_warp = (upper ? j > row : j < row) && logical_of(j, n, upper) >= wbase;
+        }
     }
-    int32_t longest = __reduce_max_sync(0xffffffffu, len);
-    if (longest > PULL_SWEEP_MAX_ROW)
-        pull_rows_warp_cooperative<T>(wbase, (int32_t)min((int64_t)wbase + 32, (int64_t)n), 1, base,
-                                      n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                      max_wait_ns, st);
-    else
+    if (__any_sync(0xffffffffu, in_warp))
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                           max_wait_ns, st);
+                           max_wait_ns, backoff_ns, st);
+    else
+        pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+                                  max_wait_ns, backoff_ns, st);
 }
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
@@ -335,7 +347,7 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                const void *val, int upper, int unit, int mode,
                                                int32_t nrhs, const void *B, int64_t ldb, void *X,
                                                int64_t ldx, int64_t max_wait_ns,
-                                               domino_solve_status *st)
+                                               unsigned backoff_ns, domino_solve_status *st)
 {
     if (n == 0) return cudaSuccess;
     int64_t total = (int64_t)n * nrhs;
@@ -345,12 +357,12 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
         fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, st);
+            (double *)X, ldx, max_wait_ns, backoff_ns, st);
     } else {
         fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, st);
+            (float *)X, ldx, max_wait_ns, backoff_ns, st);
     }
     return cudaGetLastError();
 }
