@@ -44,17 +44,17 @@ if [ "$what" = trsv ]; then
     dag:1000000:8:100000:100 rmat:20 rmat:21 rmat:22)
 fi
 TMP=$(mktemp -d)
-: > "$OUT/trsv.csv"
-echo "# $0 $what $* ; ENGINES=$ENG REPEAT=$REP ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/trsv.txt"
+: > "$OUT/${TAG:-trsv}.csv"
+echo "# $0 $what $* ; ENGINES=$ENG REPEAT=$REP ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/${TAG:-trsv}.txt"
 i=0
 for p in "${problems[@]}"; do
   i=$((i+1))
   timeout "$PER" $B/domino bench --problem "$p" --engines "$ENG" --repeat "$REP" --csv "$TMP/$i.csv" > "$TMP/$i.txt" 2>&1
   rc=$?
-  grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/trsv.txt"
-  [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/trsv.txt"
+  grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/${TAG:-trsv}.txt"
+  [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/${TAG:-trsv}.txt"
   if [ -f "$TMP/$i.csv" ]; then
-    if [ -s "$OUT/trsv.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/trsv.csv"; else cat "$TMP/$i.csv" > "$OUT/trsv.csv"; fi
+    if [ -s "$OUT/${TAG:-trsv}.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/${TAG:-trsv}.csv"; else cat "$TMP/$i.csv" > "$OUT/${TAG:-trsv}.csv"; fi
   fi
 done
-cat "$OUT/trsv.txt" | awk '{printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'
+cat "$OUT/${TAG:-trsv}.txt" | awk '{printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'

@@ -196,6 +196,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->arrays_are_csr_of_s = csr_of_s;
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
+    const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
+    p->forced_mode = mode ? atoi(mode) : -1;
+    const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
+    p->level_launches = launches && atoi(launches) != 0;
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
@@ -252,6 +256,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
 static int pull_mode(const struct domino_trsv_plan_s *p)
 {
     if (p->engine == DOMINO_ENGINE_WARP) return 1;
+    if (p->forced_mode == 2) return 2;
     return (p->transposed || p->dA->sorted) ? 0 : 2;
 }
 
@@ -287,9 +292,17 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     if (e) return domino_cuda_status(h, e, fn);
     switch (p->engine) {
     case DOMINO_ENGINE_LEVELSET:
-        e = domino_launch_trsv_levelset(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
-                                        p->s_upper, unit, p->nrhs, B, ldb, X, ldx, p->level_rows,
-                                        p->nlevels, p->level_ptr_host, p->avg_row_len);
+        /* rows in level order, one synchronization-free launch (mode 3);
+         * DOMINO_LEVELSET_LAUNCHES=1 runs one launch per level instead */
+        if (p->level_launches)
+            e = domino_launch_trsv_levelset(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                            p->s_upper, unit, p->nrhs, B, ldb, X, ldx,
+                                            p->level_rows, p->nlevels, p->level_ptr_host,
+                                            p->avg_row_len);
+        else
+            e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                        p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
+                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows);
         break;
     case DOMINO_ENGINE_CSC:
         e = domino_launch_trsv_push(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
@@ -299,7 +312,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
-                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st);
+                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

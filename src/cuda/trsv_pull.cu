@@ -13,7 +13,10 @@
  *    dependency, then a shuffle reduction in a fixed order;
  *  2 thread per row (any row order): every lane walks its row in stored
  *    order, stopping at the first pending dependency; the warp retries until
- *    all lanes are done, so a lane may wait for another lane of its warp.
+ *    all lanes are done, so a lane may wait for another lane of its warp;
+ *  3 thread per row, rows taken in a given order (the level-set engine: rows
+ *    sorted by level, so the rows in flight form the wavefront; no barrier
+ *    between levels).
  * Waiting warps that made no progress sleep backoff_ns (__nanosleep) so that
  * the warps they wait for get the issue slots.
  * Dependencies inside the block's own rows are read from shared memory,
@@ -68,11 +71,12 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        const T *__restrict__ val, int upper, int unit,
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
-                                       unsigned backoff_ns, domino_solve_status *st)
+                                       unsigned backoff_ns, domino_solve_status *st,
+                                       const int32_t *__restrict__ order)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     bool active = lrow < n;
-    int32_t row = upper ? n - 1 - lrow : lrow;
+    int32_t row = order ? (active ? __ldg(&order[lrow]) : 0) : (upper ? n - 1 - lrow : lrow);
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
@@ -80,7 +84,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         bool done = !active;
         uint64_t stall_since = 0;
         T *x = X + (int64_t)r * ldx;
-        int use_shared = nrhs == 1;
+        int use_shared = nrhs == 1 && !order;
         while (__any_sync(0xffffffffu, !done)) {
             bool moved = false;
             if (!done) {
@@ -281,7 +285,8 @@ __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                     int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
+                     int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
+                     const int32_t *__restrict__ order)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -298,9 +303,14 @@ __global__ void __launch_bounds__(PULL_THREADS)
                                       unit, nrhs, B, ldb, X, ldx, sx, max_wait_ns, backoff_ns, st);
         return;
     }
+    if (mode == 3) { /* rows in the given order (level sets): thread per row */
+        pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+                                  max_wait_ns, backoff_ns, st, order);
+        return;
+    }
     if (mode == 2) {
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st);
+                                  max_wait_ns, backoff_ns, st, NULL);
         return;
     }
     /* mode 0, per warp: the sweep when a row of the warp reads another row
@@ -327,7 +337,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                            max_wait_ns, backoff_ns, st);
     else
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st);
+                                  max_wait_ns, backoff_ns, st, NULL);
 }
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
@@ -347,7 +357,8 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                const void *val, int upper, int unit, int mode,
                                                int32_t nrhs, const void *B, int64_t ldb, void *X,
                                                int64_t ldx, int64_t max_wait_ns,
-                                               unsigned backoff_ns, domino_solve_status *st)
+                                               unsigned backoff_ns, domino_solve_status *st,
+                                               const int32_t *order)
 {
     if (n == 0) return cudaSuccess;
     int64_t total = (int64_t)n * nrhs;
@@ -357,12 +368,12 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
         fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, backoff_ns, st);
+            (double *)X, ldx, max_wait_ns, backoff_ns, st, order);
     } else {
         fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, backoff_ns, st);
+            (float *)X, ldx, max_wait_ns, backoff_ns, st, order);
     }
     return cudaGetLastError();
 }
