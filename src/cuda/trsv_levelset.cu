@@ -1,7 +1,9 @@
 /* trsv_levelset.cu: level-set triangular solve.  Analysis on the GPU: the
  * level of every row by a synchronization-free pull pass (level = 1 + the
  * largest level it reads), a histogram and scan of the levels, and rows
- * bucketed by level.  Solve: one launch per level, thread or warp per row. */
+ * sorted by (level, row).  Solve: one synchronization-free launch over the
+ * rows in level order (trsv_pull.cu, mode 3), or, with
+ * DOMINO_LEVELSET_LAUNCHES=1, one launch per level, thread or warp per row. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
@@ -49,11 +51,31 @@ __global__ void level_histogram_kernel(int32_t n, const int32_t *row_level,
     if (i < n) atomicAdd(&count[row_level[i]], 1ULL);
 }
 
-__global__ void level_scatter_kernel(int32_t n, const int32_t *row_level,
-                                     unsigned long long *next, int32_t *level_rows)
+__global__ void iota_kernel(int32_t n, int32_t *rows)
 {
     int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) level_rows[atomicAdd(&next[row_level[i]], 1ULL)] = i;
+    if (i < n) rows[i] = i;
+}
+
+/* level_rows = rows sorted by (level, row): a stable radix sort of the levels
+ * carrying the row numbers; keys_out and rows_in are n-int32 scratch */
+static cudaError_t sort_rows_by_level(cudaStream_t stream, int32_t n, int32_t nlevels,
+                                      const int32_t *row_level, int32_t *keys_out,
+                                      int32_t *rows_in, int32_t *level_rows)
+{
+    int end_bit = 1;
+    while (end_bit < 31 && (1 << end_bit) <= nlevels) end_bit++;
+    size_t bytes = 0;
+    void *tmp = NULL;
+    cudaError_t e = cub::DeviceRadixSort::SortPairs(NULL, bytes, row_level, keys_out, rows_in,
+                                                    level_rows, n, 0, end_bit, stream);
+    if (e) return e;
+    iota_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, rows_in);
+    if ((e = cudaMallocAsync(&tmp, bytes + 16, stream))) return e;
+    e = cub::DeviceRadixSort::SortPairs(tmp, bytes, row_level, keys_out, rows_in, level_rows, n, 0,
+                                        end_bit, stream);
+    cudaFreeAsync(tmp, stream);
+    return e;
 }
 
 extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,
@@ -74,6 +96,10 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, stream))) return e;
     if ((e = cudaStreamSynchronize(stream))) return e;
     int32_t nlevels = hst.ticket2;
+    /* level_count (2(n+1) int64) is scratch for the sort first */
+    if ((e = sort_rows_by_level(stream, n, nlevels, row_level, (int32_t *)level_count,
+                                (int32_t *)level_count + n + 1, level_rows)))
+        return e;
     unsigned long long *count = (unsigned long long *)level_count; /* n+1 entries */
     if ((e = cudaMemsetAsync(count, 0, ((size_t)nlevels + 1) * sizeof(int64_t), stream))) return e;
     level_histogram_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, row_level, count);
@@ -82,10 +108,6 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     if ((e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_tmp_bytes, (int64_t *)count, level_ptr,
                                            (int64_t)nlevels + 1, stream)))
         return e;
-    if ((e = cudaMemcpyAsync(count, level_ptr, ((size_t)nlevels + 1) * sizeof(int64_t),
-                             cudaMemcpyDeviceToDevice, stream)))
-        return e;
-    level_scatter_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, row_level, count, level_rows);
     int64_t *host = (int64_t *)malloc(((size_t)nlevels + 1) * sizeof(int64_t));
     if (!host) return cudaErrorMemoryAllocation;
     if ((e = cudaMemcpyAsync(host, level_ptr, ((size_t)nlevels + 1) * sizeof(int64_t),

@@ -8,7 +8,8 @@
  * one of three paths (the `mode` of the launcher):
  *  0 warp sweep (sorted rows): each warp owns 32 consecutive rows, adds what
  *    lies before the warp, then solves its own 32x32 triangle by shuffles;
- *    a warp none of whose rows reads a row of the warp runs thread per row;
+ *    it serves warps of short rows each reading its predecessor (chains,
+ *    2D stencils); other warps of mode 0 run thread per row (mode 2);
  *  1 warp per row: the lanes stride over the row, each polling its own
  *    dependency, then a shuffle reduction in a fixed order;
  *  2 thread per row (any row order): every lane walks its row in stored
@@ -30,6 +31,7 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
+#define PULL_SWEEP_MAX_ROW 3     /* longest row (diagonal included) of a sweeping warp */
 
 /* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
@@ -313,26 +315,31 @@ __global__ void __launch_bounds__(PULL_THREADS)
                                   max_wait_ns, backoff_ns, st, NULL);
         return;
     }
-    /* mode 0, per warp: the sweep when a row of the warp reads another row
-     * of the warp (the nearest dependency of a sorted row is next to its
-     * diagonal), else thread per row, which publishes each row as soon as
-     * it is solved instead of when the whole warp is */
+    /* mode 0, per warp: the sweep when every row of the warp reads the row
+     * before it within the warp and holds at most PULL_SWEEP_MAX_ROW entries
+     * (chains, 2D stencils: the in-warp chain is the critical path), else
+     * thread per row, which publishes each row as soon as it is solved
+     * instead of when the whole warp is (bench/results/README.md has the
+     * measurements behind this rule) */
     int lane = threadIdx.x & 31;
     int32_t wbase = base + (int32_t)(threadIdx.x >> 5) * 32;
     if (wbase >= n) return;
     int32_t lrow = wbase + lane;
-    bool in_warp = false;
+    bool in_warp = lrow == wbase || lrow >= n; /* lane 0 cannot; padding lanes do not count */
+    int64_t len = 0;
     if (lrow < n) {
         int32_t row = upper ? n - 1 - lrow : lrow;
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
+        len = end - start;
         int64_t k = upper ? start : end - 1;
         if (k >= start && k < end && __ldg(&ind[k]) == row) k += upper ? 1 : -1;
         if (k >= start && k < end) {
             int32_t j = __ldg(&ind[k]);
-            in_warp = (upper ? j > row : j < row) && logical_of(j, n, upper) >= wbase;
+            if (lane > 0) in_warp = (upper ? j > row : j < row) && logical_of(j, n, upper) == lrow - 1;
         }
     }
-    if (__any_sync(0xffffffffu, in_warp))
+    if (__all_sync(0xffffffffu, in_warp) &&
+        __all_sync(0xffffffffu, len <= PULL_SWEEP_MAX_ROW) && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st);
     else
