@@ -32,7 +32,6 @@
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
 #define PULL_SWEEP_MAX_ROW 3     /* longest row (diagonal included) of a sweeping warp */
-#define PULL_LONG_ROW 128        /* a longer row is solved by its whole warp */
 
 /* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
@@ -68,82 +67,6 @@ __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int3
     return !stalled;
 }
 
-/* one row (logical lrow, physical row), one right-hand side, by the whole
- * warp: the lanes stride over the row, each polling its own dependency,
- * then a fixed-order shuffle reduction (deterministic) */
-template <typename T>
-__device__ void pull_row_warp(int32_t lrow, int32_t row, int32_t base, int32_t n,
-                              const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
-                              const T *__restrict__ val, int upper, int unit,
-                              const T *__restrict__ b_col, T *x, volatile T *sx, int use_shared,
-                              int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
-{
-    int lane = threadIdx.x & 31;
-    int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
-    T sum = 0, diag = 0;
-    for (int64_t k = start + lane; k < end; k += 32) {
-        int32_t j = __ldg(&ind[k]);
-        T a = __ldg(&val[k]);
-        bool dep = upper ? (j > row) : (j < row);
-        if (!dep) {
-            if (j == row) diag += a;
-            continue;
-        }
-        int32_t lj = upper ? n - 1 - j : j;
-        bool near = use_shared && lj >= base;
-        T v = near ? sx[lj - base] : load_relaxed(&x[j]);
-        uint64_t stall_since = 0;
-        while (is_pending(v)) {
-            if (backoff_ns) __nanosleep(backoff_ns);
-            if (max_wait_ns > 0) {
-                uint64_t now = global_timer_ns();
-                if (stall_since == 0) stall_since = now;
-                else if (now - stall_since > (uint64_t)max_wait_ns) {
-                    atomicMin(&st->timeout_row, row);
-                    v = 0;
-                    break;
-                }
-            }
-            v = near ? sx[lj - base] : load_relaxed(&x[j]);
-        }
-        sum += a * v;
-    }
-    sum = warp_sum(sum);
-    diag = warp_sum(diag);
-    if (lane == 0) {
-        T b = __ldg(&b_col[row]);
-        T xi = publishable(unit ? b - sum : (b - sum) / diag);
-        store_relaxed(&x[row], xi);
-        if (use_shared) sx[lrow - base] = xi;
-    }
-    __syncwarp();
-}
-
-/* rows first, first+step, ... < last, one warp per row */
-template <typename T>
-__device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t step,
-                                           int32_t base, int32_t n,
-                                           const int64_t *__restrict__ ptr,
-                                           const int32_t *__restrict__ ind,
-                                           const T *__restrict__ val, int upper, int unit,
-                                           int32_t nrhs, const T *__restrict__ B, int64_t ldb,
-                                           T *X, int64_t ldx, volatile T *sx,
-                                           int64_t max_wait_ns, unsigned backoff_ns,
-                                           domino_solve_status *st)
-{
-    for (int32_t lrow = first; lrow < last; lrow += step) {
-        int32_t row = upper ? n - 1 - lrow : lrow;
-        for (int32_t r = 0; r < nrhs; r++)
-            pull_row_warp<T>(lrow, row, base, n, ptr, ind, val, upper, unit, B + (int64_t)r * ldb,
-                             X + (int64_t)r * ldx, sx, nrhs == 1, max_wait_ns, backoff_ns, st);
-    }
-}
-
-/* thread per row for the rows base + threadIdx.x (or order[...] of them).
- * A row longer than PULL_LONG_ROW would keep one lane busy for long: the
- * warp solves it together (pull_row_warp).  Rows only read rows of smaller
- * logical index, so the lanes run in segments: those before the first long
- * row, that row by the whole warp, the lanes after it, and so on. */
 template <typename T>
 __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *__restrict__ ptr,
                                        const int32_t *__restrict__ ind,
@@ -153,57 +76,103 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        unsigned backoff_ns, domino_solve_status *st,
                                        const int32_t *__restrict__ order)
 {
-    int lane = threadIdx.x & 31;
     int32_t lrow = base + (int32_t)threadIdx.x;
     bool active = lrow < n;
     int32_t row = order ? (active ? __ldg(&order[lrow]) : 0) : (upper ? n - 1 - lrow : lrow);
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
-    unsigned long_lanes = __ballot_sync(0xffffffffu, end - start > PULL_LONG_ROW);
-    int use_shared = nrhs == 1 && !order;
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
         T sum = 0, diag = 0;
+        bool done = !active;
         uint64_t stall_since = 0;
         T *x = X + (int64_t)r * ldx;
-        unsigned pending_long = long_lanes;
-        int segment_first = 0;
-        for (;;) {
-            int next_long = pending_long ? __ffs(pending_long) - 1 : 32;
-            bool done = !active || lane < segment_first || lane >= next_long;
-            while (__any_sync(0xffffffffu, !done)) {
-                bool moved = false;
-                if (!done) {
-                    int64_t k_before = k;
-                    if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx,
-                                            use_shared, &sum, &diag)) {
-                        T b = __ldg(&B[row + (int64_t)r * ldb]);
-                        T xi = publishable(unit ? b - sum : (b - sum) / diag);
-                        store_relaxed(&x[row], xi);
-                        if (use_shared) sx[lrow - base] = xi;
-                        done = moved = true;
-                    } else {
-                        moved = k != k_before;
-                        if (max_wait_ns > 0) {
-                            uint64_t now = global_timer_ns();
-                            if (stall_since == 0 || moved) stall_since = now;
-                            else if (now - stall_since > (uint64_t)max_wait_ns) {
-                                atomicMin(&st->timeout_row, row);
-                                store_relaxed(&x[row], (T)0);
-                                if (use_shared) sx[lrow - base] = (T)0;
-                                done = true;
-                            }
+        int use_shared = nrhs == 1 && !order;
+        while (__any_sync(0xffffffffu, !done)) {
+            bool moved = false;
+            if (!done) {
+                int64_t k_before = k;
+                if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
+                                        &sum, &diag)) {
+                    T b = __ldg(&B[row + (int64_t)r * ldb]);
+                    T xi = publishable(unit ? b - sum : (b - sum) / diag);
+                    store_relaxed(&x[row], xi);
+                    if (use_shared) sx[lrow - base] = xi;
+                    done = moved = true;
+                } else {
+                    moved = k != k_before;
+                    if (max_wait_ns > 0) {
+                        uint64_t now = global_timer_ns();
+                        if (stall_since == 0 || moved) stall_since = now;
+                        else if (now - stall_since > (uint64_t)max_wait_ns) {
+                            atomicMin(&st->timeout_row, row);
+                            store_relaxed(&x[row], (T)0);
+                            if (use_shared) sx[lrow - base] = (T)0;
+                            done = true;
                         }
                     }
                 }
-                if (backoff_ns && !__any_sync(0xffffffffu, moved)) __nanosleep(backoff_ns);
             }
-            if (next_long == 32) break;
-            int32_t long_lrow = __shfl_sync(0xffffffffu, lrow, next_long);
-            int32_t long_row = __shfl_sync(0xffffffffu, row, next_long);
-            pull_row_warp<T>(long_lrow, long_row, base, n, ptr, ind, val, upper, unit,
-                             B + (int64_t)r * ldb, x, sx, use_shared, max_wait_ns, backoff_ns, st);
-            pending_long &= ~(1u << next_long);
-            segment_first = next_long + 1;
+            if (backoff_ns && !__any_sync(0xffffffffu, moved)) __nanosleep(backoff_ns);
+        }
+    }
+}
+
+/* rows first, first+step, ... < last, one warp per row: the lanes stride
+ * over the row, each polling its own dependency, then a fixed-order
+ * shuffle reduction (deterministic) */
+template <typename T>
+__device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t step,
+                                           int32_t base, int32_t n,
+                                           const int64_t *__restrict__ ptr,
+                                           const int32_t *__restrict__ ind,
+                                           const T *__restrict__ val, int upper, int unit,
+                                           int32_t nrhs, const T *__restrict__ B, int64_t ldb,
+                                           T *X, int64_t ldx, volatile T *sx,
+                                           int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
+{
+    int lane = threadIdx.x & 31;
+    for (int32_t lrow = first; lrow < last; lrow += step) {
+        int32_t row = upper ? n - 1 - lrow : lrow;
+        int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
+        for (int32_t r = 0; r < nrhs; r++) {
+            T *x = X + (int64_t)r * ldx;
+            int use_shared = nrhs == 1;
+            T sum = 0, diag = 0;
+            for (int64_t k = start + lane; k < end; k += 32) {
+                int32_t j = __ldg(&ind[k]);
+                T a = __ldg(&val[k]);
+                bool dep = upper ? (j > row) : (j < row);
+                if (!dep) {
+                    if (j == row) diag += a;
+                    continue;
+                }
+                int32_t lj = upper ? n - 1 - j : j;
+                T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
+                uint64_t stall_since = 0;
+                while (is_pending(v)) {
+                    if (backoff_ns) __nanosleep(backoff_ns);
+                    if (max_wait_ns > 0) {
+                        uint64_t now = global_timer_ns();
+                        if (stall_since == 0) stall_since = now;
+                        else if (now - stall_since > (uint64_t)max_wait_ns) {
+                            atomicMin(&st->timeout_row, row);
+                            v = 0;
+                            break;
+                        }
+                    }
+                    v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
+                }
+                sum += a * v;
+            }
+            sum = warp_sum(sum);
+            diag = warp_sum(diag);
+            if (lane == 0) {
+                T b = __ldg(&B[row + (int64_t)r * ldb]);
+                T xi = publishable(unit ? b - sum : (b - sum) / diag);
+                store_relaxed(&x[row], xi);
+                if (use_shared) sx[lrow - base] = xi;
+            }
+            __syncwarp();
         }
     }
 }
