@@ -176,9 +176,10 @@ domino_status domino_mm_read(domino_handle h, const char *path, domino_type type
 domino_status domino_mm_read_buffer(domino_handle h, const char *data, size_t size,
                                     const char *name, domino_type type, int flags,
                                     domino_matrix *A);
-/* Write A (CSR or CSC) as a general coordinate file; values printed with 17
- * significant digits so a read gives back the same doubles.  Pattern
- * matrices are written as pattern; ".gz" paths are compressed. */
+/* Write A (CSR or CSC) as a coordinate file: general, or symmetric /
+ * skew-symmetric for a matrix kept as stored (DOMINO_MM_KEEP_STORED); values
+ * printed with 17 significant digits so a read gives back the same doubles.
+ * Pattern matrices are written as pattern; ".gz" paths are compressed. */
 domino_status domino_mm_write(domino_handle h, const char *path, domino_matrix A);
 
 /* ------------------------------------------------------------ generators */
