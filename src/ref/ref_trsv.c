@@ -48,12 +48,7 @@ domino_status domino_ref_trsv(domino_handle h, domino_op op, domino_fill fill, d
     domino_status s = domino_ref_check_triangle(h, what, op, fill, diag, A);
     if (s) return s;
     int32_t n = A->nrows;
-    if (nrhs < 1) return domino_error(h, DOMINO_INVALID_VALUE, "%s: nrhs = %d < 1", what, nrhs);
-    if (n > 0 && (!B || !X))
-        return domino_error(h, DOMINO_NULL_POINTER, "%s: %s is NULL", what, !B ? "B" : "X");
-    if (ldb < n || ldx < n)
-        return domino_error(h, DOMINO_INVALID_VALUE, "%s: leading dimension %lld < n = %d",
-                            what, (long long)(ldb < n ? ldb : ldx), n);
+    if ((s = domino_ref_check_blocks(h, what, n, nrhs, B, ldb, X, ldx))) return s;
     if ((const void *)X == B && ldx != ldb)
         return domino_error(h, DOMINO_INVALID_VALUE,
                             "%s: X == B needs ldx == ldb (%lld != %lld)", what, (long long)ldx,

@@ -1,6 +1,18 @@
 /* ref_util.c: argument checks and pivots shared by the CPU reference solves */
 #include "ref_internal.h"
 
+domino_status domino_ref_check_blocks(domino_handle h, const char *what, int32_t n, int32_t nrhs,
+                                      const void *B, int64_t ldb, const void *X, int64_t ldx)
+{
+    if (nrhs < 1) return domino_error(h, DOMINO_INVALID_VALUE, "%s: nrhs = %d < 1", what, nrhs);
+    if (n > 0 && (!B || !X))
+        return domino_error(h, DOMINO_NULL_POINTER, "%s: %s is NULL", what, !B ? "B" : "X");
+    if (ldb < n || ldx < n)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: leading dimension %lld < n = %d",
+                            what, (long long)(ldb < n ? ldb : ldx), n);
+    return DOMINO_SUCCESS;
+}
+
 domino_status domino_ref_check_triangle(domino_handle h, const char *what, domino_op op,
                                         domino_fill fill, domino_diag diag, domino_matrix A)
 {
