@@ -278,6 +278,128 @@ domino_status domino_ref_spmv(domino_handle h, domino_op op, double alpha, domin
 /* machine epsilon of a value type */
 double domino_type_eps(domino_type t);
 
+/* ------------------------------------------------ compact stencil matrices
+ * A matrix on an nx*ny*nz grid (natural ordering, x fastest: row
+ * i = x + nx*(y + ny*z)) stored without column indices: one coefficient per
+ * row and stencil offset.  Offset (dx,dy,dz) of row i is column
+ * i + dx + nx*(dy + ny*dz) when that point lies inside the grid. */
+
+#define DOMINO_STENCIL_MAX_POINTS 33
+
+typedef struct domino_stencil_matrix {
+    int32_t nx, ny, nz;  /* grid size, each >= 1; N = nx*ny*nz rows */
+    int npoints;         /* number of offsets, 0..DOMINO_STENCIL_MAX_POINTS */
+    int offsets[3 * DOMINO_STENCIL_MAX_POINTS]; /* dx,dy,dz of point p at 3p..3p+2,
+                            |d| <= 2, in strictly increasing linear order (dz, dy, dx) */
+    domino_type type;    /* type of coef */
+    void *coef;          /* npoints arrays of N values, point-major: coef[p*N + i] is
+                            the coefficient of row i for offset p, 0 where the
+                            neighbour is outside the grid */
+} domino_stencil_matrix;
+
+/* free S and its coefficients (accepts NULL) */
+void domino_stencil_matrix_free(domino_stencil_matrix *S);
+
+/* Detect the stencil of a square CSR (or CSC) matrix A of order nx*ny*nz:
+ * every entry (i,j) must be a grid neighbour of i within 2 per axis that
+ * does not wrap around a grid boundary (else DOMINO_BAD_INPUT naming the row,
+ * its (x,y,z) and the column).  S holds the union of the offsets used (a
+ * lower or upper triangle gives only lower or upper offsets plus the
+ * centre); duplicate entries are summed; absent entries are 0.
+ * n != nx*ny*nz or A not square: DOMINO_DIMENSION_MISMATCH; more than 33
+ * offsets: DOMINO_NOT_SUPPORTED.  Free S with domino_stencil_matrix_free. */
+domino_status domino_stencil_from_csr(domino_handle h, domino_matrix A, int32_t nx, int32_t ny,
+                                      int32_t nz, domino_stencil_matrix **S);
+
+/* CSR (sorted) of the offsets of S in `part` (lower: linear offset <= 0,
+ * upper: >= 0): one entry for every offset whose neighbour is inside the
+ * grid, zero coefficients included, so domino_gen_stencil -> from_csr ->
+ * to_csr gives back the generator's matrix exactly. */
+domino_status domino_stencil_to_csr(domino_handle h, const domino_stencil_matrix *S,
+                                    domino_part part, domino_matrix *A);
+
+/* Solve T x = b on the CPU directly on the compact form, T the fill
+ * triangle of S (lower: forward over the grid, upper: backward); b and x of
+ * S's type, n values; x may equal b; computed in double.  Non-unit: a zero
+ * centre coefficient is DOMINO_ZERO_PIVOT naming the row and its (x,y,z), no
+ * centre offset at all DOMINO_ZERO_DIAGONAL. */
+domino_status domino_ref_stencil_trsv(domino_handle h, const domino_stencil_matrix *S,
+                                      domino_fill fill, domino_diag diag, const void *b,
+                                      void *x);
+
+/* bytes of the coefficients of the fill triangle of S (centre included),
+ * values only; 0 for NULL */
+size_t domino_stencil_matrix_bytes(const domino_stencil_matrix *S, domino_fill fill);
+
+/* ------------------------------------------- incomplete factorizations, Krylov
+ * CPU reference of ILU(0), IC(0) and preconditioned CG / BiCGSTAB (the oracle
+ * of the GPU side).  Preconditioner triangular solves go through
+ * domino_ref_trsv. */
+
+/* ILU(0) of square CSR A (rows sorted, no duplicates, every diagonal stored;
+ * symmetric storage is expanded): *LU has A's pattern and holds L strictly
+ * below the diagonal (unit diagonal implied) and U on and above it, A ~ L U
+ * (IKJ variant, Saad, Iterative Methods for Sparse Linear Systems, 2nd ed.,
+ * Alg. 10.4).  A missing diagonal is DOMINO_ZERO_DIAGONAL naming the row.  A
+ * pivot that is exactly 0 or not finite is DOMINO_ZERO_PIVOT naming the row
+ * when pivot_shift == 0; otherwise it is replaced by pivot_shift itself (the
+ * caller picks the sign) and counted in *replaced (may be NULL). */
+domino_status domino_ref_ilu0(domino_handle h, domino_matrix A, double pivot_shift,
+                              domino_matrix *LU, int64_t *replaced);
+
+/* IC(0) of symmetric positive definite CSR A, stored full, as its lower
+ * triangle, or symmetric: only entries with col <= row are read.  *L is lower
+ * triangular CSR (diagonal included) on the pattern of tril(A), A ~ L L^T.
+ * A pivot d (L_ii = sqrt(d)) that is not > 0 or not finite is
+ * DOMINO_ZERO_PIVOT naming the row when pivot_shift == 0; otherwise d :=
+ * pivot_shift (which must then be > 0) and it is counted in *replaced. */
+domino_status domino_ref_ic0(domino_handle h, domino_matrix A, double pivot_shift,
+                             domino_matrix *L, int64_t *replaced);
+
+typedef enum domino_precond_kind {
+    DOMINO_PRECOND_NONE = 0,   /* M = I */
+    DOMINO_PRECOND_JACOBI = 1, /* M = diag(A) */
+    DOMINO_PRECOND_ILU0 = 2,   /* M = L U of domino_ref_ilu0 */
+    DOMINO_PRECOND_IC0 = 3     /* M = L L^T of domino_ref_ic0 */
+} domino_precond_kind;
+
+typedef struct domino_krylov_options {
+    domino_precond_kind precond; /* preconditioner (NONE by default) */
+    double rtol;                 /* stop when ||r|| <= rtol ||b|| (1e-8) */
+    int maxit;                   /* iteration cap (1000) */
+    double pivot_shift;          /* pivot_shift of ilu0 / ic0 (0: fail on a bad pivot) */
+} domino_krylov_options;
+/* defaults: NONE, 1e-8, 1000, 0 */
+void domino_krylov_options_init(domino_krylov_options *opt);
+
+typedef struct domino_krylov_result {
+    int iterations;           /* iterations done */
+    int converged;            /* 1: the iterated residual reached rtol */
+    int breakdown;            /* 1: stopped on a zero or non-finite scalar (rho, p'Ap, ...) */
+    double relative_residual; /* ||b - A x|| / ||b||, recomputed at the end */
+    double *history;          /* iterated relative residual, size iterations+1; free with
+                                 domino_krylov_result_free */
+    double setup_seconds;     /* building the preconditioner */
+    double solve_seconds;     /* the iterations */
+    int64_t pivots_replaced;  /* pivots shifted while factoring */
+} domino_krylov_result;
+/* free the history; safe on a zeroed struct */
+void domino_krylov_result_free(domino_krylov_result *res);
+
+/* Preconditioned conjugate gradients (Saad, Alg. 9.1) for SPD A (square,
+ * double, CSR; any preconditioner).  x holds the initial guess on input and
+ * the solution on output; b and x have n doubles.  opt may be NULL
+ * (defaults).  Not converging in maxit iterations, or a breakdown, is not an
+ * error: SUCCESS with converged = 0.  Float A is DOMINO_NOT_SUPPORTED. */
+domino_status domino_ref_cg(domino_handle h, domino_matrix A, const double *b, double *x,
+                            const domino_krylov_options *opt, domino_krylov_result *res);
+
+/* Right-preconditioned BiCGSTAB (van der Vorst, SIAM J. Sci. Stat. Comput.
+ * 13(2), 1992) for general square A; same contract as domino_ref_cg. */
+domino_status domino_ref_bicgstab(domino_handle h, domino_matrix A, const double *b, double *x,
+                                  const domino_krylov_options *opt,
+                                  domino_krylov_result *res);
+
 /* ------------------------------------------------------------------ GPU
  * GPU engines of the triangular solve, in the cuSPARSE style: a matrix made
  * resident on the device, a plan per sparsity pattern (buffer size ->
