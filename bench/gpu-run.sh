@@ -28,7 +28,7 @@ echo "build: $(( $(date +%s) - t0 )) s"
 what=${1:-test}
 shift || true
 if [ "$what" != none ]; then
-  ( cd $B && ctest -L gpu --output-on-failure --timeout 300 ) > "$OUT/gpu-test.log" 2>&1
+  ( cd $B && ctest -L gpu -V --timeout 300 ) > "$OUT/gpu-test.log" 2>&1
   grep -E "passed|failed|skipped|tests passed|FAIL" "$OUT/gpu-test.log" | tail -8
 fi
 ENG=${ENGINES:-auto,levelset,warp,thread,csc,cusparse}
