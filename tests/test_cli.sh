@@ -126,6 +126,47 @@ else
     echo "skipped: no shared matrices in $MATRICES" >&2
 fi
 
+# ---- Krylov mode (CPU reference)
+expect 0 "gen d3n7 10^3 full" -- "$DOMINO" gen stencil --type d3n7 --grid 10x10x10 --part full -o "$TMP/k.mtx"
+expect 0 "krylov cg ic0 on d3n7" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0
+expect_grep out "converged: *yes" "cg ic0 converged"
+expect_grep out "engine: *cpu" "krylov engine is cpu"
+expect_grep out "pivots replaced: *0" "cg ic0 pivots replaced"
+expect 0 "krylov cg jacobi random rhs" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond jacobi --rhs random --rtol 1e-10
+expect 0 "krylov bicgstab none on d3n7" -- "$DOMINO" solve "$TMP/k.mtx" --krylov bicgstab --precond none
+expect 0 "krylov json" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --json
+expect_json "krylov json is valid"
+expect_grep out '"history": \[' "krylov json has the history array"
+expect_grep out '"converged": true' "krylov json converged"
+expect 0 "krylov json history parses as a list" -- python3 -c \
+    'import json,sys; d=json.load(open(sys.argv[1])); assert isinstance(d["history"], list) and len(d["history"]) == d["iterations"] + 1' "$TMP/last.json"
+expect 1 "krylov not converged" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --maxit 2
+expect_grep out "converged: *no" "not converged is reported"
+expect_grep err "did not converge" "not converged says why"
+expect 2 "krylov bad --precond" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ilu9
+expect_grep err "unknown preconditioner 'ilu9'" "bad --precond message"
+expect 2 "krylov bad method" -- "$DOMINO" solve "$TMP/k.mtx" --krylov gmres
+expect 2 "krylov rtol 0" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --rtol 0
+expect 2 "krylov maxit 0" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --maxit 0
+expect 2 "--precond without --krylov" -- "$DOMINO" solve "$TMP/k.mtx" --precond ic0
+expect 2 "--engine with --krylov" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --engine cpu
+printf '%%%%MatrixMarket matrix coordinate real general\n7 1 2\n1 1 2.0\n3 1 1.0\n' >"$TMP/rhs7.mtx"
+expect 1 "krylov rhs of the wrong size" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --rhs "$TMP/rhs7.mtx"
+expect_grep err "rhs7.mtx" "wrong-size rhs message names the file"
+printf '%%%%MatrixMarket matrix coordinate real general\n1000 1 2\n1 1 2.0\n999 1 -1.0\n' >"$TMP/rhs1000.mtx"
+expect 0 "krylov rhs file" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --rhs "$TMP/rhs1000.mtx"
+expect_grep out "converged: *yes" "rhs file solve converged"
+if [ -f "$MATRICES/cage8.mtx" ]; then
+    expect 0 "krylov bicgstab ilu0 cage8" -- "$DOMINO" solve "$MATRICES/cage8.mtx" --krylov bicgstab --precond ilu0
+    expect_grep out "converged: *yes" "cage8 bicgstab ilu0 converged"
+    expect 0 "krylov cg bcspwr10 (pattern)" -- "$DOMINO" solve "$MATRICES/bcspwr10.mtx" --krylov cg --precond ic0 --rhs random
+    expect_grep err "graph Laplacian" "bcspwr10 Laplacian note"
+    expect_grep out "converged: *yes" "bcspwr10 cg converged"
+else
+    skipped=$((skipped + 1))
+    echo "skipped: Krylov tests on shared matrices (none in $MATRICES)" >&2
+fi
+
 # ---- bench
 expect 0 "bench small" -- "$DOMINO" bench --grid 8 --repeat 2
 expect_grep out "GB/s = (nnz\*(8+4)" "bench states the bandwidth formula"

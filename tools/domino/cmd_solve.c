@@ -1,11 +1,13 @@
 /* cmd_solve.c: "domino solve FILE.mtx": solve with a triangle of a matrix and check the answer */
 #include "bench_engines.h"
 #include "cli_util.h"
+#include "cmd_solve_krylov.h"
 #include "commands.h"
 #include "domino.h"
 #include "internal.h"
 #include "opts.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +15,17 @@
 static const char solve_usage[] =
     "usage: domino solve FILE.mtx [--upper] [--unit] [--transpose] [--rhs K]\n"
     "                    [--engine NAME] [--float] [--json]\n"
+    "       domino solve FILE.mtx --krylov cg|bicgstab [--precond ilu0|ic0|jacobi|none]\n"
+    "                    [--rtol R] [--maxit N] [--rhs ones|random|FILE.mtx]\n"
+    "                    [--pivot-shift S] [--json]\n"
     "\n"
-    "Builds the lower (or upper) triangle of the matrix in FILE, makes right-hand\n"
-    "sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8) (column j scaled by\n"
-    "j+1), solves op(T) x = b and prints the engine, the solve time, the scaled\n"
-    "residual and the max relative forward error.  Real files keep their diagonal\n"
-    "(a missing or zero one is an error naming the row); pattern files get values:\n"
-    "off-diagonals 1, diagonal 1 + sum of the row's off-diagonal magnitudes.\n"
+    "Triangular mode (default): builds the lower (or upper) triangle of the matrix\n"
+    "in FILE, makes right-hand sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8)\n"
+    "(column j scaled by j+1), solves op(T) x = b and prints the engine, the solve\n"
+    "time, the scaled residual and the max relative forward error.  Real files keep\n"
+    "their diagonal (a missing or zero one is an error naming the row); pattern\n"
+    "files get values: off-diagonals 1, diagonal 1 + sum of the row's off-diagonal\n"
+    "magnitudes.\n"
     "\n"
     "  --upper        use the upper triangle (default lower)\n"
     "  --unit         unit diagonal (the stored diagonal is dropped)\n"
@@ -29,7 +35,26 @@ static const char solve_usage[] =
     "                 thread, csc, cusparse (default: auto with a GPU, else\n"
     "                 cpu-syncfree for one right-hand side, else cpu)\n"
     "  --float        solve in single precision\n"
-    "  --json         print a JSON document\n";
+    "  --json         print a JSON document\n"
+    "\n"
+    "Krylov mode (--krylov): solves A x = b with the whole matrix (symmetric files\n"
+    "are expanded) in double by preconditioned CG (A SPD) or right-preconditioned\n"
+    "BiCGSTAB, from x = 0, on the CPU reference (engine \"cpu\"; the GPU Krylov\n"
+    "path comes later).  Pattern files get values: graph Laplacian plus 0.01 I\n"
+    "(off-diagonals -1, diagonal = degree + 0.01; SPD for a symmetric pattern).\n"
+    "Prints iterations, converged yes/no (and breakdown), the true relative\n"
+    "residual ||b-Ax||/||b||, setup (preconditioner) and iteration times, and the\n"
+    "pivots replaced; exit status 0 only when it converged.\n"
+    "\n"
+    "  --krylov M       cg or bicgstab\n"
+    "  --precond P      ilu0, ic0, jacobi or none (default none)\n"
+    "  --rtol R         stop when ||r|| <= R ||b||, R > 0 (default 1e-8)\n"
+    "  --maxit N        iteration cap, N >= 1 (default 1000)\n"
+    "  --rhs B          ones (default), random (uniform in [-1,1], fixed seed), or\n"
+    "                   a coordinate Matrix Market file of size n x 1\n"
+    "  --pivot-shift S  ilu0/ic0: replace a bad pivot by S and count it (default 0:\n"
+    "                   a bad pivot is an error; ic0 needs S > 0)\n"
+    "  --json           print a JSON document with the residual history\n";
 
 /* what the solve command was asked */
 typedef struct solve_request {
@@ -38,6 +63,8 @@ typedef struct solve_request {
     int use_float, json;         /* flags */
     int64_t nrhs;                /* right-hand sides */
     const bench_engine *engine;  /* which engine */
+    int krylov;                  /* 1: Krylov mode, the rest is in kr */
+    krylov_request kr;           /* the Krylov request */
 } solve_request;
 
 /* what it found */
@@ -153,17 +180,85 @@ static void print_outcome(const solve_request *rq, const solve_outcome *out)
     printf(",\n  \"passed\": %s\n}\n", out->passed ? "true" : "false");
 }
 
+/* the raw option values, before they are checked against each other */
+typedef struct solve_args {
+    const char *engine, *rhs, *krylov, *precond; /* NULL when not given */
+    double rtol, pivot_shift;                    /* NAN when not given */
+    int64_t maxit;                               /* -1 when not given */
+} solve_args;
+
+/* the Krylov request from the options; OPTS_OK or OPTS_ERROR */
+static int parse_krylov(const solve_args *a, solve_request *rq)
+{
+    static const char *const precond_names[] = {"none", "jacobi", "ilu0", "ic0"};
+    krylov_request *kr = &rq->kr;
+    if (rq->upper || rq->unit || rq->transpose || rq->use_float || a->engine)
+        return opts_usage_error("solve", solve_usage, "--upper, --unit, --transpose, --float "
+                                "and --engine do not apply to --krylov");
+    if (strcmp(a->krylov, "cg") != 0 && strcmp(a->krylov, "bicgstab") != 0)
+        return opts_usage_error("solve", solve_usage,
+                                "--krylov: unknown method '%s' (cg or bicgstab)", a->krylov);
+    domino_krylov_options_init(&kr->options);
+    kr->path = rq->path;
+    kr->method = a->krylov;
+    kr->precond_name = a->precond ? a->precond : "none";
+    kr->rhs = a->rhs ? a->rhs : "ones";
+    kr->json = rq->json;
+    int found = 0;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(kr->precond_name, precond_names[k]) == 0) {
+            kr->options.precond = (domino_precond_kind)k;
+            found = 1;
+        }
+    if (!found)
+        return opts_usage_error("solve", solve_usage, "--precond: unknown preconditioner '%s' "
+                                "(ilu0, ic0, jacobi or none)", kr->precond_name);
+    if (!isnan(a->rtol) && !(a->rtol > 0.0))
+        return opts_usage_error("solve", solve_usage, "--rtol: %g is not > 0", a->rtol);
+    if (!isnan(a->rtol)) kr->options.rtol = a->rtol;
+    if (a->maxit >= 1) kr->options.maxit = (int)a->maxit;
+    if (!isnan(a->pivot_shift)) kr->options.pivot_shift = a->pivot_shift;
+    return OPTS_OK;
+}
+
+/* the triangular-solve engine and right-hand side count; OPTS_OK or OPTS_ERROR */
+static int parse_triangular(const solve_args *a, solve_request *rq)
+{
+    if (a->precond || !isnan(a->rtol) || a->maxit >= 0 || !isnan(a->pivot_shift))
+        return opts_usage_error("solve", solve_usage, "--precond, --rtol, --maxit and "
+                                "--pivot-shift need --krylov");
+    if (a->rhs && opts_parse_int(a->rhs, 1, 4096, &rq->nrhs) != 0)
+        return opts_usage_error("solve", solve_usage, "--rhs: '%s' is not a whole number in "
+                                "[1, 4096] (ones/random/FILE need --krylov)", a->rhs);
+    if (a->engine) {
+        rq->engine = bench_engine_find(a->engine);
+        if (!rq->engine)
+            return opts_usage_error("solve", solve_usage, "--engine: unknown engine '%s'",
+                                    a->engine);
+    } else if (domino_gpu_count() > 0) {
+        rq->engine = bench_engine_find("auto");
+    } else {
+        rq->engine = bench_engine_find(rq->nrhs == 1 && !rq->transpose ? "cpu-syncfree" : "cpu-seq");
+    }
+    return OPTS_OK;
+}
+
 /* parse the command line into rq; OPTS_OK, OPTS_HELP or OPTS_ERROR */
 static int parse_request(int argc, char **argv, solve_request *rq)
 {
-    const char *engine = NULL;
+    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, -1};
     const opt_spec specs[] = {{"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"unit", 0, OPT_FLAG, 0, 0, &rq->unit},
                               {"transpose", 0, OPT_FLAG, 0, 0, &rq->transpose},
-                              {"rhs", 0, OPT_INT, 1, 4096, &rq->nrhs},
-                              {"engine", 0, OPT_STRING, 0, 0, &engine},
+                              {"rhs", 0, OPT_STRING, 0, 0, &a.rhs},
+                              {"engine", 0, OPT_STRING, 0, 0, &a.engine},
                               {"float", 0, OPT_FLAG, 0, 0, &rq->use_float},
                               {"json", 0, OPT_FLAG, 0, 0, &rq->json},
+                              {"krylov", 0, OPT_STRING, 0, 0, &a.krylov},
+                              {"precond", 0, OPT_STRING, 0, 0, &a.precond},
+                              {"rtol", 0, OPT_DOUBLE, -1e308, 1e308, &a.rtol},
+                              {"maxit", 0, OPT_INT, 1, INT_MAX - 1, &a.maxit},
+                              {"pivot-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.pivot_shift},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
@@ -171,16 +266,8 @@ static int parse_request(int argc, char **argv, solve_request *rq)
     if (rc != OPTS_OK) return rc;
     if (npos != 1) return opts_usage_error("solve", solve_usage, "expected one FILE.mtx");
     rq->path = pos[0];
-    if (engine) {
-        rq->engine = bench_engine_find(engine);
-        if (!rq->engine)
-            return opts_usage_error("solve", solve_usage, "--engine: unknown engine '%s'", engine);
-    } else if (domino_gpu_count() > 0) {
-        rq->engine = bench_engine_find("auto");
-    } else {
-        rq->engine = bench_engine_find(rq->nrhs == 1 && !rq->transpose ? "cpu-syncfree" : "cpu-seq");
-    }
-    return OPTS_OK;
+    rq->krylov = a.krylov != NULL;
+    return rq->krylov ? parse_krylov(&a, rq) : parse_triangular(&a, rq);
 }
 
 int cmd_solve(int argc, char **argv)
@@ -193,6 +280,7 @@ int cmd_solve(int argc, char **argv)
     int rc = parse_request(argc, argv, &rq);
     if (rc == OPTS_HELP) return 0;
     if (rc != OPTS_OK) return 2;
+    if (rq.krylov) return krylov_solve_run(&rq.kr);
     if (rq.engine->is_gpu && domino_gpu_count() == 0) {
         fprintf(stderr, "domino solve: engine '%s' needs a GPU, and none is available "
                         "(no CUDA in this build or no device); use --engine cpu or cpu-syncfree\n",

@@ -1,0 +1,24 @@
+/* cmd_solve_krylov.h: the Krylov mode of "domino solve" (--krylov cg|bicgstab) */
+#ifndef DOMINO_CLI_CMD_SOLVE_KRYLOV_H
+#define DOMINO_CLI_CMD_SOLVE_KRYLOV_H
+
+#include "domino.h"
+
+/* what "domino solve FILE --krylov ..." was asked */
+typedef struct krylov_request {
+    const char *path;                /* matrix file */
+    const char *method;              /* "cg" or "bicgstab" */
+    const char *precond_name;        /* "ilu0", "ic0", "jacobi" or "none" */
+    const char *rhs;                 /* "ones", "random" or a Matrix Market n x 1 file */
+    domino_krylov_options options;   /* preconditioner, rtol, maxit, pivot_shift */
+    int json;                        /* print a JSON document */
+} krylov_request;
+
+/* seed of "--rhs random" (the vector is the same on every run) */
+#define KRYLOV_RHS_SEED 20260101u
+
+/* Run the request on the CPU reference and print the outcome; returns the
+ * exit code: 0 converged, 1 not converged or an error (message on stderr). */
+int krylov_solve_run(const krylov_request *rq);
+
+#endif /* DOMINO_CLI_CMD_SOLVE_KRYLOV_H */
