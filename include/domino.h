@@ -368,8 +368,11 @@ typedef struct domino_krylov_options {
     double rtol;                 /* stop when ||r|| <= rtol ||b|| (1e-8) */
     int maxit;                   /* iteration cap (1000) */
     double pivot_shift;          /* pivot_shift of ilu0 / ic0 (0: fail on a bad pivot) */
+    double diag_shift;           /* ilu0 / ic0 factor A + diag_shift diag(A) instead of A
+                                    (Manteuffel's shifted incomplete Cholesky, Math. Comp.
+                                    34, 1980); 0 by default */
 } domino_krylov_options;
-/* defaults: NONE, 1e-8, 1000, 0 */
+/* defaults: NONE, 1e-8, 1000, pivot_shift 0, diag_shift 0 */
 void domino_krylov_options_init(domino_krylov_options *opt);
 
 typedef struct domino_krylov_result {

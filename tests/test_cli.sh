@@ -121,6 +121,10 @@ if [ -f "$MATRICES/cage8.mtx" ]; then
     expect 0 "info bcsstk13 (symmetric)" -- "$DOMINO" info "$MATRICES/bcsstk13.mtx"
     expect_grep out "nnz stored: *42943" "bcsstk13 stored nnz"
     expect 0 "bench on a shared file" -- "$DOMINO" bench --problem "$MATRICES/cage8.mtx" --repeat 2
+    expect 1 "ic0 breaks down on bcsstk13" -- "$DOMINO" solve "$MATRICES/bcsstk13.mtx" --krylov cg --precond ic0
+    expect_grep err "pivot at row 95" "ic0 breakdown names the row"
+    expect 0 "ic0 with a diagonal shift on bcsstk13" -- "$DOMINO" solve "$MATRICES/bcsstk13.mtx" --krylov cg --precond ic0 --diag-shift 0.3 --maxit 2000
+    expect_grep out "converged: *yes" "shifted ic0 converged"
 else
     skipped=$((skipped + 1))
     echo "skipped: no shared matrices in $MATRICES" >&2
@@ -148,6 +152,7 @@ expect_grep err "unknown preconditioner 'ilu9'" "bad --precond message"
 expect 2 "krylov bad method" -- "$DOMINO" solve "$TMP/k.mtx" --krylov gmres
 expect 2 "krylov rtol 0" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --rtol 0
 expect 2 "krylov maxit 0" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --maxit 0
+expect 2 "krylov negative diag shift" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --diag-shift -1
 expect 2 "--precond without --krylov" -- "$DOMINO" solve "$TMP/k.mtx" --precond ic0
 expect 2 "--engine with --krylov" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --engine cpu
 printf '%%%%MatrixMarket matrix coordinate real general\n7 1 2\n1 1 2.0\n3 1 1.0\n' >"$TMP/rhs7.mtx"

@@ -26,11 +26,11 @@ typedef struct krylov_precond {
     int64_t pivots_replaced;  /* pivots shifted while factoring */
 } krylov_precond;
 
-/* Build M of kind for square A (ILU0 / IC0 with pivot_shift).  P is zeroed
- * first; on failure everything is freed.  `what` names the caller. */
+/* Build M of opt->precond for square A (ILU0 / IC0 with opt->pivot_shift,
+ * of A + opt->diag_shift diag(A)).  P is zeroed first; on failure
+ * everything is freed.  `what` names the caller. */
 domino_status domino_ref_precond_setup(domino_handle h, const char *what, domino_matrix A,
-                                       domino_precond_kind kind, double pivot_shift,
-                                       krylov_precond *P);
+                                       const domino_krylov_options *opt, krylov_precond *P);
 /* z = M^{-1} r (z may not alias r); triangular solves by domino_ref_trsv */
 domino_status domino_ref_precond_apply(domino_handle h, krylov_precond *P, const double *r,
                                        double *z);

@@ -88,7 +88,7 @@ domino_status domino_ref_bicgstab(domino_handle h, domino_matrix A, const double
     int32_t n = A->nrows;
     krylov_precond P = {0};
     double *work = NULL, start = domino_wtime();
-    s = domino_ref_precond_setup(h, what, A, use.precond, use.pivot_shift, &P);
+    s = domino_ref_precond_setup(h, what, A, &use, &P);
     if (s) goto cleanup;
     res->pivots_replaced = P.pivots_replaced;
     res->setup_seconds = domino_wtime() - start;

@@ -9,6 +9,7 @@ void domino_krylov_options_init(domino_krylov_options *opt)
     opt->rtol = 1e-8;
     opt->maxit = 1000;
     opt->pivot_shift = 0.0;
+    opt->diag_shift = 0.0;
 }
 
 void domino_krylov_result_free(domino_krylov_result *res)
@@ -87,6 +88,9 @@ domino_status domino_ref_krylov_check(domino_handle h, const char *what, domino_
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: maxit = %d < 0", what, use->maxit);
     if (!isfinite(use->pivot_shift))
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: pivot_shift is not finite", what);
+    if (!(use->diag_shift >= 0.0) || !isfinite(use->diag_shift))
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: diag_shift = %g is not a finite value >= 0",
+                            what, use->diag_shift);
     return DOMINO_SUCCESS;
 }
 

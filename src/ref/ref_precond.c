@@ -51,10 +51,24 @@ static domino_status jacobi_setup(domino_handle h, const char *what, domino_matr
     return DOMINO_SUCCESS;
 }
 
-domino_status domino_ref_precond_setup(domino_handle h, const char *what, domino_matrix A,
-                                       domino_precond_kind kind, double pivot_shift,
-                                       krylov_precond *P)
+/* S = A with every diagonal entry multiplied by 1 + shift (a copy) */
+static domino_status shifted_copy(domino_handle h, domino_matrix A, double shift, domino_matrix *S)
 {
+    domino_status s = domino_matrix_copy(h, A, S);
+    if (s) return s;
+    domino_matrix M = *S;
+    for (int32_t i = 0; i < domino_matrix_nptr(M); i++)
+        for (int64_t k = M->ptr[i]; k < M->ptr[i + 1]; k++)
+            if (M->ind[k] == i) domino_matrix_set_value(M, k, (1.0 + shift) * domino_matrix_value(M, k));
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_ref_precond_setup(domino_handle h, const char *what, domino_matrix A,
+                                       const domino_krylov_options *opt, krylov_precond *P)
+{
+    domino_precond_kind kind = opt->precond;
+    double pivot_shift = opt->pivot_shift;
+    domino_matrix shifted = NULL;
     *P = (krylov_precond){0};
     P->kind = kind;
     P->n = A->nrows;
@@ -65,11 +79,17 @@ domino_status domino_ref_precond_setup(domino_handle h, const char *what, domino
         P->work = domino_malloc(((size_t)P->n + 1) * sizeof(double));
         if (!P->work)
             s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d)", what, P->n);
+        else if (opt->diag_shift > 0.0)
+            s = shifted_copy(h, A, opt->diag_shift, &shifted);
+        domino_matrix F = shifted ? shifted : A;
+        if (s)
+            ; /* reported above */
         else if (kind == DOMINO_PRECOND_ILU0)
-            s = domino_ref_ilu0(h, A, pivot_shift, &P->factor, &P->pivots_replaced);
+            s = domino_ref_ilu0(h, F, pivot_shift, &P->factor, &P->pivots_replaced);
         else
-            s = domino_ref_ic0(h, A, pivot_shift, &P->factor, &P->pivots_replaced);
+            s = domino_ref_ic0(h, F, pivot_shift, &P->factor, &P->pivots_replaced);
     }
+    domino_matrix_free(shifted);
     if (s) domino_ref_precond_free(P);
     return s;
 }

@@ -17,7 +17,7 @@ static const char solve_usage[] =
     "                    [--engine NAME] [--float] [--json]\n"
     "       domino solve FILE.mtx --krylov cg|bicgstab [--precond ilu0|ic0|jacobi|none]\n"
     "                    [--rtol R] [--maxit N] [--rhs ones|random|FILE.mtx]\n"
-    "                    [--pivot-shift S] [--json]\n"
+    "                    [--pivot-shift S] [--diag-shift A] [--json]\n"
     "\n"
     "Triangular mode (default): builds the lower (or upper) triangle of the matrix\n"
     "in FILE, makes right-hand sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8)\n"
@@ -54,6 +54,8 @@ static const char solve_usage[] =
     "                   a coordinate Matrix Market file of size n x 1\n"
     "  --pivot-shift S  ilu0/ic0: replace a bad pivot by S and count it (default 0:\n"
     "                   a bad pivot is an error; ic0 needs S > 0)\n"
+    "  --diag-shift A   ilu0/ic0: factor A + A*diag(A) instead (Manteuffel's shift,\n"
+    "                   for SPD matrices where IC(0) breaks down; default 0)\n"
     "  --json           print a JSON document with the residual history\n";
 
 /* what the solve command was asked */
@@ -183,7 +185,7 @@ static void print_outcome(const solve_request *rq, const solve_outcome *out)
 /* the raw option values, before they are checked against each other */
 typedef struct solve_args {
     const char *engine, *rhs, *krylov, *precond; /* NULL when not given */
-    double rtol, pivot_shift;                    /* NAN when not given */
+    double rtol, pivot_shift, diag_shift;        /* NAN when not given */
     int64_t maxit;                               /* -1 when not given */
 } solve_args;
 
@@ -218,15 +220,19 @@ static int parse_krylov(const solve_args *a, solve_request *rq)
     if (!isnan(a->rtol)) kr->options.rtol = a->rtol;
     if (a->maxit >= 1) kr->options.maxit = (int)a->maxit;
     if (!isnan(a->pivot_shift)) kr->options.pivot_shift = a->pivot_shift;
+    if (!isnan(a->diag_shift) && !(a->diag_shift >= 0.0))
+        return opts_usage_error("solve", solve_usage, "--diag-shift: %g is not >= 0", a->diag_shift);
+    if (!isnan(a->diag_shift)) kr->options.diag_shift = a->diag_shift;
     return OPTS_OK;
 }
 
 /* the triangular-solve engine and right-hand side count; OPTS_OK or OPTS_ERROR */
 static int parse_triangular(const solve_args *a, solve_request *rq)
 {
-    if (a->precond || !isnan(a->rtol) || a->maxit >= 0 || !isnan(a->pivot_shift))
-        return opts_usage_error("solve", solve_usage, "--precond, --rtol, --maxit and "
-                                "--pivot-shift need --krylov");
+    if (a->precond || !isnan(a->rtol) || a->maxit >= 0 || !isnan(a->pivot_shift) ||
+        !isnan(a->diag_shift))
+        return opts_usage_error("solve", solve_usage, "--precond, --rtol, --maxit, "
+                                "--pivot-shift and --diag-shift need --krylov");
     if (a->rhs && opts_parse_int(a->rhs, 1, 4096, &rq->nrhs) != 0)
         return opts_usage_error("solve", solve_usage, "--rhs: '%s' is not a whole number in "
                                 "[1, 4096] (ones/random/FILE need --krylov)", a->rhs);
@@ -246,7 +252,7 @@ static int parse_triangular(const solve_args *a, solve_request *rq)
 /* parse the command line into rq; OPTS_OK, OPTS_HELP or OPTS_ERROR */
 static int parse_request(int argc, char **argv, solve_request *rq)
 {
-    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, -1};
+    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, NAN, -1};
     const opt_spec specs[] = {{"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"unit", 0, OPT_FLAG, 0, 0, &rq->unit},
                               {"transpose", 0, OPT_FLAG, 0, 0, &rq->transpose},
@@ -259,6 +265,7 @@ static int parse_request(int argc, char **argv, solve_request *rq)
                               {"rtol", 0, OPT_DOUBLE, -1e308, 1e308, &a.rtol},
                               {"maxit", 0, OPT_INT, 1, INT_MAX - 1, &a.maxit},
                               {"pivot-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.pivot_shift},
+                              {"diag-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.diag_shift},
                               OPT_END};
     const char *pos[1];
     int npos = 0;

@@ -218,6 +218,8 @@ static void print_json(const krylov_request *rq, const krylov_outcome *out)
     cli_json_number(stdout, rq->options.rtol);
     printf(",\n  \"maxit\": %d,\n  \"pivot_shift\": ", rq->options.maxit);
     cli_json_number(stdout, rq->options.pivot_shift);
+    printf(",\n  \"diag_shift\": ");
+    cli_json_number(stdout, rq->options.diag_shift);
     printf(",\n  \"iterations\": %d,\n  \"converged\": %s,\n  \"breakdown\": %s,\n",
            res->iterations, res->converged ? "true" : "false", res->breakdown ? "true" : "false");
     printf("  \"relative_residual\": ");
