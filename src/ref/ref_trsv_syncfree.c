@@ -20,9 +20,12 @@ static domino_status csc_to_csr(domino_handle h, const char *what, domino_matrix
         *R = NULL;
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d)", what, n);
     }
-    for (int64_t k = 0; k < A->nnz; k++) M->ptr[A->ind[k] + 1]++;
-    for (int32_t i = 0; i < n; i++) M->ptr[i + 1] += M->ptr[i];
-    for (int32_t i = 0; i <= n; i++) next[i] = M->ptr[i];
+    for (int64_t k = 0; k < A->nnz; k++)
+        M->ptr[A->ind[k] + 1]++;
+    for (int32_t i = 0; i < n; i++)
+        M->ptr[i + 1] += M->ptr[i];
+    for (int32_t i = 0; i <= n; i++)
+        next[i] = M->ptr[i];
     for (int32_t col = 0; col < A->ncols; col++) {
         for (int64_t k = A->ptr[col]; k < A->ptr[col + 1]; k++) {
             int64_t dst = next[A->ind[k]]++;
@@ -44,14 +47,17 @@ static void wait_for_row(const _Atomic int *row_ready)
     }
 }
 
-/* The parallel solve of CSR matrix L (dot form, op N).  Rows are handed out
- * in solve order from a shared ticket counter, so every row a thread waits
- * for was already taken by a running thread: no deadlock.  Each row sums in
+#define SYNCFREE_CHUNK 64 /* rows per ticket: one atomic per 64 rows, not per row */
+
+/* The parallel solve of CSR matrix L (dot form, op N).  Chunks of
+ * SYNCFREE_CHUNK rows are handed out in solve order from a shared ticket
+ * counter and solved in order by the thread that took them, so every row a
+ * thread waits for was already taken by a running thread: no deadlock.  Each row sums in
  * stored order then divides, exactly like domino_ref_trsv.
  * After Liu et al., "A synchronization-free algorithm for parallel sparse
  * triangular solves", Euro-Par 2016, Sec. 3 (here on CPU threads). */
-static void solve_rows(domino_matrix L, ref_walk w, const void *b, const double *pivot,
-                       double *x, _Atomic int *row_ready, int nthreads)
+static void solve_rows(domino_matrix L, ref_walk w, const void *b, const double *pivot, double *x,
+                       _Atomic int *row_ready, int nthreads)
 {
     int32_t n = L->nrows;
     _Atomic int32_t ticket;
@@ -59,18 +65,22 @@ static void solve_rows(domino_matrix L, ref_walk w, const void *b, const double 
 #pragma omp parallel num_threads(nthreads)
     {
         for (;;) {
-            int32_t t = atomic_fetch_add_explicit(&ticket, 1, memory_order_relaxed);
-            if (t >= n) break;
-            int32_t i = ref_walk_step(w, t, n);
-            double acc = ref_get(b, L->type, i);
-            for (int64_t k = L->ptr[i]; k < L->ptr[i + 1]; k++) {
-                int32_t j = L->ind[k];
-                if (j == i || !ref_walk_in_triangle(w, i, j)) continue;
-                wait_for_row(&row_ready[j]);
-                acc -= domino_matrix_value(L, k) * x[j];
+            int32_t first =
+                atomic_fetch_add_explicit(&ticket, SYNCFREE_CHUNK, memory_order_relaxed);
+            if (first >= n) break;
+            int32_t last = n - first > SYNCFREE_CHUNK ? first + SYNCFREE_CHUNK : n;
+            for (int32_t t = first; t < last; t++) {
+                int32_t i = ref_walk_step(w, t, n);
+                double acc = ref_get(b, L->type, i);
+                for (int64_t k = L->ptr[i]; k < L->ptr[i + 1]; k++) {
+                    int32_t j = L->ind[k];
+                    if (j == i || !ref_walk_in_triangle(w, i, j)) continue;
+                    wait_for_row(&row_ready[j]);
+                    acc -= domino_matrix_value(L, k) * x[j];
+                }
+                x[i] = acc / pivot[i];
+                atomic_store_explicit(&row_ready[i], 1, memory_order_release);
             }
-            x[i] = acc / pivot[i];
-            atomic_store_explicit(&row_ready[i], 1, memory_order_release);
         }
     }
 }
@@ -105,10 +115,12 @@ domino_status domino_ref_trsv_syncfree(domino_handle h, domino_fill fill, domino
         s = csc_to_csr(h, what, A, &csr);
         if (s) goto cleanup;
     }
-    for (int32_t i = 0; i < n; i++) atomic_init(&row_ready[i], 0);
+    for (int32_t i = 0; i < n; i++)
+        atomic_init(&row_ready[i], 0);
     ref_walk w = ref_walk_of(DOMINO_CSR, DOMINO_OP_N, fill);
     solve_rows(csr ? csr : A, w, b, pivot, xwork, row_ready, nthreads);
-    for (int32_t i = 0; i < n; i++) ref_set(x, A->type, i, xwork[i]);
+    for (int32_t i = 0; i < n; i++)
+        ref_set(x, A->type, i, xwork[i]);
 cleanup:
     domino_matrix_free(csr);
     domino_free(pivot);
