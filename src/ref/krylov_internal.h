@@ -11,10 +11,12 @@
  * matrix, square CSR A, a finite pivot_shift.  Clears the last error. */
 domino_status domino_ref_factor_check(domino_handle h, const char *what, domino_matrix A,
                                       double pivot_shift, domino_matrix *F);
-/* diag_pos[i] = position of a_ii in row i of sorted CSR A (size n); the
- * first row without a stored diagonal is DOMINO_ZERO_DIAGONAL */
-domino_status domino_ref_find_diagonal(domino_handle h, const char *what, domino_matrix A,
-                                       int64_t *diag_pos);
+/* Scratch of ilu0 / ic0 for the CSR matrix F being factored: *diag_pos[i]
+ * = position of f_ii in row i (the first row without a stored diagonal is
+ * DOMINO_ZERO_DIAGONAL), *column_pos all -1; both of n+1 entries, freed
+ * (and NULL) on failure, else the caller frees them. */
+domino_status domino_ref_factor_scratch(domino_handle h, const char *what, domino_matrix F,
+                                        int64_t **diag_pos, int64_t **column_pos);
 
 /* a preconditioner M ready to apply z = M^{-1} r */
 typedef struct krylov_precond {
@@ -44,6 +46,20 @@ domino_status domino_ref_krylov_check(domino_handle h, const char *what, domino_
                                       const double *b, const double *x,
                                       const domino_krylov_options *opt, domino_krylov_result *res,
                                       domino_krylov_options *use);
+
+/* the iterations of one Krylov method from x on input: work holds the
+ * method's vectors; fills iterations, converged, breakdown, history */
+typedef domino_status (*krylov_iterate_fn)(domino_handle h, domino_matrix A, const double *b,
+                                           double *x, const domino_krylov_options *opt,
+                                           krylov_precond *P, double *work,
+                                           domino_krylov_result *res);
+/* What CG and BiCGSTAB share around their iterations: checks, the
+ * preconditioner, work_vectors vectors of n doubles, the history, timing,
+ * the true residual at the end, one cleanup. */
+domino_status domino_ref_krylov_run(domino_handle h, const char *what, domino_matrix A,
+                                    const double *b, double *x, const domino_krylov_options *opt,
+                                    domino_krylov_result *res, int work_vectors,
+                                    krylov_iterate_fn iterate);
 
 /* ||b - A x||_2 / ||b||_2 (0 when b == 0); r: workspace of n doubles */
 domino_status domino_ref_krylov_residual(domino_handle h, domino_matrix A, const double *b,

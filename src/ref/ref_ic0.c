@@ -43,16 +43,8 @@ domino_status domino_ref_ic0(domino_handle h, domino_matrix A, double pivot_shif
     s = domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_KEEP, &F);
     if (s) goto cleanup;
     F->is_pattern = 0;
-    diag_pos = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
-    column_pos = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
-    if (!diag_pos || !column_pos) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d)", what, n);
-        goto cleanup;
-    }
-    s = domino_ref_find_diagonal(h, what, F, diag_pos);
+    s = domino_ref_factor_scratch(h, what, F, &diag_pos, &column_pos);
     if (s) goto cleanup;
-    for (int32_t j = 0; j < n; j++)
-        column_pos[j] = -1;
     for (int32_t i = 0; i < n; i++) {
         double pivot = factor_row(F, i, diag_pos, column_pos);
         if (!(pivot > 0.0) || !isfinite(pivot)) {

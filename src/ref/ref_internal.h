@@ -55,6 +55,8 @@ static inline void ref_set(void *v, domino_type t, int64_t i, double x)
  * calling function in messages.  Clears the last error first. */
 domino_status domino_ref_check_triangle(domino_handle h, const char *what, domino_op op,
                                         domino_fill fill, domino_diag diag, domino_matrix A);
+/* live handle (error cleared), live matrix A, op N or T */
+domino_status domino_ref_check_op(domino_handle h, const char *what, domino_op op, domino_matrix A);
 /* checks of the dense blocks of a solve: nrhs >= 1, B and X given when
  * n > 0, leading dimensions >= n */
 domino_status domino_ref_check_blocks(domino_handle h, const char *what, int32_t n, int32_t nrhs,

@@ -60,32 +60,5 @@ static domino_status cg_iterate(domino_handle h, domino_matrix A, const double *
 domino_status domino_ref_cg(domino_handle h, domino_matrix A, const double *b, double *x,
                             const domino_krylov_options *opt, domino_krylov_result *res)
 {
-    const char *what = "domino_ref_cg";
-    domino_krylov_options use;
-    domino_status s = domino_ref_krylov_check(h, what, A, b, x, opt, res, &use);
-    if (s) return s;
-    int32_t n = A->nrows;
-    krylov_precond P = {0};
-    double *work = NULL, start = domino_wtime();
-    s = domino_ref_precond_setup(h, what, A, &use, &P);
-    if (s) goto cleanup;
-    res->pivots_replaced = P.pivots_replaced;
-    res->setup_seconds = domino_wtime() - start;
-    work = domino_malloc((4 * (size_t)n + 1) * sizeof(double));
-    res->history = domino_malloc(((size_t)use.maxit + 1) * sizeof(double));
-    if (!work || !res->history) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d, maxit = %d)", what, n,
-                         use.maxit);
-        goto cleanup;
-    }
-    start = domino_wtime();
-    s = cg_iterate(h, A, b, x, &use, &P, work, res);
-    res->solve_seconds = domino_wtime() - start;
-    if (s) goto cleanup;
-    s = domino_ref_krylov_residual(h, A, b, x, work, &res->relative_residual);
-cleanup:
-    domino_ref_precond_free(&P);
-    domino_free(work);
-    if (s) domino_krylov_result_free(res);
-    return s;
+    return domino_ref_krylov_run(h, "domino_ref_cg", A, b, x, opt, res, 4, cg_iterate);
 }

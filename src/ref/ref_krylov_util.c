@@ -39,21 +39,38 @@ domino_status domino_ref_factor_check(domino_handle h, const char *what, domino_
     return DOMINO_SUCCESS;
 }
 
-domino_status domino_ref_find_diagonal(domino_handle h, const char *what, domino_matrix A,
-                                       int64_t *diag_pos)
+domino_status domino_ref_factor_scratch(domino_handle h, const char *what, domino_matrix F,
+                                        int64_t **diag_pos, int64_t **column_pos)
 {
-    for (int32_t i = 0; i < A->nrows; i++) {
-        diag_pos[i] = -1;
-        for (int64_t e = A->ptr[i]; e < A->ptr[i + 1]; e++)
-            if (A->ind[e] == i) {
-                diag_pos[i] = e;
+    int32_t n = F->nrows;
+    int64_t *diag = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
+    int64_t *column = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
+    domino_status s = DOMINO_SUCCESS;
+    *diag_pos = *column_pos = NULL;
+    if (!diag || !column) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d)", what, n);
+        goto cleanup;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        column[i] = -1;
+        diag[i] = -1;
+        for (int64_t e = F->ptr[i]; e < F->ptr[i + 1]; e++)
+            if (F->ind[e] == i) {
+                diag[i] = e;
                 break;
             }
-        if (diag_pos[i] < 0)
-            return domino_error(h, DOMINO_ZERO_DIAGONAL, "%s: row %d has no diagonal entry", what,
-                                i);
+        if (diag[i] < 0) {
+            s = domino_error(h, DOMINO_ZERO_DIAGONAL, "%s: row %d has no diagonal entry", what, i);
+            goto cleanup;
+        }
     }
+    *diag_pos = diag;
+    *column_pos = column;
     return DOMINO_SUCCESS;
+cleanup:
+    domino_free(diag);
+    domino_free(column);
+    return s;
 }
 
 domino_status domino_ref_krylov_check(domino_handle h, const char *what, domino_matrix A,
@@ -105,4 +122,38 @@ domino_status domino_ref_krylov_residual(domino_handle h, domino_matrix A, const
     double norm_b = krylov_norm(n, b);
     *relative = norm_b > 0.0 ? krylov_norm(n, r) / norm_b : krylov_norm(n, r);
     return DOMINO_SUCCESS;
+}
+
+domino_status domino_ref_krylov_run(domino_handle h, const char *what, domino_matrix A,
+                                    const double *b, double *x, const domino_krylov_options *opt,
+                                    domino_krylov_result *res, int work_vectors,
+                                    krylov_iterate_fn iterate)
+{
+    domino_krylov_options use;
+    domino_status s = domino_ref_krylov_check(h, what, A, b, x, opt, res, &use);
+    if (s) return s;
+    int32_t n = A->nrows;
+    krylov_precond P = {0};
+    double *work = NULL, start = domino_wtime();
+    s = domino_ref_precond_setup(h, what, A, &use, &P);
+    if (s) goto cleanup;
+    res->pivots_replaced = P.pivots_replaced;
+    res->setup_seconds = domino_wtime() - start;
+    work = domino_malloc(((size_t)work_vectors * (size_t)n + 1) * sizeof(double));
+    res->history = domino_malloc(((size_t)use.maxit + 1) * sizeof(double));
+    if (!work || !res->history) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (n = %d, maxit = %d)", what, n,
+                         use.maxit);
+        goto cleanup;
+    }
+    start = domino_wtime();
+    s = iterate(h, A, b, x, &use, &P, work, res);
+    res->solve_seconds = domino_wtime() - start;
+    if (s) goto cleanup;
+    s = domino_ref_krylov_residual(h, A, b, x, work, &res->relative_residual);
+cleanup:
+    domino_ref_precond_free(&P);
+    domino_free(work);
+    if (s) domino_krylov_result_free(res);
+    return s;
 }

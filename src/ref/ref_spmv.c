@@ -24,13 +24,8 @@ domino_status domino_ref_spmv(domino_handle h, domino_op op, double alpha, domin
                               const void *x, double beta, void *y)
 {
     const char *what = "domino_ref_spmv";
-    if (!domino_handle_ok(h))
-        return domino_error(NULL, DOMINO_INVALID_OBJECT, "%s: h is not a live handle", what);
-    domino_clear_error(h);
-    domino_status s = domino_check_matrix(h, A, what);
+    domino_status s = domino_ref_check_op(h, what, op, A);
     if (s) return s;
-    if (op != DOMINO_OP_N && op != DOMINO_OP_T)
-        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad op %d", what, (int)op);
     int32_t ny = op == DOMINO_OP_N ? A->nrows : A->ncols;
     int32_t nx = op == DOMINO_OP_N ? A->ncols : A->nrows;
     if ((nx > 0 && !x) || (ny > 0 && !y))

@@ -13,8 +13,7 @@ domino_status domino_ref_check_blocks(domino_handle h, const char *what, int32_t
     return DOMINO_SUCCESS;
 }
 
-domino_status domino_ref_check_triangle(domino_handle h, const char *what, domino_op op,
-                                        domino_fill fill, domino_diag diag, domino_matrix A)
+domino_status domino_ref_check_op(domino_handle h, const char *what, domino_op op, domino_matrix A)
 {
     if (!domino_handle_ok(h))
         return domino_error(NULL, DOMINO_INVALID_OBJECT, "%s: h is not a live handle", what);
@@ -23,6 +22,14 @@ domino_status domino_ref_check_triangle(domino_handle h, const char *what, domin
     if (s) return s;
     if (op != DOMINO_OP_N && op != DOMINO_OP_T)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad op %d", what, (int)op);
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_ref_check_triangle(domino_handle h, const char *what, domino_op op,
+                                        domino_fill fill, domino_diag diag, domino_matrix A)
+{
+    domino_status s = domino_ref_check_op(h, what, op, A);
+    if (s) return s;
     if (fill != DOMINO_LOWER && fill != DOMINO_UPPER)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad fill %d", what, (int)fill);
     if (diag != DOMINO_NON_UNIT && diag != DOMINO_UNIT)
