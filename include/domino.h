@@ -441,11 +441,14 @@ typedef enum domino_engine {
     DOMINO_ENGINE_WARP = 2,     /* synchronization-free, warp per row, CSR pull */
     DOMINO_ENGINE_THREAD = 3,   /* synchronization-free, thread per short row, warp per long row */
     DOMINO_ENGINE_CSC = 4,      /* synchronization-free CSC push (Liu et al.), warp per column */
-    DOMINO_ENGINE_CUSPARSE = 5  /* cusparseSpSV, the baseline */
+    DOMINO_ENGINE_CUSPARSE = 5, /* cusparseSpSV, the baseline */
+    DOMINO_ENGINE_STENCIL = 6   /* the structured-grid solve (domino_dstencil_trsv): AUTO takes it
+                                   when a sampled row and a check of every entry show one of the
+                                   generator stencils on some grid (CSR of the system, sorted) */
 } domino_engine;
-#define DOMINO_ENGINE_COUNT 6
+#define DOMINO_ENGINE_COUNT 7
 const char *domino_engine_name(domino_engine e);
-/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse" */
+/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil" */
 domino_status domino_engine_parse(const char *name, domino_engine *e);
 
 typedef struct domino_trsv_options {
@@ -481,6 +484,65 @@ domino_engine domino_trsv_plan_engine(domino_trsv_plan plan);
 /* seconds of the analysis as measured by the plan (host wall clock, synchronized) */
 double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan);
 void domino_trsv_plan_free(domino_trsv_plan plan);
+
+/* ------------------------------------------- structured-grid GPU solve
+ * Triangular solves of stencil matrices on nx*ny*nz grids (natural order, x
+ * fastest) with no analysis of the nonzero pattern: the dependencies follow
+ * from the grid and the offsets.  Work is split into x-line tasks (fixed y,
+ * z) served by warps from z-queues (Chen, Yang, Liu, Ma, J. Software 2023);
+ * a line waits on the state of the lines it reads.  Lower solves run the grid
+ * forward, upper solves backward. */
+
+/* a stencil triangle on the GPU, in compact form or as a CSR it reads */
+typedef struct domino_dstencil_s *domino_dstencil;
+
+/* Copy the coefficients of the fill triangle of S (centre included) to the
+ * GPU.  The triangle's offsets must have |dx|, |dy|, |dz| <= 2. */
+domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matrix *S,
+                                     domino_fill fill, domino_dstencil *D);
+/* Solve with a CSR dA (square, rows sorted) that the caller says holds
+ * stencil s on an nx*ny*nz grid in natural order: nothing is copied or
+ * analysed (dA must outlive D).  Entries of the other triangle are ignored;
+ * every entry of the fill triangle is checked while solving, and one that is
+ * not a grid neighbour of s makes the solve fail with DOMINO_BAD_INPUT naming
+ * the row, its (x,y,z) and the column.  Absent neighbours count as zeros. */
+domino_status domino_dstencil_from_dmatrix(domino_handle h, domino_dmatrix dA, domino_stencil s,
+                                           int32_t nx, int32_t ny, int32_t nz, domino_fill fill,
+                                           domino_dstencil *D);
+void domino_dstencil_free(domino_dstencil D);
+
+typedef enum domino_stencil_variant {
+    DOMINO_STENCIL_DOMINO = 0,     /* all of the below, and the in-line recurrence of 32
+                                      points solved as a warp scan of affine maps (default) */
+    DOMINO_STENCIL_PARTITION = 1,  /* the paper's task partition alone: a warp solves its line
+                                      one equation at a time; per-point ready flags */
+    DOMINO_STENCIL_MULTISTAGE = 2, /* + 32 equations of a line at once, one lane each; the
+                                      in-line chain passed through shuffles; per-point flags */
+    DOMINO_STENCIL_COMPRESSED = 3  /* + one state per line (its last solved x), read with
+                                      acquire; coefficients fetched before the waits */
+} domino_stencil_variant;
+#define DOMINO_STENCIL_VARIANT_COUNT 4
+const char *domino_stencil_variant_name(domino_stencil_variant v);
+
+typedef struct domino_stencil_options {
+    domino_stencil_variant variant; /* algorithm (DOMINO) */
+    int warps_per_queue;            /* D, warps serving one z-queue: 0 = built-in table,
+                                       -1 = autotune at the first solve (then kept in D) */
+} domino_stencil_options;
+void domino_stencil_options_init(domino_stencil_options *opt);
+
+/* Solve T x = b, T the triangle of D, b and x device vectors of n values of
+ * D's type (x != b).  Synchronous: returns when x is solved, with
+ * DOMINO_BAD_INPUT (CSR entry outside the stencil), DOMINO_ZERO_DIAGONAL (no
+ * centre entry, non-unit) or DOMINO_ZERO_PIVOT (zero centre), each naming the
+ * row and its (x,y,z).  opt may be NULL (defaults). */
+domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_diag diag,
+                                   const domino_stencil_options *opt, const void *d_b,
+                                   void *d_x);
+/* warps per queue of the last solve of D (table or autotuned), 0 before any */
+int domino_dstencil_warps_per_queue(domino_dstencil D);
+/* bytes of the matrix data a solve reads (compact coefficients, or the CSR) */
+size_t domino_dstencil_bytes(domino_dstencil D);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const engine_names[DOMINO_ENGINE_COUNT] = {
-    "auto", "levelset", "warp", "thread", "csc", "cusparse"};
+    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil"};
 
 const char *domino_engine_name(domino_engine e)
 {
@@ -22,7 +22,7 @@ domino_status domino_engine_parse(const char *name, domino_engine *e)
         }
     }
     return domino_error(NULL, DOMINO_INVALID_VALUE,
-                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse)", name);
+                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil)", name);
 }
 
 void domino_trsv_options_init(domino_trsv_options *opt)
@@ -30,4 +30,18 @@ void domino_trsv_options_init(domino_trsv_options *opt)
     if (!opt) return;
     memset(opt, 0, sizeof(*opt));
     opt->engine = DOMINO_ENGINE_AUTO;
+}
+
+void domino_stencil_options_init(domino_stencil_options *opt)
+{
+    if (!opt) return;
+    opt->variant = DOMINO_STENCIL_DOMINO;
+    opt->warps_per_queue = 0;
+}
+
+const char *domino_stencil_variant_name(domino_stencil_variant v)
+{
+    static const char *const names[] = {"domino", "partition", "multistage", "compressed"};
+    if ((int)v < 0 || (int)v >= DOMINO_STENCIL_VARIANT_COUNT) return "unknown";
+    return names[v];
 }

@@ -84,3 +84,29 @@ double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan)
     return 0;
 }
 void domino_trsv_plan_free(domino_trsv_plan plan) { (void)plan; }
+
+/* structured-grid solve */
+domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matrix *S,
+                                     domino_fill fill, domino_dstencil *D)
+{
+    (void)S; (void)fill;
+    if (D) *D = NULL;
+    return NO_CUDA(h, "domino_dstencil_upload");
+}
+domino_status domino_dstencil_from_dmatrix(domino_handle h, domino_dmatrix dA, domino_stencil s,
+                                           int32_t nx, int32_t ny, int32_t nz, domino_fill fill,
+                                           domino_dstencil *D)
+{
+    (void)dA; (void)s; (void)nx; (void)ny; (void)nz; (void)fill;
+    if (D) *D = NULL;
+    return NO_CUDA(h, "domino_dstencil_from_dmatrix");
+}
+void domino_dstencil_free(domino_dstencil D) { (void)D; }
+domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_diag diag,
+                                   const domino_stencil_options *opt, const void *b, void *x)
+{
+    (void)D; (void)diag; (void)opt; (void)b; (void)x;
+    return NO_CUDA(h, "domino_dstencil_trsv");
+}
+int domino_dstencil_warps_per_queue(domino_dstencil D) { (void)D; return 0; }
+size_t domino_dstencil_bytes(domino_dstencil D) { (void)D; return 0; }

@@ -86,6 +86,9 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     if (e == DOMINO_ENGINE_CSC && deterministic)
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "%s: the csc engine adds partial sums atomically and is not deterministic", fn);
+    if (e == DOMINO_ENGINE_STENCIL && (!*arrays_are_csr_of_s || dA->format != DOMINO_CSR))
+        return domino_error(h, DOMINO_NOT_SUPPORTED,
+                            "%s: the stencil engine reads a CSR of the system (op N on CSR)", fn);
     if (e == DOMINO_ENGINE_CUSPARSE && dA->nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: cuSPARSE SpSV baseline needs nnz < 2^31", fn);
     *engine = e;
@@ -147,7 +150,32 @@ static domino_status prepare_values(domino_handle h, struct domino_gpu_context *
         if (p->cusparse_plan) return domino_cusparse_trsv_update(h, gpu, p);
         return domino_cusparse_trsv_analysis(h, gpu, p);
     }
+    if (p->engine == DOMINO_ENGINE_STENCIL && p->dstencil) {
+        domino_status s = domino_dstencil_refresh(h, p->dstencil);
+        if (s) return s;
+    }
     p->values_version = dA->values_version;
+    return DOMINO_SUCCESS;
+}
+
+/* AUTO (and a forced STENCIL) on the CSR of the system: is it a stencil?
+ * Then the structured-grid engine, on the grid found. */
+static domino_status choose_stencil(domino_handle h, const domino_trsv_options *opt,
+                                    domino_dmatrix dA, int csr_of_s, int s_upper,
+                                    domino_engine *engine, domino_stencil *stencil, int32_t *grid)
+{
+    domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
+    int found = 0;
+    if (asked != DOMINO_ENGINE_AUTO && asked != DOMINO_ENGINE_STENCIL) return DOMINO_SUCCESS;
+    if (!csr_of_s || dA->format != DOMINO_CSR) return DOMINO_SUCCESS;
+    domino_status s = domino_stencil_detect(h, dA, s_upper ? DOMINO_UPPER : DOMINO_LOWER, stencil,
+                                            &grid[0], &grid[1], &grid[2], &found);
+    if (s) return s;
+    if (found) *engine = DOMINO_ENGINE_STENCIL;
+    else if (asked == DOMINO_ENGINE_STENCIL)
+        return domino_error(h, DOMINO_NOT_SUPPORTED,
+                            "domino_trsv_analysis: the matrix is not a stencil of the generators on "
+                            "any grid (sorted CSR, natural order), so the stencil engine cannot run");
     return DOMINO_SUCCESS;
 }
 
@@ -179,6 +207,9 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     int s_upper = 0, csr_of_s = 0;
     if ((s = check_args(h, op, fill, diag, dA, nrhs, opt, fn, &engine, &s_upper, &csr_of_s)))
         return s;
+    domino_stencil stencil = DOMINO_D2N5;
+    int32_t grid[3] = {0, 0, 0};
+    if ((s = choose_stencil(h, opt, dA, csr_of_s, s_upper, &engine, &stencil, grid))) return s;
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     p->magic = DOMINO_PLAN_MAGIC;
@@ -242,6 +273,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     }
     s = prepare_values(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
+    if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of the triangle */
+        s = domino_dstencil_from_dmatrix(h, dA, stencil, grid[0], grid[1], grid[2],
+                                         s_upper ? DOMINO_UPPER : DOMINO_LOWER, &p->dstencil);
+        if (!s) s = domino_dstencil_make_compact(h, p->dstencil);
+    }
     if (s) {
         domino_trsv_plan_free(p);
         return s;
@@ -258,6 +294,22 @@ static int pull_mode(const struct domino_trsv_plan_s *p)
     if (p->engine == DOMINO_ENGINE_WARP) return 1;
     if (p->forced_mode == 2) return 2;
     return (p->transposed || p->dA->sorted) ? 0 : 2;
+}
+
+/* the structured-grid engine: one solve per right-hand side (synchronous);
+ * a zero pivot counts only when asked for, as with the other engines */
+static domino_status stencil_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
+                                   void *X, int64_t ldx, int check_pivot)
+{
+    size_t vs = domino_type_size(p->type);
+    for (int32_t j = 0; j < p->nrhs; j++) {
+        domino_status s = domino_dstencil_trsv(h, p->dstencil, p->diag, NULL,
+                                               (const char *)B + (size_t)j * ldb * vs,
+                                               (char *)X + (size_t)j * ldx * vs);
+        if (s == DOMINO_ZERO_PIVOT && !check_pivot) continue;
+        if (s) return s;
+    }
+    return DOMINO_SUCCESS;
 }
 
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
@@ -287,6 +339,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         if (!s && check_pivot) s = domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn);
         return s;
     }
+    if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx, check_pivot);
     cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
     int unit = p->diag == DOMINO_UNIT;
     if (e) return domino_cuda_status(h, e, fn);
@@ -342,6 +395,7 @@ void domino_trsv_plan_free(domino_trsv_plan p)
 {
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
     domino_cusparse_trsv_free(p);
+    domino_dstencil_free(p->dstencil);
     if (p->owns_buffer) cudaFree(p->buffer);
     free(p->level_ptr_host);
     p->magic = DOMINO_FREED_MAGIC;

@@ -2,7 +2,7 @@
 #ifndef DOMINO_TRSV_PLAN_H
 #define DOMINO_TRSV_PLAN_H
 
-#include "gpu_internal.h"
+#include "stencil_gpu.h"
 
 #define DOMINO_PLAN_MAGIC 0x646f6d696e6f5031ULL
 
@@ -50,6 +50,8 @@ struct domino_trsv_plan_s {
     int32_t nlevels;           /* number of levels */
     int64_t *level_ptr_host;   /* level offsets on the host, nlevels+1 */
     double avg_row_len;        /* nnz / n of the arrays */
+    /* structured-grid engine */
+    domino_dstencil dstencil;  /* the stencil found in the analysis, reading dA's arrays */
     /* cuSPARSE baseline */
     int32_t *ptr32;            /* 32-bit offsets for cuSPARSE */
     void *cusparse_plan;       /* struct in trsv_cusparse.c */

@@ -39,7 +39,7 @@ static int check_skipped;
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
     DOMINO_ENGINE_AUTO, DOMINO_ENGINE_LEVELSET, DOMINO_ENGINE_WARP,
-    DOMINO_ENGINE_THREAD, DOMINO_ENGINE_CSC, DOMINO_ENGINE_CUSPARSE};
+    DOMINO_ENGINE_THREAD, DOMINO_ENGINE_CSC, DOMINO_ENGINE_CUSPARSE, DOMINO_ENGINE_STENCIL};
 
 /* one system to solve: op(T) X = B with T the fill triangle of the host T */
 typedef struct solve_case {
@@ -109,6 +109,7 @@ static int unsupported_by_design(domino_engine e, int32_t nrhs, const domino_trs
                                  int64_t nnz)
 {
     if (e == DOMINO_ENGINE_CSC && (nrhs != 1 || (opt && opt->deterministic))) return 1;
+    if (e == DOMINO_ENGINE_STENCIL) return 1; /* only stencils, as a CSR of the system */
     return e == DOMINO_ENGINE_CUSPARSE && nnz >= INT32_MAX;
 }
 
@@ -566,7 +567,8 @@ static void test_values_update(domino_handle h)
         if (dA && !domino_matrix_get_view(h, A2, &v)) {
             for (int64_t k = 0; k < v.nnz; k++) ((double *)v.val)[k] *= 2;
             for (int e = 0; e < DOMINO_ENGINE_COUNT; e++)
-                test_values_update_one(h, A, dA, A2, all_engines[e],
+                if (all_engines[e] != DOMINO_ENGINE_STENCIL) /* a DAG is no stencil */
+                    test_values_update_one(h, A, dA, A2, all_engines[e],
                                        fmt ? "dag 5000 levels 50 (csc)" : "dag 5000 levels 50 (csr)");
         }
         domino_dmatrix_free(dA);
@@ -612,6 +614,7 @@ static void test_pivots(domino_handle h)
         domino_trsv_options opt;
         domino_trsv_options_init(&opt);
         opt.engine = all_engines[e];
+        if (opt.engine == DOMINO_ENGINE_STENCIL) continue; /* 10 rows: no stencil (test_gpu_stencil) */
         const char *en = domino_engine_name(opt.engine);
         domino_trsv_plan plan = NULL;
         domino_status s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dZ, 1,
@@ -727,6 +730,7 @@ static void test_wait_and_workspace(domino_handle h)
             domino_trsv_options opt;
             domino_trsv_options_init(&opt);
             opt.engine = all_engines[e];
+            if (opt.engine == DOMINO_ENGINE_STENCIL) continue; /* a DAG is no stencil */
             opt.max_wait_ms = 2000;
             check_engine(h, &c, &d, &opt, NULL);
             opt.max_wait_ms = 0;

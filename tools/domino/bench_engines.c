@@ -8,14 +8,19 @@
 #include <string.h>
 
 const bench_engine bench_engines[] = {
-    {"cpu-seq", 0, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, cpu_run},
-    {"cpu-syncfree", 0, CPU_SYNCFREE, DOMINO_ENGINE_AUTO, cpu_run},
-    {"auto", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, gpu_run},
-    {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run},
-    {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run},
-    {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run},
-    {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run},
-    {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run},
+    {"cpu-seq", 0, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, cpu_run, 0, 0},
+    {"cpu-syncfree", 0, CPU_SYNCFREE, DOMINO_ENGINE_AUTO, cpu_run, 0, 0},
+    {"auto", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, gpu_run, 0, 0},
+    {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0},
+    {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run, 0, 0},
+    {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0},
+    {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0},
+    {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0},
+    {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0},
+    {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1},
+    {"stencil-partition", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_PARTITION, 0},
+    {"stencil-multistage", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_MULTISTAGE, 0},
+    {"stencil-compressed", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_COMPRESSED, 0},
 };
 const int bench_engine_count = (int)(sizeof(bench_engines) / sizeof(bench_engines[0]));
 
@@ -26,6 +31,8 @@ const bench_engine *bench_engine_find(const char *name)
         if (strcmp(bench_engines[i].name, name) == 0) return &bench_engines[i];
     return NULL;
 }
+
+int bench_engine_is_stencil(const bench_engine *e) { return e->run == stencil_run; }
 
 void solve_problem_release(solve_problem *p)
 {

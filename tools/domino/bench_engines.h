@@ -16,6 +16,10 @@ typedef struct solve_problem {
     const void *B;             /* right-hand sides, n x nrhs column-major, T's type, not owned */
     domino_matrix T_transposed;/* T^T for CPU engines without op T, made on demand, owned */
     domino_dmatrix dT;         /* T on the GPU, uploaded on first GPU run, owned */
+    int is_stencil;            /* 1: T is `stencil` on an nx*ny*nz grid (structured engines run) */
+    domino_stencil stencil;    /* the stencil of T */
+    int32_t nx, ny, nz;        /* its grid */
+    int stencil_tune;          /* 1: structured engines autotune their warps per queue */
 } solve_problem;
 
 /* release what a solve_problem owns (not T or B) */
@@ -45,10 +49,12 @@ typedef struct bench_engine {
     int is_gpu;               /* 1: needs a GPU */
     cpu_kind cpu;             /* which CPU solver (CPU engines) */
     domino_engine gpu_engine; /* which GPU engine (GPU engines) */
-    engine_run_fn run;        /* cpu_run or gpu_run */
+    engine_run_fn run;        /* cpu_run, gpu_run or stencil_run */
+    int stencil_variant;      /* structured engines: domino_stencil_variant */
+    int stencil_compact;      /* structured engines: 1 compact input, 0 CSR input */
 } bench_engine;
 
-/* the engines, CPU ones first */
+/* the engines, CPU ones first, the structured-grid ones last */
 extern const bench_engine bench_engines[];
 extern const int bench_engine_count;
 /* engine by name ("cpu" is cpu-seq); NULL if unknown */
@@ -58,6 +64,14 @@ domino_status cpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
                       void *X, engine_timing *t);
 domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
                       void *X, engine_timing *t);
+
+/* The structured-grid solve (domino_dstencil_trsv) of a stencil problem;
+ * DOMINO_NOT_SUPPORTED when p is not one.  No analysis: analysis_ms is 0 and
+ * the time of a solve is everything from the call to the result. */
+domino_status stencil_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
+                          void *X, engine_timing *t);
+/* 1 if e is a structured-grid engine */
+int bench_engine_is_stencil(const bench_engine *e);
 
 /* median of count times (reorders them) */
 double bench_median(double *times, int count);

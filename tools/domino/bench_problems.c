@@ -72,21 +72,25 @@ static int parse_rmat(char **f, int nf, problem_spec *spec, char *why, size_t wh
     return 0;
 }
 
-static int parse_stencil(const char *name, const char *grid, problem_spec *spec, char *why,
-                         size_t why_len)
+static int parse_stencil(const char *name, const char *grid, const char *side, problem_spec *spec,
+                         char *why, size_t why_len)
 {
     if (domino_stencil_parse(name, &spec->stencil) ||
-        cli_parse_grid(grid, spec->stencil, &spec->nx, &spec->ny, &spec->nz)) {
-        snprintf(why, why_len, "bad stencil problem '%s:%s' (NAME:N or NAME:NXxNY[xNZ])", name, grid);
+        cli_parse_grid(grid, spec->stencil, &spec->nx, &spec->ny, &spec->nz) ||
+        (side && strcmp(side, "upper") != 0 && strcmp(side, "lower") != 0)) {
+        snprintf(why, why_len, "bad stencil problem '%s:%s%s%s' (NAME:N or NAME:NXxNY[xNZ], then "
+                 "optionally :lower or :upper)", name, grid, side ? ":" : "", side ? side : "");
         return -1;
     }
     spec->kind = PROBLEM_STENCIL;
+    spec->fill = side && strcmp(side, "upper") == 0 ? DOMINO_UPPER : DOMINO_LOWER;
+    const char *suffix = spec->fill == DOMINO_UPPER ? ":upper" : "";
     if (spec->nz > 1)
-        snprintf(spec->name, sizeof(spec->name), "%s:%dx%dx%d", domino_stencil_name(spec->stencil),
-                 spec->nx, spec->ny, spec->nz);
+        snprintf(spec->name, sizeof(spec->name), "%s:%dx%dx%d%s", domino_stencil_name(spec->stencil),
+                 spec->nx, spec->ny, spec->nz, suffix);
     else
-        snprintf(spec->name, sizeof(spec->name), "%s:%dx%d", domino_stencil_name(spec->stencil),
-                 spec->nx, spec->ny);
+        snprintf(spec->name, sizeof(spec->name), "%s:%dx%d%s", domino_stencil_name(spec->stencil),
+                 spec->nx, spec->ny, suffix);
     return 0;
 }
 
@@ -112,9 +116,10 @@ int problem_spec_parse(const char *text, problem_spec *spec, char *why, size_t w
     int nf = split_fields(text, buf, sizeof(buf), f, 6);
     if (nf >= 2 && strcmp(f[0], "dag") == 0) return parse_dag(f, nf, spec, why, why_len);
     if (nf >= 2 && strcmp(f[0], "rmat") == 0) return parse_rmat(f, nf, spec, why, why_len);
-    if (nf == 3 && strcmp(f[0], "stencil") == 0) return parse_stencil(f[1], f[2], spec, why, why_len);
-    if (nf == 2 && domino_stencil_parse(f[0], &st) == DOMINO_SUCCESS)
-        return parse_stencil(f[0], f[1], spec, why, why_len);
+    if ((nf == 3 || nf == 4) && strcmp(f[0], "stencil") == 0)
+        return parse_stencil(f[1], f[2], nf == 4 ? f[3] : NULL, spec, why, why_len);
+    if ((nf == 2 || nf == 3) && domino_stencil_parse(f[0], &st) == DOMINO_SUCCESS)
+        return parse_stencil(f[0], f[1], nf == 3 ? f[2] : NULL, spec, why, why_len);
     if (nf == 1 || strstr(text, ".mtx") || strchr(text, '/')) return parse_file(text, spec, why, why_len);
     snprintf(why, why_len,
              "unknown problem '%s' (STENCIL:GRID, dag:ROWS:PERROW:LEVELS[:BAND], rmat:SCALE, or a .mtx file)",
@@ -122,7 +127,7 @@ int problem_spec_parse(const char *text, problem_spec *spec, char *why, size_t w
     return -1;
 }
 
-/* the lower triangle of the problem, before any solve */
+/* the triangle of the problem, before any solve */
 static domino_status build_triangle(domino_handle h, const problem_spec *spec, domino_type type,
                                     domino_matrix *T)
 {
@@ -130,7 +135,8 @@ static domino_status build_triangle(domino_handle h, const problem_spec *spec, d
     domino_status s;
     switch (spec->kind) {
     case PROBLEM_STENCIL:
-        return domino_gen_stencil(h, spec->stencil, spec->nx, spec->ny, spec->nz, DOMINO_PART_LOWER,
+        return domino_gen_stencil(h, spec->stencil, spec->nx, spec->ny, spec->nz,
+                                  spec->fill == DOMINO_UPPER ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                   type, T);
     case PROBLEM_DAG:
         return domino_gen_dag(h, spec->rows, spec->per_row, spec->levels, spec->band, 1, type, T);
@@ -142,7 +148,7 @@ static domino_status build_triangle(domino_handle h, const problem_spec *spec, d
         s = domino_mm_read(h, spec->path, type, 0, &A);
         break;
     }
-    if (!s) s = domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, T);
+    if (!s) s = domino_matrix_triangle(h, A, spec->fill, DOMINO_DIAG_DOMINANT, T);
     domino_matrix_free(A);
     return s;
 }
@@ -167,15 +173,20 @@ domino_status bench_problem_build(domino_handle h, const problem_spec *spec, dom
         goto cleanup;
     }
     if ((s = cli_make_rhs(h, DOMINO_OP_N, DOMINO_NON_UNIT, p->T, 1, p->x_true, p->b))) goto cleanup;
-    s = domino_ref_trsv(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, p->T, 1, p->b, p->n, p->x_ref,
+    s = domino_ref_trsv(h, DOMINO_OP_N, spec->fill, DOMINO_NON_UNIT, p->T, 1, p->b, p->n, p->x_ref,
                         p->n);
-    if (s || (s = domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, p->T, &levels))) goto cleanup;
+    if (s || (s = domino_ref_levels(h, DOMINO_OP_N, spec->fill, p->T, &levels))) goto cleanup;
     p->nlevels = levels->nlevels;
     p->parallelism = levels->parallelism;
     p->dependency = levels->dependency;
     p->solve.T = p->T;
     p->solve.op = DOMINO_OP_N;
-    p->solve.fill = DOMINO_LOWER;
+    p->solve.fill = spec->fill;
+    p->solve.is_stencil = spec->kind == PROBLEM_STENCIL;
+    p->solve.stencil = spec->stencil;
+    p->solve.nx = spec->nx;
+    p->solve.ny = spec->ny;
+    p->solve.nz = spec->nz;
     p->solve.diag = DOMINO_NON_UNIT;
     p->solve.n = p->n;
     p->solve.nrhs = 1;
@@ -262,6 +273,26 @@ int bench_suite_trsv(int quick, const char *matrices_dir, problem_spec **specs, 
     int n = add_matrix_files(matrices_dir, *specs, 0, max);
     for (int i = 0; generated[i] && n < max; i++)
         if (problem_spec_parse(generated[i], &(*specs)[n], why, sizeof(why)) == 0) n++;
+    *count = n;
+    return 0;
+}
+
+int bench_suite_stencil(int quick, problem_spec **specs, int *count)
+{
+    static const char *const stencils[] = {"d3n7", "d3n13", "d3n27", "d3n33"};
+    static const int full_sizes[] = {64, 128, 192, 256}, quick_sizes[] = {16, 24};
+    const int *sizes = quick ? quick_sizes : full_sizes;
+    int nsizes = quick ? 2 : 4, n = 0;
+    char name[64], why[256];
+    *count = 0;
+    *specs = calloc((size_t)(4 * nsizes * 2), sizeof(problem_spec));
+    if (!*specs) return -1;
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < nsizes; k++)
+            for (int side = 0; side < 2; side++) {
+                snprintf(name, sizeof(name), "%s:%d:%s", stencils[s], sizes[k], side ? "upper" : "lower");
+                if (problem_spec_parse(name, &(*specs)[n], why, sizeof(why)) == 0) n++;
+            }
     *count = n;
     return 0;
 }

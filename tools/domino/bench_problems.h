@@ -26,17 +26,18 @@ typedef struct problem_spec {
     int32_t levels, band;    /* PROBLEM_DAG: depth, band (0 = none) */
     int scale, edge_factor;  /* PROBLEM_RMAT: 2^scale vertices, edges per vertex */
     char path[1024];         /* PROBLEM_FILE: the file */
+    domino_fill fill;        /* triangle solved: lower (default) or upper */
     char name[256];          /* the name printed in reports */
 } problem_spec;
 
-/* Parse "d3n27:64", "d2n5:1024x1024", "stencil:d3n7:32", "dag:ROWS:PERROW:LEVELS[:BAND]",
+/* Parse "d3n27:64", "d2n5:1024x1024", "d3n7:64:upper", "stencil:d3n7:32", "dag:ROWS:PERROW:LEVELS[:BAND]",
  * "rmat:SCALE[:EDGEFACTOR]" or a path to a Matrix Market file.  0 on success,
  * else -1 with the reason in why. */
 int problem_spec_parse(const char *text, problem_spec *spec, char *why, size_t why_len);
 
-/* a built problem: lower triangle, right-hand side, reference solution */
+/* a built problem: its triangle, right-hand side, reference solution */
 typedef struct bench_problem {
-    domino_matrix T;      /* lower triangle with its diagonal, CSR, owned */
+    domino_matrix T;      /* lower or upper triangle with its diagonal, CSR, owned */
     void *x_true;         /* known solution, size n, owned */
     void *b;              /* right-hand side T x_true, size n, owned */
     void *x_ref;          /* domino_ref_trsv's solution, size n, owned */
@@ -59,5 +60,9 @@ void bench_problem_free(bench_problem *p);
  * array *specs (free with free()) of *count entries; matrices_dir is scanned
  * for .mtx and .mtx.gz files.  0 on success, -1 when out of memory. */
 int bench_suite_trsv(int quick, const char *matrices_dir, problem_spec **specs, int *count);
+
+/* The problems of the stencil suite: D3N7, D3N13, D3N27, D3N33 on 64^3,
+ * 128^3, 192^3, 256^3 (quick: 16^3, 24^3), lower and upper. */
+int bench_suite_stencil(int quick, problem_spec **specs, int *count);
 
 #endif /* DOMINO_CLI_BENCH_PROBLEMS_H */

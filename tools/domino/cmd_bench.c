@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv] [--quick] [--grid N | --problem NAME]\n"
-    "                    [--repeat R] [--engines a,b,c] [--float]\n"
+    "usage: domino bench [--suite default|trsv|stencil] [--quick] [--grid N | --problem NAME]\n"
+    "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
     "Times the triangular-solve engines: a warm-up run, then R timed runs (median),\n"
@@ -29,14 +29,24 @@ static const char bench_usage[] =
     "  --suite trsv     the GPU benchmark suite: every matrix in $DOMINO_MATRICES\n"
     "                   (default ../shared/matrices), stencils, random DAGs of\n"
     "                   depth 1..10^6, R-MAT; --quick makes it about 8x smaller\n"
+    "  --suite stencil  structured-grid solves: D3N7, D3N13, D3N27, D3N33 on 64^3..256^3,\n"
+    "                   lower and upper (--quick: 16^3, 24^3); engines stencil*,\n"
+    "                   auto and cusparse unless --engines says otherwise\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
+    "                   with :upper for the upper triangle (d3n7:64:upper),\n"
     "                   dag:ROWS:PERROW:LEVELS[:BAND], rmat:SCALE, or FILE.mtx\n"
     "                   (generated and file matrices: lower triangle, diagonal made\n"
     "                   dominant where the generator does not)\n"
+    "  --upper          upper triangles of every problem (backward solves)\n"
     "  --repeat R       timed runs per engine (default 10)\n"
     "  --engines LIST   comma-separated: cpu-seq, cpu-syncfree, and with a GPU auto,\n"
-    "                   levelset, warp, thread, csc, cusparse (default: all available)\n"
+    "                   levelset, warp, thread, csc, cusparse, and on stencil problems\n"
+    "                   the structured solves stencil (CSR input), stencil-compact,\n"
+    "                   and the steps of the paper's ablation stencil-partition,\n"
+    "                   stencil-multistage, stencil-compressed (default: all available\n"
+    "                   but the structured ones; --suite stencil: see above)\n"
+    "  --tune           structured solves autotune D, the warps per z-queue\n"
     "  --float          single precision\n"
     "  --json           print a JSON document instead of the table\n"
     "  --csv FILE       also write the results as CSV\n"
@@ -54,6 +64,7 @@ typedef struct bench_request {
     int64_t grid;            /* --grid, 0 if not given */
     int64_t repeat;          /* timed runs */
     int json, quick, use_float; /* flags */
+    int upper, tune;         /* --upper, --tune */
     const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
     int nengines;            /* size of engine_list */
 } bench_request;
@@ -66,9 +77,14 @@ static int select_engines(bench_request *rq)
 {
     int have_gpu = domino_gpu_count() > 0;
     rq->nengines = 0;
+    if (!rq->engines && strcmp(rq->suite, "stencil") == 0)
+        rq->engines = have_gpu ? "stencil,stencil-compact,stencil-partition,stencil-multistage,"
+                                 "stencil-compressed,auto,cusparse"
+                               : "cpu-seq";
     if (!rq->engines) {
         for (int i = 0; i < bench_engine_count; i++)
-            if (!bench_engines[i].is_gpu || have_gpu) rq->engine_list[rq->nengines++] = &bench_engines[i];
+            if ((!bench_engines[i].is_gpu || have_gpu) && !bench_engine_is_stencil(&bench_engines[i]))
+                rq->engine_list[rq->nengines++] = &bench_engines[i];
         return 0;
     }
     char buf[512];
@@ -104,20 +120,26 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                               {"json-out", 0, OPT_STRING, 0, 0, &rq->json_path},
                               {"quick", 0, OPT_FLAG, 0, 0, &rq->quick},
                               {"float", 0, OPT_FLAG, 0, 0, &rq->use_float},
+                              {"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
+                              {"tune", 0, OPT_FLAG, 0, 0, &rq->tune},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
     int rc = opts_parse("bench", bench_usage, specs, argc, argv, 1, pos, 0, &npos);
     if (rc != OPTS_OK) return rc;
-    if (strcmp(rq->suite, "default") != 0 && strcmp(rq->suite, "trsv") != 0)
-        return opts_usage_error("bench", bench_usage, "--suite: unknown suite '%s' (default, trsv)",
-                                rq->suite);
+    int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0;
+    if (strcmp(rq->suite, "default") != 0 && !is_suite)
+        return opts_usage_error("bench", bench_usage,
+                                "--suite: unknown suite '%s' (default, trsv, stencil)", rq->suite);
     if (rq->grid && rq->problem)
         return opts_usage_error("bench", bench_usage, "--grid and --problem exclude each other");
-    if (strcmp(rq->suite, "trsv") == 0 && (rq->grid || rq->problem))
-        return opts_usage_error("bench", bench_usage, "--suite trsv takes no --grid or --problem");
-    if (rq->quick && strcmp(rq->suite, "trsv") != 0)
-        return opts_usage_error("bench", bench_usage, "--quick goes with --suite trsv");
+    if (is_suite && (rq->grid || rq->problem))
+        return opts_usage_error("bench", bench_usage, "--suite %s takes no --grid or --problem",
+                                rq->suite);
+    if (rq->quick && !is_suite)
+        return opts_usage_error("bench", bench_usage, "--quick goes with --suite trsv or stencil");
+    if (rq->upper && strcmp(rq->suite, "stencil") == 0)
+        return opts_usage_error("bench", bench_usage, "--suite stencil has lower and upper already");
     return select_engines(rq);
 }
 
@@ -131,6 +153,17 @@ static int list_problems(const bench_request *rq, problem_spec **specs, int *cou
             fprintf(stderr, "domino bench: out of memory\n");
             return OPTS_ERROR;
         }
+        for (int i = 0; rq->upper && i < *count; i++) {
+            (*specs)[i].fill = DOMINO_UPPER;
+            if (strlen((*specs)[i].name) + 7 < sizeof((*specs)[i].name)) strcat((*specs)[i].name, ":upper");
+        }
+        return OPTS_OK;
+    }
+    if (strcmp(rq->suite, "stencil") == 0) {
+        if (bench_suite_stencil(rq->quick, specs, count)) {
+            fprintf(stderr, "domino bench: out of memory\n");
+            return OPTS_ERROR;
+        }
         return OPTS_OK;
     }
     *specs = calloc(1, sizeof(problem_spec));
@@ -141,6 +174,11 @@ static int list_problems(const bench_request *rq, problem_spec **specs, int *cou
         free(*specs);
         *specs = NULL;
         return opts_usage_error("bench", bench_usage, "--problem: %s", why);
+    }
+    if (rq->upper && (*specs)->fill != DOMINO_UPPER) {
+        (*specs)->fill = DOMINO_UPPER;
+        size_t len = strlen((*specs)->name);
+        if (len + 7 < sizeof((*specs)->name)) strcat((*specs)->name, ":upper");
     }
     return OPTS_OK;
 }
@@ -165,9 +203,13 @@ static void run_engine(domino_handle h, const bench_engine *e, bench_problem *p,
     snprintf(row->engine, sizeof(row->engine), "%s", e->name);
     memset(X, 0, (size_t)p->n * domino_type_size(p->type));
     row->residual = row->diff = NAN;
-    if (e->run(h, e, &p->solve, repeat, X, &t) ||
-        domino_ref_trsv_residual(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, p->T, 1, X, p->n,
-                                 p->b, p->n, &row->residual)) {
+    domino_status s = e->run(h, e, &p->solve, repeat, X, &t);
+    if (s == DOMINO_NOT_SUPPORTED && bench_engine_is_stencil(e)) {
+        snprintf(row->status, sizeof(row->status), "skipped: not a stencil problem");
+        return;
+    }
+    if (s || domino_ref_trsv_residual(h, DOMINO_OP_N, p->solve.fill, DOMINO_NON_UNIT, p->T, 1, X,
+                                      p->n, p->b, p->n, &row->residual)) {
         row->failed = 1;
         snprintf(row->status, sizeof(row->status), "ERROR: %s", domino_last_error(h));
         fprintf(stderr, "domino bench: %s on %s: %s\n", e->name, row->problem, domino_last_error(h));
@@ -222,6 +264,7 @@ static int run_problem(domino_handle h, const bench_request *rq, const problem_s
         bench_report_add(report, &rows[0]);
         return 1;
     }
+    p.solve.stencil_tune = rq->tune;
     void *X = cli_zero_block(type, p.n, 1);
     for (int k = 0; k < rq->nengines; k++) {
         bench_row *row = &rows[k];

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# stencil-run.sh: one device-machine session of the structured-grid solve:
+# build, the gpu-labelled stencil test, then `domino bench` on each problem in
+# its own process.  Results in $OUT (device tool) or bench/results/raw:
+# ${TAG}.csv, ${TAG}.txt, gpu-test.log.
+#   bench/stencil-run.sh suite            the whole stencil suite (16 problems x lower/upper)
+#   bench/stencil-run.sh none PROBLEM...  only the named problems
+# Environment: ENGINES, REPEAT (10), TUNE (1: --tune), PER_PROBLEM_S (240), TEST (1), TAG.
+set -uo pipefail
+export NVSHMEM_DISABLE_NVLS=1
+OUT=${OUT:-bench/results/raw}
+mkdir -p "$OUT"
+ROOT=$(pwd)
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$OUT/device.txt"
+B=build-gpu
+ZFLAGS=""
+if [ ! -f /usr/include/zlib.h ]; then
+  zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
+  ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
+fi
+t0=$(date +%s)
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$ROOT/.carry/matrices" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
+cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
+echo "build: $(( $(date +%s) - t0 )) s"
+if [ "${TEST:-1}" = 1 ]; then
+  ( cd $B && ctest -L gpu -V --timeout 300 ) > "$OUT/gpu-test.log" 2>&1
+  grep -E "FAIL|passed|failed" "$OUT/gpu-test.log" | tail -12
+fi
+what=${1:-none}
+shift || true
+problems=("$@")
+if [ "$what" = suite ]; then
+  for s in d3n7 d3n13 d3n27 d3n33; do for g in 64 128 192 256; do
+    problems+=("$s:$g" "$s:$g:upper"); done; done
+fi
+ENG=${ENGINES:-stencil,stencil-compact,stencil-partition,stencil-multistage,stencil-compressed,auto,cusparse}
+TAG=${TAG:-stencil}
+TUNEFLAG=""; [ "${TUNE:-1}" = 1 ] && TUNEFLAG="--tune"
+TMP=$(mktemp -d)
+: > "$OUT/$TAG.csv"
+echo "# $0 $what $* ; ENGINES=$ENG REPEAT=${REPEAT:-10} TUNE=${TUNE:-1} ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/$TAG.txt"
+i=0
+for p in "${problems[@]}"; do
+  i=$((i+1))
+  timeout "${PER_PROBLEM_S:-240}" $B/domino bench --problem "$p" --engines "$ENG" --repeat "${REPEAT:-10}" $TUNEFLAG --csv "$TMP/$i.csv" > "$TMP/$i.txt" 2>&1
+  rc=$?
+  grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/$TAG.txt"
+  [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/$TAG.txt"
+  if [ -f "$TMP/$i.csv" ]; then
+    if [ -s "$OUT/$TAG.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/$TAG.csv"; else cat "$TMP/$i.csv" > "$OUT/$TAG.csv"; fi
+  fi
+done
+cat "$OUT/$TAG.txt"

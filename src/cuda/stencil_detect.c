@@ -1,0 +1,144 @@
+/* stencil_detect.c: does a CSR on the GPU hold one of the generator stencils
+ * on some grid?  What lets the AUTO engine of domino_trsv_analysis hand a
+ * stencil system to the structured-grid solve.  Cost: a few small copies
+ * and one thread-per-row pass over the entries. */
+#include "stencil_gpu.h"
+#include "matrix/stencil_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOWS 2      /* sampled windows of rows */
+#define WINDOW 16      /* rows per window */
+#define MAX_ROW 64     /* longest row looked at */
+#define MAX_TRIES 4    /* grids checked by the kernel at most */
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The longest row among the sampled windows, as its triangle's column
+ * deltas (solve coordinates, <= 0), increasing, in d[0..*count). */
+static domino_status sample_row(domino_handle h, domino_dmatrix dA, int upper, int64_t *d,
+                                int *count)
+{
+    int64_t n = dA->nrows, ptr[WINDOW + 1], best_row = -1, best_len = -1, best_jb = 0;
+    int32_t cols[MAX_ROW];
+    int64_t starts[WINDOWS] = {n / 2 + n / 7 + 3, n / 3 + 17};
+    *count = 0;
+    for (int w = 0; w < WINDOWS; w++) {
+        int64_t s0 = starts[w] < 0 ? 0 : starts[w] > n - WINDOW ? n - WINDOW : starts[w];
+        domino_status s = domino_gpu_download(h, ptr, dA->ptr + s0, sizeof(ptr));
+        if (s) return s;
+        for (int i = 0; i < WINDOW; i++)
+            if (ptr[i + 1] - ptr[i] > best_len && ptr[i + 1] - ptr[i] <= MAX_ROW) {
+                best_len = ptr[i + 1] - ptr[i];
+                best_row = s0 + i;
+                best_jb = ptr[i];
+            }
+    }
+    if (best_row < 0 || best_len == 0) return DOMINO_SUCCESS;
+    domino_status s = domino_gpu_download(h, cols, dA->ind + best_jb, (size_t)best_len * sizeof(int32_t));
+    if (s) return s;
+    for (int64_t t = 0; t < best_len; t++) {
+        int64_t delta = upper ? best_row - cols[t] : cols[t] - best_row;
+        if (delta <= 0) d[(*count)++] = delta;
+    }
+    qsort(d, (size_t)*count, sizeof(int64_t), compare_int64);
+    return DOMINO_SUCCESS;
+}
+
+/* 1 if the triangle offsets of stencil `off` on an nx*ny grid layer have
+ * exactly the deltas d[0..count) */
+static int deltas_match(const int *off, int npoints, int64_t nx, int64_t ny, const int64_t *d,
+                        int count)
+{
+    int64_t want[DOMINO_STENCIL_MAX_POINTS];
+    int m = 0;
+    for (int p = 0; p < npoints; p++)
+        if (stencil_offset_sign(off + 3 * p) <= 0)
+            want[m++] = -(off[3 * p] + nx * (off[3 * p + 1] + ny * off[3 * p + 2]));
+    if (m != count) return 0;
+    for (int i = 0; i < m; i++) want[i] = -want[i];
+    qsort(want, (size_t)m, sizeof(int64_t), compare_int64);
+    for (int i = 0; i < m; i++)
+        if (want[i] != d[i]) return 0;
+    return 1;
+}
+
+/* the kernel's verdict on stencil st on grid nx*ny*nz: 1 every entry fits */
+static domino_status grid_fits(domino_handle h, struct domino_gpu_context *gpu, domino_dmatrix dA,
+                               domino_fill fill, const int *off, int npoints, int32_t nx, int32_t ny,
+                               int32_t nz, domino_solve_status *dst, int *fits)
+{
+    stencil_kernel_args A;
+    int slot_of[DOMINO_STENCIL_MAX_POINTS];
+    domino_solve_status st;
+    memset(&A, 0, sizeof(A));
+    A.nx = nx;
+    A.ny = ny;
+    A.nz = nz;
+    A.n = (int64_t)nx * ny * nz;
+    A.upper = fill == DOMINO_UPPER;
+    A.ptr = dA->ptr;
+    A.ind = dA->ind;
+    A.val = dA->val;
+    A.st = dst;
+    *fits = 0;
+    if (domino_stencil_args_offsets(NULL, off, npoints, fill, &A, slot_of)) return DOMINO_SUCCESS;
+    cudaError_t e = domino_launch_status_reset(gpu->stream, dst);
+    if (!e) e = domino_launch_stencil_validate(gpu->stream, &A);
+    if (!e) e = cudaMemcpyAsync(&st, dst, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, "stencil detection");
+    *fits = st.timeout_row == INT32_MAX;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
+                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
+                                    int *found)
+{
+    struct domino_gpu_context *gpu;
+    domino_solve_status *dst = NULL;
+    int64_t d[MAX_ROW];
+    int count = 0, tries = 0, off[3 * DOMINO_STENCIL_MAX_POINTS];
+    *found = 0;
+    if (dA->format != DOMINO_CSR || !dA->sorted || dA->nrows < 2 * WINDOW ||
+        dA->nnz > (int64_t)DOMINO_STENCIL_MAX_POINTS * dA->nrows)
+        return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (!s) s = sample_row(h, dA, fill == DOMINO_UPPER, d, &count);
+    if (s || count < 2) return s;
+    cudaError_t e = cudaMalloc((void **)&dst, sizeof(*dst));
+    if (e) return domino_cuda_status(h, e, "stencil detection");
+    int64_t n = dA->nrows;
+    for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && !*found && !s && tries < MAX_TRIES; k--) {
+        int npoints = domino_stencil_offsets((domino_stencil)k, off);
+        int is3d = k >= DOMINO_D3N7;
+        /* nx is the size of some delta, nx*ny too in 3D (their (0,-1,0), (0,0,-1)) */
+        for (int i = 0; i < count && !*found && !s && tries < MAX_TRIES; i++) {
+            int64_t cx = -d[i];
+            for (int j = is3d ? 0 : i; j < count && !*found && !s && tries < MAX_TRIES; j++) {
+                int64_t cxy = is3d ? -d[j] : n;
+                if (cx < 1 || cxy < cx || cxy % cx || n % cxy) continue;
+                int64_t cy = cxy / cx, cz = n / cxy;
+                if (!is3d && cz != 1) continue;
+                if (!deltas_match(off, npoints, cx, cy, d, count)) continue;
+                tries++;
+                s = grid_fits(h, gpu, dA, fill, off, npoints, (int32_t)cx, (int32_t)cy, (int32_t)cz,
+                              dst, found);
+                if (*found) {
+                    *st = (domino_stencil)k;
+                    *nx = (int32_t)cx;
+                    *ny = (int32_t)cy;
+                    *nz = (int32_t)cz;
+                }
+            }
+        }
+    }
+    cudaFree(dst);
+    return s;
+}

@@ -1,0 +1,128 @@
+/* stencil_gpu.h: the structured-grid GPU solve (internal): the kernel's view
+ * of a stencil triangle and the device stencil object.
+ *
+ * Coordinates.  An upper solve is a lower solve of the grid reflected through
+ * its centre: row i becomes N-1-i, point (x,y,z) becomes
+ * (nx-1-x, ny-1-y, nz-1-z), offsets change sign.  The kernels work in these
+ * "solve coordinates", where every offset of the triangle precedes the centre
+ * (delta < 0), and map rows back with row = upper ? N-1-r : r. */
+#ifndef DOMINO_STENCIL_GPU_H
+#define DOMINO_STENCIL_GPU_H
+
+#include "gpu_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STENCIL_MAX_OFF 16  /* off-line offsets of one triangle (D3N33 has 14) */
+#define STENCIL_MAX_LOW 17  /* offsets of one triangle, centre included */
+#define STENCIL_MAX_WAIT 8  /* distinct neighbour lines of one triangle (D3N33 has 6) */
+
+/* kind of an offset of the triangle, in solve coordinates */
+#define STENCIL_CENTRE 0 /* (0,0,0) */
+#define STENCIL_M1 1     /* (-1,0,0): the in-line recurrence */
+#define STENCIL_M2 2     /* (-2,0,0): second order in-line recurrence */
+#define STENCIL_OFF 3    /* another line: off-line offset number kind-3 */
+
+/* everything a stencil kernel reads, passed by value */
+typedef struct stencil_kernel_args {
+    int32_t nx, ny, nz;          /* grid */
+    int64_t n;                   /* rows, nx*ny*nz */
+    int upper;                   /* 1: rows are reflected (backward solve) */
+    int unit;                    /* 1: unit diagonal (centre coefficients ignored) */
+    int order;                   /* 0, 1 or 2: in-line offsets present (M1, M1+M2) */
+    int noff;                    /* off-line offsets */
+    int offx[STENCIL_MAX_OFF];   /* dx of off-line offset k (solve coordinates) */
+    int offy[STENCIL_MAX_OFF];   /* dy */
+    int offz[STENCIL_MAX_OFF];   /* dz */
+    int64_t offd[STENCIL_MAX_OFF]; /* row delta of off-line offset k (< 0) */
+    int shift_y, shift_z;        /* chunk stagger per line: (shift_y y + shift_z z) mod 32 */
+    int nwait;                   /* neighbour lines a line waits on */
+    int waity[STENCIL_MAX_WAIT]; /* dy of neighbour line w */
+    int waitz[STENCIL_MAX_WAIT]; /* dz */
+    int waitx[STENCIL_MAX_WAIT]; /* largest dx read from it */
+    int nlow;                    /* offsets of the triangle for the CSR walk, centre last */
+    int64_t lowd[STENCIL_MAX_LOW]; /* their row deltas, increasing */
+    int lowx[STENCIL_MAX_LOW];   /* dx */
+    int lowy[STENCIL_MAX_LOW];   /* dy */
+    int lowz[STENCIL_MAX_LOW];   /* dz */
+    int lowkind[STENCIL_MAX_LOW];/* STENCIL_CENTRE, _M1, _M2 or STENCIL_OFF + k */
+    /* compact form: coefficient slots of N values each, indexed by (real) row;
+     * slot 0 centre, 1 M1, 2 M2, 3+k off-line k; NULL when absent */
+    const void *coef;            /* slots back to back, or NULL for the CSR form */
+    /* CSR form */
+    const int64_t *ptr;          /* row offsets */
+    const int32_t *ind;          /* column indices */
+    const void *val;             /* values */
+    int64_t nnz;                 /* entries of the CSR */
+    /* scheduling and state */
+    int warps_per_queue;         /* D */
+    int32_t *line_state;         /* ny*nz: last solved x of each line, -1 at start */
+    int32_t *queue_next;         /* nz: next y of each z-queue */
+    domino_solve_status *st;     /* ticket = queue tickets; missing_diag, zero_pivot;
+                                    timeout_row = smallest row with a bad CSR entry */
+} stencil_kernel_args;
+
+/* a stencil triangle on the GPU */
+struct domino_dstencil_s {
+    uint64_t magic;              /* DOMINO_DSTENCIL_MAGIC while alive */
+    domino_type type;            /* value type */
+    domino_fill fill;            /* which triangle */
+    domino_stencil stencil;      /* CSR form: the stencil the caller named */
+    int compact;                 /* 1: coefficients below; 0: CSR of dA */
+    domino_dmatrix dA;           /* CSR form: the caller's matrix, not owned */
+    void *coef;                  /* compact form: owned coefficient slots */
+    size_t matrix_bytes;         /* bytes of matrix data a solve reads */
+    stencil_kernel_args args;    /* the kernel's view (state pointers filled per solve) */
+    int32_t *state;              /* owned: line states (ny*nz) then queue counters (nz) */
+    domino_solve_status *st;     /* owned device status */
+    int warps_per_queue;         /* D of the last solve, 0 before any */
+    int tuned[4];                /* per variant: D found by the autotuner, 0 = not tuned */
+};
+#define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
+
+/* Fill the offset tables of A from the offsets (dx,dy,dz triples) of a
+ * stencil, keeping those of `fill` (centre included); slot_of[p] receives
+ * the compact slot of point p (-1 when not in the triangle).  Also the
+ * chunk stagger.  Fails with DOMINO_NOT_SUPPORTED (too many offsets, |d| > 2). */
+domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, int npoints,
+                                          domino_fill fill, stencil_kernel_args *A,
+                                          int *slot_of);
+
+/* Launch one solve of the given variant with `blocks` blocks of 128 threads
+ * (x set to the pending sentinel first when the variant needs per-point
+ * flags); line states, queue counters and st must already be reset. */
+cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
+                                       const stencil_kernel_args *A, int variant, int blocks,
+                                       const void *b, void *x);
+/* check every entry of the CSR form of A (st->timeout_row: smallest bad row) */
+cudaError_t domino_launch_stencil_validate(cudaStream_t stream, const stencil_kernel_args *A);
+
+/* coef (zeroed, 3 + noff slots of n values) := the compact form of the CSR
+ * triangle of A (validated before) */
+cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino_type type,
+                                          const stencil_kernel_args *A, void *coef);
+
+/* For the trsv STENCIL engine: D (made by domino_dstencil_from_dmatrix)
+ * keeps a compact copy of its triangle and solves from it; refresh copies
+ * the values of dA again (after domino_dmatrix_update_values). */
+domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D);
+domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
+
+/* Is the fill triangle of the CSR dA one of the generator stencils on some
+ * grid?  A sampled interior row proposes the stencil and the grid, a kernel
+ * checks every entry.  *found 0 (nothing else set) or 1 with *st, *nx, *ny,
+ * *nz.  Errors only for CUDA failures. */
+domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
+                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
+                                    int *found);
+
+/* blocks of 128 threads of the variant's kernel resident on the device */
+cudaError_t domino_stencil_resident_blocks(domino_type type, const stencil_kernel_args *A,
+                                           int variant, int num_sms, int *blocks);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,114 @@
+/* stencil_offsets.c: the offset tables of a stencil triangle in solve
+ * coordinates (see stencil_gpu.h), for the structured-grid kernels */
+#include "stencil_gpu.h"
+#include "matrix/stencil_internal.h"
+
+#include <string.h>
+
+/* record neighbour line (dy, dz) read up to dx in A's wait list */
+static int add_wait(stencil_kernel_args *A, int dx, int dy, int dz)
+{
+    for (int w = 0; w < A->nwait; w++)
+        if (A->waity[w] == dy && A->waitz[w] == dz) {
+            if (dx > A->waitx[w]) A->waitx[w] = dx;
+            return 0;
+        }
+    if (A->nwait == STENCIL_MAX_WAIT) return -1;
+    A->waity[A->nwait] = dy;
+    A->waitz[A->nwait] = dz;
+    A->waitx[A->nwait] = dx;
+    A->nwait++;
+    return 0;
+}
+
+/* insert offset (dx,dy,dz) of kind `kind` into the CSR walk table, keeping
+ * the row deltas increasing */
+static void add_low(stencil_kernel_args *A, int dx, int dy, int dz, int kind)
+{
+    int64_t d = (int64_t)dx + (int64_t)A->nx * ((int64_t)dy + (int64_t)A->ny * dz);
+    int p = A->nlow;
+    while (p > 0 && A->lowd[p - 1] > d) {
+        A->lowd[p] = A->lowd[p - 1];
+        A->lowx[p] = A->lowx[p - 1];
+        A->lowy[p] = A->lowy[p - 1];
+        A->lowz[p] = A->lowz[p - 1];
+        A->lowkind[p] = A->lowkind[p - 1];
+        p--;
+    }
+    A->lowd[p] = d;
+    A->lowx[p] = dx;
+    A->lowy[p] = dy;
+    A->lowz[p] = dz;
+    A->lowkind[p] = kind;
+    A->nlow++;
+}
+
+/* ceil(num / den) for den > 0, 0 when num <= 0 */
+static int ceil_positive(int num, int den) { return num > 0 ? (num + den - 1) / den : 0; }
+
+/* The smallest stagger s(y,z) = shift_y y + shift_z z with
+ * s(y,z) - s(y+dy, z+dz) >= dx for every neighbour line (dy, dz) read up to
+ * dx: then the chunk of the neighbour that a chunk waits for ends where it
+ * is needed (up to the 32-point wrap of the stagger). */
+static void set_stagger(stencil_kernel_args *A)
+{
+    int a = 0, b = 0;
+    for (int w = 0; w < A->nwait; w++)
+        if (A->waitz[w] == 0 && A->waity[w] < 0) {
+            int need = ceil_positive(A->waitx[w], -A->waity[w]);
+            if (need > a) a = need;
+        }
+    for (int w = 0; w < A->nwait; w++)
+        if (A->waitz[w] < 0) {
+            int need = ceil_positive(A->waitx[w] + a * A->waity[w], -A->waitz[w]);
+            if (need > b) b = need;
+        }
+    A->shift_y = a;
+    A->shift_z = b;
+}
+
+domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, int npoints,
+                                          domino_fill fill, stencil_kernel_args *A,
+                                          int *slot_of)
+{
+    int sign = fill == DOMINO_UPPER ? -1 : 1;
+    A->noff = A->nlow = A->nwait = A->order = 0;
+    for (int p = 0; p < npoints; p++) {
+        const int *off = offsets + 3 * p;
+        int side = stencil_offset_sign(off);
+        slot_of[p] = -1;
+        if (fill == DOMINO_LOWER ? side > 0 : side < 0) continue;
+        int dx = sign * off[0], dy = sign * off[1], dz = sign * off[2];
+        if (dx < -2 || dx > 2 || dy < -2 || dy > 2 || dz < -2 || dz > 2)
+            return domino_error(h, DOMINO_NOT_SUPPORTED,
+                                "structured solve: offset (%d,%d,%d) is beyond 2 on an axis",
+                                off[0], off[1], off[2]);
+        int kind;
+        if (dx == 0 && dy == 0 && dz == 0) {
+            kind = STENCIL_CENTRE;
+            slot_of[p] = 0;
+        } else if (dy == 0 && dz == 0) { /* dx is -1 or -2 in solve coordinates */
+            kind = dx == -1 ? STENCIL_M1 : STENCIL_M2;
+            slot_of[p] = kind;
+            if (A->order < -dx) A->order = -dx;
+        } else {
+            if (A->noff == STENCIL_MAX_OFF)
+                return domino_error(h, DOMINO_NOT_SUPPORTED,
+                                    "structured solve: more than %d offsets outside the x-line",
+                                    STENCIL_MAX_OFF);
+            int k = A->noff++;
+            A->offx[k] = dx;
+            A->offy[k] = dy;
+            A->offz[k] = dz;
+            A->offd[k] = (int64_t)dx + (int64_t)A->nx * ((int64_t)dy + (int64_t)A->ny * dz);
+            kind = STENCIL_OFF + k;
+            slot_of[p] = kind;
+            if (add_wait(A, dx, dy, dz))
+                return domino_error(h, DOMINO_NOT_SUPPORTED,
+                                    "structured solve: more than %d neighbour lines", STENCIL_MAX_WAIT);
+        }
+        add_low(A, dx, dy, dz, kind);
+    }
+    set_stagger(A);
+    return DOMINO_SUCCESS;
+}

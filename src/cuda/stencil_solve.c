@@ -1,0 +1,178 @@
+/* stencil_solve.c: domino_dstencil_trsv, the structured-grid solve on the
+ * GPU: reset the line states and queues, launch, read back the status and
+ * name what went wrong; the warps-per-queue table and the autotuner. */
+#include "stencil_gpu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define WARPS_PER_BLOCK 4
+
+/* D from the built-in table: lines in flight per z-plane that keep the
+ * pipeline along y full (one line lags its predecessor by about a chunk of
+ * 32 points, or a point for the one-equation-at-a-time variant) */
+static int table_warps_per_queue(const stencil_kernel_args *A, int variant)
+{
+    int chunks = (A->nx + 31) / 32;
+    int d = variant == DOMINO_STENCIL_PARTITION ? A->nx / 2 : 2 * chunks;
+    if (d < 4) d = 4;
+    return d < A->ny ? d : A->ny;
+}
+
+/* point (x, y, z) of a row, for messages */
+static void row_point(const stencil_kernel_args *A, int32_t row, int *x, int *y, int *z)
+{
+    *x = (int)(row % A->nx);
+    *y = (int)((row / A->nx) % A->ny);
+    *z = (int)(row / ((int64_t)A->nx * A->ny));
+}
+
+/* the first column of row `row` of the CSR that is not a neighbour in the
+ * triangle (host replay of the kernel's walk); -1 if none is found */
+static int64_t first_bad_column(domino_handle h, const domino_dstencil D, int32_t row)
+{
+    const stencil_kernel_args *A = &D->args;
+    int64_t range[2];
+    int32_t cols[64];
+    if (domino_gpu_download(h, range, A->ptr + row, sizeof(range))) return -1;
+    int64_t count = range[1] - range[0];
+    if (count > 64) count = 64;
+    if (count <= 0 || domino_gpu_download(h, cols, A->ind + range[0], (size_t)count * sizeof(int32_t)))
+        return -1;
+    int x, y, z;
+    row_point(A, row, &x, &y, &z);
+    if (A->upper) { x = A->nx - 1 - x; y = A->ny - 1 - y; z = A->nz - 1 - z; }
+    for (int64_t t = 0; t < count; t++) {
+        int64_t d = A->upper ? row - (int64_t)cols[t] : (int64_t)cols[t] - row;
+        if (d > 0) continue;
+        int ok = 0;
+        for (int p = 0; p < A->nlow && !ok; p++) {
+            int xx = x + A->lowx[p], yy = y + A->lowy[p], zz = z + A->lowz[p];
+            ok = A->lowd[p] == d && xx >= 0 && xx < A->nx && yy >= 0 && yy < A->ny && zz >= 0 &&
+                 zz < A->nz;
+        }
+        if (!ok) return cols[t];
+    }
+    return -1;
+}
+
+/* the error of a solve status, or SUCCESS */
+static domino_status status_error(domino_handle h, domino_dstencil D, const domino_solve_status *st)
+{
+    const char *fn = "domino_dstencil_trsv";
+    int x, y, z;
+    if (st->timeout_row != INT32_MAX) {
+        int32_t row = st->timeout_row;
+        int64_t col = first_bad_column(h, D, row);
+        row_point(&D->args, row, &x, &y, &z);
+        if (col >= 0)
+            return domino_error(h, DOMINO_BAD_INPUT,
+                                "%s: row %d (x,y,z = %d,%d,%d) has an entry in column %lld, which is "
+                                "not a %s neighbour inside the %d x %d x %d grid",
+                                fn, row, x, y, z, (long long)col, domino_stencil_name(D->stencil),
+                                D->args.nx, D->args.ny, D->args.nz);
+        return domino_error(h, DOMINO_BAD_INPUT,
+                            "%s: row %d (x,y,z = %d,%d,%d) is not a %s row of the %d x %d x %d grid",
+                            fn, row, x, y, z, domino_stencil_name(D->stencil), D->args.nx,
+                            D->args.ny, D->args.nz);
+    }
+    if (st->missing_diag != INT32_MAX) {
+        row_point(&D->args, st->missing_diag, &x, &y, &z);
+        return domino_error(h, DOMINO_ZERO_DIAGONAL, "%s: row %d (x,y,z = %d,%d,%d) has no diagonal entry",
+                            fn, st->missing_diag, x, y, z);
+    }
+    if (st->zero_pivot != INT32_MAX) {
+        row_point(&D->args, st->zero_pivot, &x, &y, &z);
+        return domino_error(h, DOMINO_ZERO_PIVOT, "%s: zero pivot in row %d (x,y,z = %d,%d,%d)", fn,
+                            st->zero_pivot, x, y, z);
+    }
+    return DOMINO_SUCCESS;
+}
+
+/* one solve with D warps per queue, status read back */
+static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
+                                stencil_kernel_args *A, int variant, int dq, const void *b, void *x)
+{
+    const char *fn = "domino_dstencil_trsv";
+    domino_solve_status st;
+    int resident = 0;
+    cudaError_t e = domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
+    if (e) return domino_cuda_status(h, e, fn);
+    int64_t wanted = ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    int blocks = wanted < resident ? (int)wanted : resident;
+    if (blocks < 1) blocks = 1;
+    A->warps_per_queue = dq;
+    size_t lines = (size_t)A->ny * A->nz;
+    e = cudaMemsetAsync(D->state, 0xff, lines * sizeof(int32_t), gpu->stream); /* states -1 */
+    if (!e) e = cudaMemsetAsync(D->state + lines, 0, (size_t)A->nz * sizeof(int32_t), gpu->stream);
+    if (!e) e = domino_launch_status_reset(gpu->stream, D->st);
+    if (!e) e = domino_launch_stencil_trsv(gpu->stream, D->type, A, variant, blocks, b, x);
+    if (!e) e = cudaMemcpyAsync(&st, D->st, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, fn);
+    return status_error(h, D, &st);
+}
+
+/* try D = 1, 2, 4, ... up to ny (and 256), keep the fastest */
+static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
+                              stencil_kernel_args *A, int variant, const void *b, void *x, int *best)
+{
+    domino_status s = solve_once(h, gpu, D, A, variant, table_warps_per_queue(A, variant), b, x);
+    double best_ms = 1e300;
+    *best = 0;
+    for (int dq = 1; !s && dq <= 256; dq *= 2) {
+        int use = dq < A->ny ? dq : A->ny;
+        float ms = 0;
+        cudaError_t e = cudaEventRecord(gpu->timer_begin, gpu->stream);
+        if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+        if ((s = solve_once(h, gpu, D, A, variant, use, b, x))) break;
+        e = cudaEventRecord(gpu->timer_end, gpu->stream);
+        if (!e) e = cudaEventSynchronize(gpu->timer_end);
+        if (!e) e = cudaEventElapsedTime(&ms, gpu->timer_begin, gpu->timer_end);
+        if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+        if (ms < best_ms) {
+            best_ms = ms;
+            *best = use;
+        }
+        if (use == A->ny) break;
+    }
+    return s;
+}
+
+domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_diag diag,
+                                   const domino_stencil_options *opt, const void *b, void *x)
+{
+    const char *fn = "domino_dstencil_trsv";
+    struct domino_gpu_context *gpu;
+    domino_stencil_options defaults;
+    if (!D || D->magic != DOMINO_DSTENCIL_MAGIC)
+        return domino_error(h, DOMINO_NULL_POINTER, "%s: D is NULL or freed", fn);
+    if (!b || !x) return domino_error(h, DOMINO_NULL_POINTER, "%s: b or x is NULL", fn);
+    if (b == x) return domino_error(h, DOMINO_INVALID_VALUE, "%s: x must not be b", fn);
+    if (diag != DOMINO_UNIT && diag != DOMINO_NON_UNIT)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad diag %d", fn, (int)diag);
+    if (!opt) {
+        domino_stencil_options_init(&defaults);
+        opt = &defaults;
+    }
+    if ((int)opt->variant < 0 || (int)opt->variant >= DOMINO_STENCIL_VARIANT_COUNT)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad variant %d", fn, (int)opt->variant);
+    if (opt->warps_per_queue < -1)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: warps_per_queue %d (-1, 0 or > 0)", fn,
+                            opt->warps_per_queue);
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    stencil_kernel_args A = D->args;
+    A.unit = diag == DOMINO_UNIT;
+    int variant = (int)opt->variant;
+    int dq = opt->warps_per_queue;
+    if (dq == -1 && D->tuned[variant]) dq = D->tuned[variant];
+    if (dq == 0) dq = table_warps_per_queue(&A, variant);
+    if (dq == -1) {
+        if ((s = autotune(h, gpu, D, &A, variant, b, x, &dq))) return s;
+        D->tuned[variant] = dq;
+    }
+    if (dq > A.ny) dq = A.ny;
+    D->warps_per_queue = dq;
+    return solve_once(h, gpu, D, &A, variant, dq, b, x);
+}

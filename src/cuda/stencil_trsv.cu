@@ -1,0 +1,671 @@
+/* stencil_trsv.cu: kernels of the structured-grid triangular solve.
+ *
+ * A task is one x-line (fixed y, z) of the grid, in solve coordinates (see
+ * stencil_gpu.h).  Warps take a z-queue from a ticket (D warps per queue, in
+ * increasing z) and lines of their queue from its counter (increasing y), so
+ * a warp only ever waits on lines handed out before its own: lines in
+ * earlier queues, or earlier lines of its queue, each held by a running warp
+ * that does not leave its queue before the queue is empty.  No block order,
+ * no residency assumption, no global barrier.
+ *
+ * Two kernels:
+ *   stencil_point_kernel  (PARTITION) the warp solves its line one equation
+ *                         at a time, lanes split the equation's entries,
+ *                         and each neighbour value is its own ready flag
+ *                         (the pending sentinel of device_util.cuh);
+ *   stencil_line_kernel   (MULTISTAGE, COMPRESSED, DOMINO) 32 equations at a
+ *                         time, one per lane.  Off-line neighbours wait on
+ *                         their value (MULTISTAGE) or on the state of their
+ *                         line, the last x it has solved (COMPRESSED, DOMINO:
+ *                         one acquire load per neighbour line and chunk,
+ *                         released by a fence then a relaxed store); the
+ *                         recurrence along the line, x_i = a_i + q1_i x_{i-1}
+ *                         + q2_i x_{i-2}, is passed lane to lane through 32
+ *                         shuffles (MULTISTAGE, COMPRESSED) or solved as an
+ *                         inclusive warp scan of affine maps in log2(32)
+ *                         steps (DOMINO).
+ * Matrix data goes through the read-only path (__ldg); x of other lines is
+ * read L2-coherent (__ldcg) after the wait. */
+#include "stencil_gpu.h"
+#include "device_util.cuh"
+
+#define FULL_MASK 0xffffffffu
+#define STENCIL_BLOCK 128
+
+/* the real row of solve-coordinate row r */
+__device__ __forceinline__ int64_t real_row(const stencil_kernel_args &A, int64_t r)
+{
+    return A.upper ? A.n - 1 - r : r;
+}
+
+/* next line task of the warp: (z, y) in *qz, *y; false when no queue is left.
+ * *qz is the warp's queue, -1 before its first. */
+__device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
+{
+    int z = *qz, yy = -1;
+    if ((threadIdx.x & 31) == 0) {
+        for (;;) {
+            if (z >= 0 && z < A.nz) {
+                yy = atomicAdd(&A.queue_next[z], 1);
+                if (yy < A.ny) break;
+            }
+            int q = atomicAdd(&A.st->ticket, 1);
+            z = q / A.warps_per_queue;
+            if (z >= A.nz) {
+                yy = -1;
+                break;
+            }
+        }
+    }
+    *qz = __shfl_sync(FULL_MASK, z, 0);
+    *y = __shfl_sync(FULL_MASK, yy, 0);
+    return *y >= 0;
+}
+
+/* x[i] once it is solved: spin on the sentinel (per-point flags) */
+template <typename T> __device__ __forceinline__ T wait_value(const T *x, int64_t i)
+{
+    T v = load_relaxed(&x[i]);
+    while (is_pending(v)) {
+        __nanosleep(32);
+        v = load_relaxed(&x[i]);
+    }
+    return v;
+}
+
+/* x[i] of a line whose state was already waited for */
+template <typename T> __device__ __forceinline__ T read_value(const T *x, int64_t i, bool flags)
+{
+    return flags ? wait_value(x, i) : __ldcg(&x[i]);
+}
+
+/* 1 if grid point (x, y, z) lies in the grid */
+__device__ __forceinline__ bool inside(const stencil_kernel_args &A, int x, int y, int z)
+{
+    return x >= 0 && x < A.nx && y >= 0 && y < A.ny && z >= 0 && z < A.nz;
+}
+
+/* the triangle offset of row delta d whose neighbour of (xl, y, z) lies in
+ * the grid, -1 if none */
+__device__ __forceinline__ int find_offset(const stencil_kernel_args &A, int64_t d, int xl, int y,
+                                           int z)
+{
+    for (int p = 0; p < A.nlow; p++)
+        if (A.lowd[p] == d && inside(A, xl + A.lowx[p], y + A.lowy[p], z + A.lowz[p])) return p;
+    return -1;
+}
+
+/* Lanes 0..nwait-1 each wait until their neighbour line of line (y, z) has
+ * solved every x the chunk starting at x0 reads (acquire); then the warp
+ * synchronizes so that all lanes see what the states guard. */
+__device__ __forceinline__ void wait_lines(const stencil_kernel_args &A, int y, int z, int x0)
+{
+    int lane = threadIdx.x & 31;
+    if (lane < A.nwait) {
+        int wy = y + A.waity[lane], wz = z + A.waitz[lane];
+        if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz) {
+            int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
+            const int32_t *state = &A.line_state[wy + (int64_t)A.ny * wz];
+            while (load_acquire_i32(state) < need) __nanosleep(32);
+        }
+    }
+    __syncwarp();
+}
+
+/* DOMINO with more than 4 off-line neighbours (polling by every lane would
+ * crowd L2): lanes 0..nwait-1 each wait for the last value the chunk starting
+ * at x0 reads from their neighbour line (the value is its own flag), then
+ * the warp synchronizes.  One polling lane per neighbour line instead of
+ * every lane on every neighbour keeps the polling traffic off L2; the
+ * values stored with it are checked again as they are read (rarely still
+ * pending: the lanes of a chunk store together). */
+template <typename T>
+__device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, const T *x, int y,
+                                                 int z, int x0)
+{
+    int lane = threadIdx.x & 31;
+    if (lane < A.nwait) {
+        int wy = y + A.waity[lane], wz = z + A.waitz[lane];
+        int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
+        if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz && need >= 0) {
+            const T *v = &x[real_row(A, (wy + (int64_t)A.ny * wz) * A.nx + need)];
+            while (is_pending(load_relaxed(v))) __nanosleep(32);
+        }
+    }
+    __syncwarp();
+}
+
+/* x_i = a + q1 x_{i-1} + q2 x_{i-2} along the lanes, x_{-1} = c1, x_{-2} = c2:
+ * lane j's value is passed to all lanes by shuffle, 32 steps */
+template <typename T, int ORDER>
+__device__ __forceinline__ T recurrence_serial(T a, T q1, T q2, T c1, T c2)
+{
+    int lane = threadIdx.x & 31;
+    T p1 = c1, p2 = c2, mine = 0;
+#pragma unroll 8
+    for (int j = 0; j < 32; j++) {
+        T cand = ORDER == 2 ? a + q1 * p1 + q2 * p2 : a + q1 * p1;
+        T xj = __shfl_sync(FULL_MASK, cand, j);
+        if (lane == j) mine = xj;
+        p2 = p1;
+        p1 = xj;
+    }
+    return mine;
+}
+
+/* the same recurrence as an inclusive Kogge-Stone scan of affine maps:
+ * order 1 maps x -> C + M x; order 2 maps the state (x_i, x_{i-1}) by a 2x2
+ * matrix plus a vector.  Composition: later after earlier. */
+template <typename T, int ORDER>
+__device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
+{
+    int lane = threadIdx.x & 31;
+    if (ORDER == 1) {
+        T M = q1, C = a;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            T Mp = __shfl_up_sync(FULL_MASK, M, o), Cp = __shfl_up_sync(FULL_MASK, C, o);
+            if (lane >= o) {
+                C = C + M * Cp;
+                M = M * Mp;
+            }
+        }
+        return C + M * c1;
+    }
+    T t00 = q1, t01 = q2, t10 = 1, t11 = 0, v0 = a, v1 = 0;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        T p00 = __shfl_up_sync(FULL_MASK, t00, o), p01 = __shfl_up_sync(FULL_MASK, t01, o);
+        T p10 = __shfl_up_sync(FULL_MASK, t10, o), p11 = __shfl_up_sync(FULL_MASK, t11, o);
+        T w0 = __shfl_up_sync(FULL_MASK, v0, o), w1 = __shfl_up_sync(FULL_MASK, v1, o);
+        if (lane >= o) {
+            T n00 = t00 * p00 + t01 * p10, n01 = t00 * p01 + t01 * p11;
+            T n10 = t10 * p00 + t11 * p10, n11 = t10 * p01 + t11 * p11;
+            T u0 = t00 * w0 + t01 * w1 + v0, u1 = t10 * w0 + t11 * w1 + v1;
+            t00 = n00; t01 = n01; t10 = n10; t11 = n11; v0 = u0; v1 = u1;
+        }
+    }
+    return t00 * c1 + t01 * c2 + v0;
+}
+
+/* Wait until none of the loaded neighbour values xv[k] (of x[nb[k]], nb[k]
+ * >= 0) is pending: every round reloads all the pending ones together, so
+ * a round costs one memory latency however many are missing. */
+template <typename T, int K>
+__device__ __forceinline__ void wait_pending(const T *x, const int32_t *nb, T *xv)
+{
+    for (;;) {
+        bool missing = false;
+#pragma unroll
+        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
+        if (!missing) return;
+        __nanosleep(32);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (nb[k] >= 0 && is_pending(xv[k])) xv[k] = load_relaxed(&x[nb[k]]);
+    }
+}
+
+/* the triangle offset of row delta d for point (xl, y, z), searching from
+ * *p (deltas increase along a sorted row); -1 if d is no neighbour in the
+ * grid.  On tiny grids two offsets can share a delta: the one whose
+ * neighbour lies inside the grid is the entry's. */
+__device__ __forceinline__ int match_offset(const stencil_kernel_args &A, int64_t d, int xl, int y,
+                                            int z, int *p)
+{
+    while (*p < A.nlow && A.lowd[*p] < d) (*p)++;
+    for (int q = *p; q < A.nlow && A.lowd[q] == d; q++)
+        if (inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q])) return q;
+    return -1;
+}
+
+/* One lane's equation from its CSR row: entries of the triangle fetched
+ * into registers before any wait (K of them; a longer walk, possible only
+ * with duplicate entries, goes on from memory), then classified; the
+ * off-line neighbours are loaded together, then waited for (flags).  An
+ * entry outside the stencil marks the row bad and is skipped: no neighbour
+ * of it is ever waited for. */
+template <typename T, int K> struct csr_row {
+    int64_t jb, je;  /* the row's entries */
+    int32_t col[K];  /* the first K entries of the walk */
+    T val[K];
+};
+
+template <typename T, int K>
+__device__ __forceinline__ void csr_prefetch(const stencil_kernel_args &A, int64_t row,
+                                             csr_row<T, K> *R)
+{
+    const T *val = (const T *)A.val;
+    R->jb = __ldg(&A.ptr[row]);
+    R->je = __ldg(&A.ptr[row + 1]);
+#pragma unroll
+    for (int t = 0; t < K; t++) {
+        int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
+        bool in = t < R->je - R->jb;
+        R->col[t] = in ? __ldg(&A.ind[j]) : (int32_t)row;
+        R->val[t] = in ? __ldg(&val[j]) : (T)0;
+    }
+}
+
+template <typename T, int K>
+__device__ __forceinline__ void csr_gather(const stencil_kernel_args &A, const T *x, bool flags,
+                                           csr_row<T, K> *R, int64_t row, int xl, int y,
+                                           int z, T *sum, T *diag, T *m1, T *m2, bool *found_diag)
+{
+    int p = 0;
+    bool done = false;
+    T xv[K];
+#pragma unroll
+    for (int t = 0; t < K; t++) { /* classify, sum the in-line entries, issue the neighbour loads */
+        int32_t c = R->col[t];
+        R->col[t] = -1; /* from here on: the neighbour to read, -1 for none */
+        xv[t] = 0;
+        if (done || t >= R->je - R->jb) continue;
+        int64_t d = A.upper ? row - c : c - row;
+        if (d > 0) { /* the other triangle; sorted rows: the rest too */
+            done = true;
+            continue;
+        }
+        int q = match_offset(A, d, xl, y, z, &p);
+        if (q < 0) {
+            atomicMin(&A.st->timeout_row, (int32_t)row);
+            continue;
+        }
+        int kind = A.lowkind[q];
+        if (kind == STENCIL_CENTRE) {
+            *diag += R->val[t];
+            *found_diag = true;
+        } else if (kind == STENCIL_M1) {
+            *m1 += R->val[t];
+        } else if (kind == STENCIL_M2) {
+            *m2 += R->val[t];
+        } else {
+            R->col[t] = c;
+            xv[t] = flags ? load_relaxed(&x[c]) : __ldcg(&x[c]);
+        }
+    }
+    if (flags) wait_pending<T, K>(x, R->col, xv);
+#pragma unroll
+    for (int t = 0; t < K; t++)
+        if (R->col[t] >= 0) *sum -= R->val[t] * xv[t];
+    const T *val = (const T *)A.val;
+    for (int64_t t = K; !done && t < R->je - R->jb; t++) { /* duplicates: the rest of the walk */
+        int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
+        int64_t c = __ldg(&A.ind[j]);
+        int64_t d = A.upper ? row - c : c - row;
+        if (d > 0) break;
+        int q = match_offset(A, d, xl, y, z, &p);
+        if (q < 0) {
+            atomicMin(&A.st->timeout_row, (int32_t)row);
+            continue;
+        }
+        T v = __ldg(&val[j]);
+        int kd = A.lowkind[q];
+        if (kd == STENCIL_CENTRE) {
+            *diag += v;
+            *found_diag = true;
+        } else if (kd == STENCIL_M1) {
+            *m1 += v;
+        } else if (kd == STENCIL_M2) {
+            *m2 += v;
+        } else {
+            *sum -= v * read_value(x, c, flags);
+        }
+    }
+}
+
+/* One lane's equation from the compact form: coefficients were fetched
+ * before the waits; the neighbour loads are issued together. */
+template <typename T, int K>
+__device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, const T *x, bool flags,
+                                               const T *cval, int64_t r, int xl, int y, int z,
+                                               T *sum)
+{
+    T xv[K];
+    int32_t nb[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        bool use = k < A.noff && inside(A, xl + A.offx[k], y + A.offy[k], z + A.offz[k]);
+        nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
+        xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
+    }
+    if (flags) wait_pending<T, K>(x, nb, xv);
+#pragma unroll
+    for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
+}
+
+__device__ __forceinline__ void prefetch_l1(const void *p)
+{
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
+/* Bring the next chunk's right-hand side and coefficients (solve-coordinate
+ * row rn) into L1 while this chunk waits: its loads then cost an L1 hit,
+ * not a DRAM trip, on the critical path. */
+template <typename T>
+__device__ __forceinline__ void prefetch_compact(const stencil_kernel_args &A, const T *b,
+                                                 const T *coef, int64_t rn, bool inside_line)
+{
+    if (!inside_line) return;
+    int64_t row = real_row(A, rn);
+    prefetch_l1(&b[row]);
+    int slots = 3 + A.noff;
+    for (int k = 0; k < slots; k++) prefetch_l1(&coef[k * A.n + row]);
+}
+
+/* the same for a CSR row: the next chunk's row is 32 rows on (back for an
+ * upper solve); its entries are guessed 32 rows of this length away */
+template <typename T>
+__device__ __forceinline__ void prefetch_csr(const stencil_kernel_args &A, const T *b, int64_t row,
+                                             int64_t jb, int64_t je)
+{
+    int64_t next = A.upper ? row - 32 : row + 32;
+    if (next < 0 || next >= A.n) return;
+    int64_t len = je - jb, guess = A.upper ? jb - 32 * len : jb + 32 * len;
+    prefetch_l1(&b[next]);
+    prefetch_l1(&A.ptr[next]);
+    if (guess < 0 || guess + len > A.nnz) return;
+    const T *val = (const T *)A.val;
+    prefetch_l1(&A.ind[guess]);
+    prefetch_l1(&val[guess]);
+    if (len > 1) {
+        prefetch_l1(&A.ind[guess + len - 1]);
+        prefetch_l1(&val[guess + len - 1]);
+    }
+}
+
+/* MULTISTAGE, COMPRESSED and DOMINO: a warp solves 32 equations of its line
+ * at a time.  K register slots hold the coefficients (compact: off-line
+ * offsets) or entries (CSR: the triangle's entries of a row); ORDER is the
+ * in-line recurrence (1 or 2).  DOMINO also staggers the chunks of a line
+ * by (shift_y y + shift_z z) mod 32 points, so that the chunk a neighbour
+ * line waits for ends exactly where it is needed, not up to 31 points
+ * later. */
+template <typename T, int K, int ORDER, bool COMPACT>
+__global__ void __launch_bounds__(STENCIL_BLOCK)
+    stencil_line_kernel(const stencil_kernel_args A, int variant, const T *__restrict__ b, T *x)
+{
+    const int lane = threadIdx.x & 31;
+    const bool flags = variant != DOMINO_STENCIL_COMPRESSED; /* per-point flags */
+    const bool scan = variant == DOMINO_STENCIL_DOMINO;
+    const T *coef = (const T *)A.coef;
+    int z = -1, y;
+    while (next_line(A, &z, &y)) {
+        const int64_t line = (int64_t)y + (int64_t)A.ny * z;
+        const int64_t base = line * A.nx;
+        const int stagger = scan ? (A.shift_y * y + A.shift_z * z) & 31 : 0;
+        T carry1 = 0, carry2 = 0;
+        for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
+            const int xl = x0 + lane;
+            const bool valid = xl >= 0 && xl < A.nx;
+            const int64_t r = base + (valid ? xl : 0);
+            const int64_t row = real_row(A, r);
+            T sum = valid ? __ldg(&b[row]) : (T)0;
+            T diag = 0, m1 = 0, m2 = 0;
+            bool found_diag = true;
+            T cval[COMPACT ? K : 1];
+            csr_row<T, COMPACT ? 1 : K> R;
+            if (COMPACT) { /* prefetch: nothing here depends on x */
+                diag = __ldg(&coef[row]);
+                m1 = __ldg(&coef[A.n + row]);
+                if (ORDER == 2) m2 = __ldg(&coef[2 * A.n + row]);
+#pragma unroll
+                for (int k = 0; k < K; k++)
+                    cval[k] = k < A.noff ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
+            } else if (valid) {
+                csr_prefetch(A, row, &R);
+            }
+            if (scan && x0 + 32 < A.nx) {
+                if (COMPACT) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
+                else if (valid) prefetch_csr(A, b, row, R.jb, R.je);
+            }
+            if (!flags) wait_lines(A, y, z, x0);
+            else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
+            if (!valid) {
+                m1 = 0;
+            } else if (COMPACT) {
+                compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, &sum);
+            } else {
+                found_diag = false;
+                csr_gather(A, x, flags, &R, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
+            }
+            if (xl < 1) m1 = 0; /* neighbours off the grid read nothing */
+            if (xl < 2) m2 = 0;
+            if (A.unit || !valid) diag = 1;
+            if (!A.unit && valid) {
+                if (!found_diag) atomicMin(&A.st->missing_diag, (int32_t)row);
+                else if (diag == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
+            }
+            T inv = (T)1 / diag;
+            T a = sum * inv, q1 = -m1 * inv, q2 = -m2 * inv;
+            T xi = scan ? recurrence_scan<T, ORDER>(a, q1, q2, carry1, carry2)
+                        : recurrence_serial<T, ORDER>(a, q1, q2, carry1, carry2);
+            if (valid) {
+                if (flags) store_relaxed(&x[row], publishable(xi));
+                else x[row] = xi;
+            }
+            carry1 = __shfl_sync(FULL_MASK, xi, 31);
+            carry2 = __shfl_sync(FULL_MASK, xi, 30);
+            if (!flags) { /* release the chunk: stores, fence, then the state */
+                __syncwarp();
+                if (lane == 0) {
+                    __threadfence();
+                    store_relaxed_i32(&A.line_state[line], min(A.nx - 1, x0 + 31));
+                }
+            }
+        }
+    }
+}
+
+/* PARTITION: a warp solves its line one equation at a time; lanes split the
+ * entries of the equation (compact: lane k takes off-line offset k) and
+ * wait on each neighbour value. */
+template <typename T, bool COMPACT>
+__global__ void __launch_bounds__(STENCIL_BLOCK)
+    stencil_point_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
+{
+    const int lane = threadIdx.x & 31;
+    const T *coef = (const T *)A.coef;
+    const T *val = (const T *)A.val;
+    int z = -1, y;
+    while (next_line(A, &z, &y)) {
+        const int64_t base = ((int64_t)y + (int64_t)A.ny * z) * A.nx;
+        T p1 = 0, p2 = 0;
+        for (int xl = 0; xl < A.nx; xl++) {
+            const int64_t r = base + xl, row = real_row(A, r);
+            T part = 0, dpart = 0;
+            int found = COMPACT ? 1 : 0;
+            if (COMPACT) {
+                if (lane < A.noff && inside(A, xl + A.offx[lane], y + A.offy[lane], z + A.offz[lane]))
+                    part = __ldg(&coef[(3 + lane) * A.n + row]) *
+                           wait_value(x, real_row(A, r + A.offd[lane]));
+                if (lane == 31) {
+                    dpart = __ldg(&coef[row]);
+                    if (A.order >= 1 && xl >= 1) part += __ldg(&coef[A.n + row]) * p1;
+                    if (A.order >= 2 && xl >= 2) part += __ldg(&coef[2 * A.n + row]) * p2;
+                }
+            } else {
+                int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
+                for (int64_t t = lane; t < je - jb; t += 32) {
+                    int64_t j = A.upper ? je - 1 - t : jb + t;
+                    int64_t c = __ldg(&A.ind[j]);
+                    int64_t d = A.upper ? row - c : c - row;
+                    if (d > 0) continue;
+                    int p = find_offset(A, d, xl, y, z);
+                    if (p < 0) {
+                        atomicMin(&A.st->timeout_row, (int32_t)row);
+                        continue;
+                    }
+                    T v = __ldg(&val[j]);
+                    int kind = A.lowkind[p];
+                    if (kind == STENCIL_CENTRE) {
+                        dpart += v;
+                        found = 1;
+                    } else if (kind == STENCIL_M1) {
+                        part += v * p1;
+                    } else if (kind == STENCIL_M2) {
+                        part += v * p2;
+                    } else {
+                        part += v * wait_value(x, real_row(A, r + d));
+                    }
+                }
+            }
+            part = warp_sum(part);
+            dpart = warp_sum(dpart);
+            found = __any_sync(FULL_MASK, found);
+            T diag = A.unit ? (T)1 : dpart;
+            T xi = (__ldg(&b[row]) - part) / diag;
+            if (lane == 0) {
+                if (!A.unit && !found) atomicMin(&A.st->missing_diag, (int32_t)row);
+                else if (!A.unit && dpart == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
+                store_relaxed(&x[row], publishable(xi));
+            }
+            p2 = p1;
+            p1 = xi;
+        }
+    }
+}
+
+/* thread per row: is every entry of the triangle of the CSR a neighbour of
+ * the stencil inside the grid?  The smallest bad row goes to timeout_row. */
+__global__ void stencil_validate_kernel(const stencil_kernel_args A)
+{
+    for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
+         r += (int64_t)gridDim.x * blockDim.x) {
+        int64_t row = real_row(A, r);
+        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
+        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
+        int p = 0;
+        for (int64_t t = 0; t < je - jb; t++) {
+            int64_t j = A.upper ? je - 1 - t : jb + t;
+            int64_t c = __ldg(&A.ind[j]);
+            int64_t d = A.upper ? row - c : c - row;
+            if (d > 0) break;
+            if (match_offset(A, d, xl, y, z, &p) < 0) {
+                atomicMin(&A.st->timeout_row, (int32_t)row);
+                break;
+            }
+        }
+    }
+}
+
+extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
+                                                      const stencil_kernel_args *A)
+{
+    if (A->n == 0) return cudaSuccess;
+    int64_t blocks = (A->n + 255) / 256;
+    stencil_validate_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(*A);
+    return cudaGetLastError();
+}
+
+/* thread per row: the compact form of the CSR's triangle, coef (zeroed,
+ * slots of n values: the slot of an entry is its kind) += each entry
+ * (duplicates summed); entries outside the stencil are skipped (the CSR
+ * was validated before) */
+template <typename T> __global__ void stencil_compact_kernel(const stencil_kernel_args A, T *coef)
+{
+    const T *val = (const T *)A.val;
+    for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
+         r += (int64_t)gridDim.x * blockDim.x) {
+        int64_t row = real_row(A, r);
+        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
+        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
+        int p = 0;
+        for (int64_t t = 0; t < je - jb; t++) {
+            int64_t j = A.upper ? je - 1 - t : jb + t;
+            int64_t c = __ldg(&A.ind[j]);
+            int64_t d = A.upper ? row - c : c - row;
+            if (d > 0) break;
+            int q = match_offset(A, d, xl, y, z, &p);
+            if (q >= 0) coef[A.lowkind[q] * A.n + row] += __ldg(&val[j]);
+        }
+    }
+}
+
+extern "C" cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino_type type,
+                                                     const stencil_kernel_args *A, void *coef)
+{
+    if (A->n == 0) return cudaSuccess;
+    int64_t blocks = (A->n + 255) / 256;
+    unsigned grid = (unsigned)(blocks < 65536 ? blocks : 65536);
+    if (type == DOMINO_FLOAT64)
+        stencil_compact_kernel<double><<<grid, 256, 0, stream>>>(*A, (double *)coef);
+    else
+        stencil_compact_kernel<float><<<grid, 256, 0, stream>>>(*A, (float *)coef);
+    return cudaGetLastError();
+}
+
+template <typename T> __global__ void fill_pending_kernel(int64_t n, T *x)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
+        make_pending(&x[i]);
+}
+
+/* register slots a kernel needs: off-line offsets (compact) or triangle entries (CSR) */
+static int slots_of(const stencil_kernel_args *A)
+{
+    int need = A->coef ? A->noff : A->nlow;
+    return need <= 4 ? 4 : need <= 8 ? 8 : STENCIL_MAX_LOW;
+}
+
+#define LINE_KERNEL(K, O, C) (const void *)stencil_line_kernel<T, K, O, C>
+#define LINE_KERNELS(O, C)                                                                   \
+    (slots == 4 ? LINE_KERNEL(4, O, C) : slots == 8 ? LINE_KERNEL(8, O, C)                   \
+                                                    : LINE_KERNEL(STENCIL_MAX_LOW, O, C))
+
+/* the kernel of a variant and shape, as a function pointer */
+template <typename T> static const void *select_kernel(const stencil_kernel_args *A, int variant)
+{
+    bool compact = A->coef != NULL;
+    if (variant == DOMINO_STENCIL_PARTITION)
+        return compact ? (const void *)stencil_point_kernel<T, true>
+                       : (const void *)stencil_point_kernel<T, false>;
+    int slots = slots_of(A);
+    if (compact) return A->order >= 2 ? LINE_KERNELS(2, true) : LINE_KERNELS(1, true);
+    return A->order >= 2 ? LINE_KERNELS(2, false) : LINE_KERNELS(1, false);
+}
+
+static const void *kernel_of(domino_type type, const stencil_kernel_args *A, int variant)
+{
+    return type == DOMINO_FLOAT64 ? select_kernel<double>(A, variant)
+                                  : select_kernel<float>(A, variant);
+}
+
+extern "C" cudaError_t domino_stencil_resident_blocks(domino_type type,
+                                                      const stencil_kernel_args *A, int variant,
+                                                      int num_sms, int *blocks)
+{
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_of(type, A, variant),
+                                                                  STENCIL_BLOCK, 0);
+    *blocks = per_sm * num_sms;
+    return e;
+}
+
+extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
+                                                  const stencil_kernel_args *A, int variant,
+                                                  int blocks, const void *b, void *x)
+{
+    if (A->n == 0) return cudaSuccess;
+    if (variant != DOMINO_STENCIL_COMPRESSED) { /* per-point flags */
+        int fill_blocks = (int)((A->n + 255) / 256 < 4096 ? (A->n + 255) / 256 : 4096);
+        if (type == DOMINO_FLOAT64)
+            fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(A->n, (double *)x);
+        else
+            fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(A->n, (float *)x);
+    }
+    stencil_kernel_args args = *A;
+    void *params[4];
+    params[0] = &args;
+    if (variant == DOMINO_STENCIL_PARTITION) {
+        params[1] = &b;
+        params[2] = &x;
+    } else {
+        params[1] = &variant;
+        params[2] = &b;
+        params[3] = &x;
+    }
+    return cudaLaunchKernel(kernel_of(type, A, variant), dim3((unsigned)blocks), dim3(STENCIL_BLOCK),
+                            params, 0, stream);
+}

@@ -1,0 +1,380 @@
+/* test_gpu_stencil.c: the structured-grid GPU solve against the CPU reference
+ *
+ * Every stencil of the generators on small, odd and prime grids (1x1x1,
+ * 1xNx1, lines longer than a warp), lower and upper, unit and non-unit, CSR
+ * input (the triangle alone or the full matrix) and compact input, each
+ * variant; float on a subset; the autotuner; then bad input: a CSR of another
+ * stencil, an entry that wraps around the grid, a grid of the wrong size,
+ * unsorted rows, a zero pivot, misuse.  Answers: max|x - x_ref| / max|x_ref|
+ * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR. */
+#include "check.h"
+#include "domino.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FORWARD_EPS 1e3
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+static double rng_uniform(void) /* splitmix64 in [0, 1) */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
+}
+
+static double get_value(const void *v, domino_type t, int64_t i)
+{
+    return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
+}
+static void set_value(void *v, domino_type t, int64_t i, double x)
+{
+    if (t == DOMINO_FLOAT64) ((double *)v)[i] = x;
+    else ((float *)v)[i] = (float)x;
+}
+
+/* off-diagonal values uniform in [-1, 1], diagonal 1 + sum |off| of its row */
+static void randomize(domino_matrix A)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, A, &v);
+    for (int32_t i = 0; i < v.nrows; i++) {
+        double sum = 0;
+        int64_t dpos = -1;
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+            if (v.ind[k] == i) {
+                dpos = k;
+                continue;
+            }
+            double x = 2 * rng_uniform() - 1;
+            set_value(v.val, v.type, k, x);
+            sum += fabs(x);
+        }
+        if (dpos >= 0) set_value(v.val, v.type, dpos, 1 + sum);
+    }
+}
+
+/* one structured solve of the problem described, against the reference */
+typedef struct stencil_case {
+    domino_stencil stencil;
+    int32_t nx, ny, nz;
+    domino_part part;     /* what the CSR holds: FULL, LOWER or UPPER */
+    domino_fill fill;     /* triangle solved */
+    domino_diag diag;
+    domino_type type;
+    int compact;          /* 1: compact input */
+    domino_stencil_variant variant;
+    int warps_per_queue;  /* option */
+} stencil_case;
+
+static void run_case(domino_handle h, const stencil_case *c)
+{
+    domino_matrix A = NULL;
+    domino_stencil_matrix *S = NULL;
+    domino_dmatrix dA = NULL;
+    domino_dstencil D = NULL;
+    void *b = NULL, *x = NULL, *xref = NULL, *db = NULL, *dx = NULL;
+    domino_stencil_options opt;
+    char what[256];
+    snprintf(what, sizeof(what), "%s %dx%dx%d part=%d fill=%s diag=%s type=%s %s variant=%s D=%d",
+             domino_stencil_name(c->stencil), c->nx, c->ny, c->nz, (int)c->part,
+             c->fill == DOMINO_LOWER ? "lower" : "upper", c->diag == DOMINO_UNIT ? "unit" : "non-unit",
+             c->type == DOMINO_FLOAT64 ? "double" : "float", c->compact ? "compact" : "csr",
+             domino_stencil_variant_name(c->variant), c->warps_per_queue);
+    int64_t n = (int64_t)c->nx * c->ny * c->nz;
+    size_t vs = c->type == DOMINO_FLOAT64 ? 8 : 4, bytes = (size_t)n * vs;
+    int ok = domino_gen_stencil(h, c->stencil, c->nx, c->ny, c->nz, c->part, c->type, &A) == 0;
+    if (ok) randomize(A);
+    b = malloc(bytes);
+    x = malloc(bytes);
+    xref = malloc(bytes);
+    ok = ok && b && x && xref;
+    for (int64_t i = 0; ok && i < n; i++) set_value(b, c->type, i, 2 * rng_uniform() - 1);
+    ok = ok && domino_ref_trsv(h, DOMINO_OP_N, c->fill, c->diag, A, 1, b, n, xref, n) == 0;
+    if (c->compact) {
+        ok = ok && domino_stencil_from_csr(h, A, c->nx, c->ny, c->nz, &S) == 0;
+        ok = ok && domino_dstencil_upload(h, S, c->fill, &D) == 0;
+    } else {
+        ok = ok && domino_dmatrix_upload(h, A, &dA) == 0;
+        ok = ok && domino_dstencil_from_dmatrix(h, dA, c->stencil, c->nx, c->ny, c->nz, c->fill, &D) == 0;
+    }
+    ok = ok && domino_gpu_malloc(h, bytes, &db) == 0 && domino_gpu_malloc(h, bytes, &dx) == 0;
+    ok = ok && domino_gpu_upload(h, db, b, bytes) == 0;
+    domino_stencil_options_init(&opt);
+    opt.variant = c->variant;
+    opt.warps_per_queue = c->warps_per_queue;
+    ok = ok && domino_dstencil_trsv(h, D, c->diag, &opt, db, dx) == 0;
+    ok = ok && domino_gpu_download(h, x, dx, bytes) == 0;
+    if (!ok) {
+        check_failed++;
+        fprintf(stderr, "FAIL: %s: %s\n", what, domino_last_error(h));
+        goto cleanup;
+    }
+    double diff = 0, scale = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double r = get_value(xref, c->type, i), g = get_value(x, c->type, i);
+        scale = fmax(scale, fabs(r));
+        diff = fmax(diff, isfinite(g) ? fabs(g - r) : INFINITY);
+    }
+    double tol = FORWARD_EPS * domino_type_eps(c->type) * fmax(scale, 1e-300);
+    if (diff <= tol) {
+        check_passed++;
+    } else {
+        check_failed++;
+        fprintf(stderr, "FAIL: %s: max |x - x_ref| = %.3e > %.3e\n", what, diff, tol);
+    }
+cleanup:
+    domino_dstencil_free(D);
+    domino_dmatrix_free(dA);
+    domino_stencil_matrix_free(S);
+    domino_matrix_free(A);
+    domino_gpu_free(db);
+    domino_gpu_free(dx);
+    free(b);
+    free(x);
+    free(xref);
+}
+
+/* every stencil, grid, triangle, input form and variant (double, non-unit),
+ * plus unit diagonals, full-matrix CSR, float and the autotuner */
+static void test_solves(domino_handle h)
+{
+    static const int32_t grids3[][3] = {{1, 1, 1}, {1, 7, 1}, {7, 5, 3}, {37, 3, 5}, {67, 5, 4}, {2, 2, 9}};
+    static const int32_t grids2[][3] = {{1, 1, 1}, {1, 7, 1}, {7, 5, 1}, {37, 3, 1}, {100, 9, 1}, {2, 13, 1}};
+    for (int st = DOMINO_D2N5; st <= DOMINO_D3N33; st++) {
+        int is2d = st == DOMINO_D2N5 || st == DOMINO_D2N9;
+        for (int g = 0; g < 6; g++) {
+            const int32_t *grid = is2d ? grids2[g] : grids3[g];
+            for (int fill = 0; fill < 2; fill++)
+                for (int compact = 0; compact < 2; compact++)
+                    for (int v = 0; v < DOMINO_STENCIL_VARIANT_COUNT; v++) {
+                        stencil_case c = {(domino_stencil)st, grid[0], grid[1], grid[2],
+                                          fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
+                                          fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
+                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0};
+                        run_case(h, &c);
+                    }
+        }
+        /* the full matrix as CSR input (the other triangle skipped), unit
+         * diagonal, float, an explicit D and the autotuner, on a larger grid */
+        int32_t nx = is2d ? 150 : 40, ny = is2d ? 70 : 33, nz = is2d ? 1 : 21;
+        for (int fill = 0; fill < 2; fill++) {
+            domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
+            stencil_case full = {(domino_stencil)st, nx, ny, nz, DOMINO_PART_FULL, f, DOMINO_NON_UNIT,
+                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0};
+            run_case(h, &full);
+            full.variant = DOMINO_STENCIL_PARTITION;
+            run_case(h, &full);
+            full.compact = 1;
+            full.variant = DOMINO_STENCIL_DOMINO;
+            run_case(h, &full);
+            stencil_case unit = full;
+            unit.diag = DOMINO_UNIT;
+            run_case(h, &unit);
+            unit.compact = 0;
+            run_case(h, &unit);
+            stencil_case single = full;
+            single.type = DOMINO_FLOAT32;
+            run_case(h, &single);
+            single.compact = 0;
+            single.variant = DOMINO_STENCIL_MULTISTAGE;
+            run_case(h, &single);
+            stencil_case tuned = full;
+            tuned.warps_per_queue = -1;
+            run_case(h, &tuned);
+            tuned.warps_per_queue = 1;
+            tuned.variant = DOMINO_STENCIL_COMPRESSED;
+            run_case(h, &tuned);
+        }
+    }
+}
+
+/* a solve of dA declared as stencil st on the grid; its status */
+static domino_status solve_declared(domino_handle h, domino_matrix A, domino_stencil st, int32_t nx,
+                                    int32_t ny, int32_t nz, domino_fill fill)
+{
+    domino_dmatrix dA = NULL;
+    domino_dstencil D = NULL;
+    void *db = NULL, *dx = NULL;
+    domino_matrix_view v;
+    domino_matrix_get_view(h, A, &v);
+    size_t bytes = (size_t)v.nrows * 8;
+    domino_status s = domino_dmatrix_upload(h, A, &dA);
+    if (!s) s = domino_dstencil_from_dmatrix(h, dA, st, nx, ny, nz, fill, &D);
+    if (!s) s = domino_gpu_malloc(h, bytes, &db);
+    if (!s) s = domino_gpu_malloc(h, bytes, &dx);
+    if (!s) {
+        double *ones = malloc(bytes);
+        for (int32_t i = 0; ones && i < v.nrows; i++) ones[i] = 1;
+        s = ones ? domino_gpu_upload(h, db, ones, bytes) : DOMINO_OUT_OF_MEMORY;
+        free(ones);
+    }
+    if (!s) s = domino_dstencil_trsv(h, D, DOMINO_NON_UNIT, NULL, db, dx);
+    domino_dstencil_free(D);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(db);
+    domino_gpu_free(dx);
+    return s;
+}
+
+static void test_bad_input(domino_handle h)
+{
+    domino_matrix A = NULL, W = NULL;
+    /* a D3N27 triangle is not a D3N7 one: rejected, naming a row */
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N27, 9, 8, 7, DOMINO_PART_LOWER, DOMINO_FLOAT64, &A));
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, solve_declared(h, A, DOMINO_D3N7, 9, 8, 7, DOMINO_LOWER));
+    CHECK(strstr(domino_last_error(h), "row") && strstr(domino_last_error(h), "column"));
+    /* ... in the other direction it is fine: D3N7 entries are D3N27 neighbours */
+    domino_matrix_free(A);
+    A = NULL;
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 9, 8, 7, DOMINO_PART_FULL, DOMINO_FLOAT64, &A));
+    CHECK_OK(h, solve_declared(h, A, DOMINO_D3N27, 9, 8, 7, DOMINO_UPPER));
+    /* the wrong grid: size mismatch, and a grid of the right size but other shape */
+    CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, solve_declared(h, A, DOMINO_D3N7, 9, 8, 8, DOMINO_LOWER));
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, solve_declared(h, A, DOMINO_D3N7, 8, 9, 7, DOMINO_LOWER));
+    domino_matrix_free(A);
+    /* an entry that wraps around the grid: row 5 = (0,1) of a 5x4 D2N5 grid
+     * reading column 4 = (4,0), a delta of -1 that is not its x-1 neighbour */
+    int32_t rows[64], cols[64];
+    double vals[64];
+    int64_t nnz = 0;
+    for (int32_t i = 0; i < 20; i++) {
+        rows[nnz] = i; cols[nnz] = i; vals[nnz++] = 4;
+        if (i % 5) { rows[nnz] = i; cols[nnz] = i - 1; vals[nnz++] = -1; }
+        if (i >= 5) { rows[nnz] = i; cols[nnz] = i - 5; vals[nnz++] = -1; }
+    }
+    rows[nnz] = 5; cols[nnz] = 4; vals[nnz++] = -1;
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 20, 20, nnz, rows, cols, vals, &W));
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, solve_declared(h, W, DOMINO_D2N5, 5, 4, 1, DOMINO_LOWER));
+    CHECK(strstr(domino_last_error(h), "row 5") && strstr(domino_last_error(h), "column 4"));
+    domino_matrix_free(W);
+    /* a zero pivot, named */
+    nnz = 0;
+    for (int32_t i = 0; i < 20; i++) {
+        rows[nnz] = i; cols[nnz] = i; vals[nnz++] = i == 13 ? 0 : 4;
+        if (i % 5) { rows[nnz] = i; cols[nnz] = i - 1; vals[nnz++] = -1; }
+    }
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 20, 20, nnz, rows, cols, vals, &W));
+    CHECK_STATUS(h, DOMINO_ZERO_PIVOT, solve_declared(h, W, DOMINO_D2N5, 5, 4, 1, DOMINO_LOWER));
+    CHECK(strstr(domino_last_error(h), "row 13") != NULL);
+    domino_matrix_free(W);
+    /* no diagonal entry in row 7 */
+    nnz = 0;
+    for (int32_t i = 0; i < 20; i++) {
+        if (i != 7) { rows[nnz] = i; cols[nnz] = i; vals[nnz++] = 4; }
+        if (i % 5) { rows[nnz] = i; cols[nnz] = i - 1; vals[nnz++] = -1; }
+    }
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 20, 20, nnz, rows, cols, vals, &W));
+    CHECK_STATUS(h, DOMINO_ZERO_DIAGONAL, solve_declared(h, W, DOMINO_D2N5, 5, 4, 1, DOMINO_LOWER));
+    CHECK(strstr(domino_last_error(h), "row 7") != NULL);
+    domino_matrix_free(W);
+    /* misuse */
+    domino_dstencil D = NULL;
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dstencil_from_dmatrix(h, NULL, DOMINO_D3N7, 2, 2, 2, DOMINO_LOWER, &D));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dstencil_upload(h, NULL, DOMINO_LOWER, &D));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dstencil_trsv(h, NULL, DOMINO_NON_UNIT, NULL, &D, &D));
+    CHECK(D == NULL);
+    domino_dstencil_free(NULL);
+}
+
+/* the AUTO engine of domino_trsv_* on a stencil CSR takes the structured
+ * solve (lower and upper, several right-hand sides, new values, pivots);
+ * on a DAG it does not, and a forced STENCIL engine says why */
+static void test_trsv_auto(domino_handle h)
+{
+    static const struct { domino_stencil st; int32_t nx, ny, nz; } probs[] = {
+        {DOMINO_D3N27, 20, 17, 13}, {DOMINO_D2N5, 61, 40, 1}, {DOMINO_D3N13, 9, 33, 7}, {DOMINO_D3N7, 40, 1, 30}};
+    for (int k = 0; k < 4; k++)
+        for (int fill = 0; fill < 2; fill++) {
+            domino_matrix A = NULL;
+            domino_dmatrix dA = NULL;
+            domino_trsv_plan plan = NULL;
+            domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
+            const int32_t nrhs = 3;
+            int32_t n = probs[k].nx * probs[k].ny * probs[k].nz;
+            size_t bytes = (size_t)n * nrhs * sizeof(double);
+            double *b = malloc(bytes), *x = malloc(bytes), *xref = malloc(bytes);
+            void *db = NULL, *dx = NULL;
+            CHECK_OK(h, domino_gen_stencil(h, probs[k].st, probs[k].nx, probs[k].ny, probs[k].nz,
+                                           DOMINO_PART_FULL, DOMINO_FLOAT64, &A));
+            if (!A || !b || !x || !xref) goto next;
+            randomize(A);
+            for (size_t i = 0; i < (size_t)n * nrhs; i++) b[i] = 2 * rng_uniform() - 1;
+            CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
+            CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+            CHECK_OK(h, domino_gpu_malloc(h, bytes, &db));
+            CHECK_OK(h, domino_gpu_malloc(h, bytes, &dx));
+            if (!dA || !db || !dx) goto next;
+            CHECK_OK(h, domino_gpu_upload(h, db, b, bytes));
+            CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, dA, nrhs, NULL, NULL, &plan));
+            if (!plan) goto next;
+            CHECK(domino_trsv_plan_engine(plan) == DOMINO_ENGINE_STENCIL);
+            for (int round = 0; round < 2; round++) {
+                if (round == 1) { /* new values, same plan */
+                    randomize(A);
+                    CHECK_OK(h, domino_dmatrix_update_values(h, dA, A));
+                    CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
+                }
+                CHECK_OK(h, domino_trsv_solve(h, plan, db, n, dx, n, 1));
+                CHECK_OK(h, domino_gpu_download(h, x, dx, bytes));
+                double diff = 0, scale = 0;
+                for (size_t i = 0; i < (size_t)n * nrhs; i++) {
+                    scale = fmax(scale, fabs(xref[i]));
+                    diff = fmax(diff, isfinite(x[i]) ? fabs(x[i] - xref[i]) : INFINITY);
+                }
+                if (diff <= FORWARD_EPS * domino_type_eps(DOMINO_FLOAT64) * scale) {
+                    check_passed++;
+                } else {
+                    check_failed++;
+                    fprintf(stderr, "FAIL: trsv auto %s %s round %d: max diff %.3e\n",
+                            domino_stencil_name(probs[k].st), fill ? "upper" : "lower", round, diff);
+                }
+            }
+        next:
+            domino_trsv_plan_free(plan);
+            domino_dmatrix_free(dA);
+            domino_matrix_free(A);
+            domino_gpu_free(db);
+            domino_gpu_free(dx);
+            free(b);
+            free(x);
+            free(xref);
+        }
+    /* a random DAG is not a stencil */
+    domino_matrix G = NULL;
+    domino_dmatrix dG = NULL;
+    domino_trsv_plan plan = NULL;
+    domino_trsv_options opt;
+    CHECK_OK(h, domino_gen_dag(h, 5000, 6, 40, 0, 3, DOMINO_FLOAT64, &G));
+    if (G) CHECK_OK(h, domino_dmatrix_upload(h, G, &dG));
+    if (dG) {
+        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dG, 1, NULL, NULL, &plan));
+        CHECK(plan && domino_trsv_plan_engine(plan) != DOMINO_ENGINE_STENCIL);
+        domino_trsv_plan_free(plan);
+        plan = NULL;
+        domino_trsv_options_init(&opt);
+        opt.engine = DOMINO_ENGINE_STENCIL;
+        CHECK_STATUS(h, DOMINO_NOT_SUPPORTED,
+                     domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dG, 1, &opt, NULL, &plan));
+        CHECK(plan == NULL);
+    }
+    domino_dmatrix_free(dG);
+    domino_matrix_free(G);
+}
+
+int main(void)
+{
+    domino_handle h = NULL;
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_stencil: no CUDA device, skipped\n");
+        return 0;
+    }
+    CHECK_OK(h, domino_create(&h));
+    test_solves(h);
+    test_bad_input(h);
+    test_trsv_auto(h);
+    domino_destroy(h);
+    return check_summary("test_gpu_stencil");
+}
