@@ -7,21 +7,7 @@
 #   bench/stencil-run.sh none PROBLEM...  only the named problems
 # Environment: ENGINES, REPEAT (10), TUNE (1: --tune), PER_PROBLEM_S (240), TEST (1), TAG.
 set -uo pipefail
-export NVSHMEM_DISABLE_NVLS=1
-OUT=${OUT:-bench/results/raw}
-mkdir -p "$OUT"
-ROOT=$(pwd)
-nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$OUT/device.txt"
-B=build-gpu
-ZFLAGS=""
-if [ ! -f /usr/include/zlib.h ]; then
-  zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
-  ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
-fi
-t0=$(date +%s)
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$ROOT/.carry/matrices" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
-cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
-echo "build: $(( $(date +%s) - t0 )) s"
+source "$(dirname "$0")/device-build.sh"
 if [ "${TEST:-1}" = 1 ]; then
   ( cd $B && ctest -L gpu -V --timeout 300 ) > "$OUT/gpu-test.log" 2>&1
   grep -E "FAIL|passed|failed" "$OUT/gpu-test.log" | tail -12

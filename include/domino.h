@@ -144,6 +144,12 @@ typedef enum domino_diag_policy {
 /* B = lower or upper triangle of a square A (CSR or CSC, output in A's format) */
 domino_status domino_matrix_triangle(domino_handle h, domino_matrix A, domino_fill fill,
                                      domino_diag_policy policy, domino_matrix *B);
+/* L = graph Laplacian of the pattern of square CSR A plus shift I, double:
+ * off-diagonals -1 (duplicates kept and summed), diagonal = number of
+ * off-diagonal entries of the row + shift; SPD for a symmetric pattern and
+ * shift > 0 (how pattern files get values for CG) */
+domino_status domino_matrix_laplacian(domino_handle h, domino_matrix A, double shift,
+                                      domino_matrix *L);
 /* B = the full general matrix of A stored as symmetric / skew-symmetric */
 domino_status domino_matrix_symmetric_expand(domino_handle h, domino_matrix A, domino_matrix *B);
 /* sort indices inside each row (column) and sum duplicates, in place */
@@ -444,7 +450,8 @@ typedef enum domino_engine {
     DOMINO_ENGINE_CUSPARSE = 5, /* cusparseSpSV, the baseline */
     DOMINO_ENGINE_STENCIL = 6   /* the structured-grid solve (domino_dstencil_trsv): AUTO takes it
                                    when a sampled row and a check of every entry show one of the
-                                   generator stencils on some grid (CSR of the system, sorted) */
+                                   generator stencils on some grid (sorted CSR dA; op T solves
+                                   from the transpose the analysis makes); solves synchronize */
 } domino_engine;
 #define DOMINO_ENGINE_COUNT 7
 const char *domino_engine_name(domino_engine e);
@@ -543,6 +550,121 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
 int domino_dstencil_warps_per_queue(domino_dstencil D);
 /* bytes of the matrix data a solve reads (compact coefficients, or the CSR) */
 size_t domino_dstencil_bytes(domino_dstencil D);
+
+/* ---------------------------------------- GPU incomplete factorizations
+ * cuSPARSE style: a plan per sparsity pattern (analysis, pattern only, cheap),
+ * then compute as often as the values change.  Double only for now (float
+ * dA is DOMINO_NOT_SUPPORTED).  Our kernel is synchronization-free: one
+ * launch, a warp per row, rows taken from an atomic ticket in level order
+ * of the lower triangle (computed once by the analysis), each row waiting
+ * only for the rows it reads.  The arithmetic is the
+ * CPU reference's (domino_ref_ilu0 / domino_ref_ic0): ILU(0) factors equal
+ * it bitwise (no fused multiply-add), IC(0) to rounding (the inner products
+ * are summed in a different order). */
+
+typedef struct domino_factor_plan_s *domino_factor_plan;
+
+typedef enum domino_factor_kind {
+    DOMINO_FACTOR_ILU0 = 0, /* A ~ L U, L unit lower, U upper, A's pattern */
+    DOMINO_FACTOR_IC0 = 1   /* A ~ L L^T on tril(A), A symmetric positive definite */
+} domino_factor_kind;
+
+typedef struct domino_factor_options {
+    double pivot_shift; /* 0: a zero / non-finite pivot (IC0: one not > 0) fails with
+                           DOMINO_ZERO_PIVOT naming the row (and the batch index);
+                           else the pivot is replaced by pivot_shift (IC0: d := pivot_shift,
+                           which must be > 0, L_ii = sqrt(d)), as the CPU reference does */
+    int batch;          /* number of matrices of dA's pattern, values back to back (1) */
+    int use_cusparse;   /* 1: cuSPARSE csrilu02 / csric02 (the baseline; deprecated in
+                           CUDA 12.2+); batches are factored one by one; pivot_shift > 0 is
+                           passed to csrilu02_numericBoost (replaces pivots == 0 only) and is
+                           not supported for csric02; replaced counts are not known (0) */
+} domino_factor_options;
+/* defaults: pivot_shift 0, batch 1, use_cusparse 0 */
+void domino_factor_options_init(domino_factor_options *opt);
+
+/* Analysis of the factorization `kind` of square CSR dA (double, rows sorted,
+ * no duplicates, every diagonal stored; IC0 reads only the lower triangle):
+ * diagonal positions, the level order of the rows, for IC0 the pattern of
+ * tril(dA).  A missing diagonal is
+ * DOMINO_ZERO_DIAGONAL naming the row, an unsorted row or a duplicate
+ * DOMINO_BAD_INPUT naming the row.  dA must outlive the plan.  opt may be NULL. */
+domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
+                                     const domino_factor_options *opt, domino_factor_plan *plan);
+
+/* Compute the factor values into the plan's device arrays.  d_values: NULL =
+ * dA's current values (batch must be 1), else device memory holding batch *
+ * nnz(dA) doubles (matrix b at d_values + b * nnz(dA)), the values of dA's
+ * pattern (IC0: of the whole of dA's pattern, only the lower triangle read).
+ * Synchronous: a bad pivot (pivot_shift == 0) is DOMINO_ZERO_PIVOT whose
+ * message names the first bad row "row R" (and "batch B" when batch > 1, the
+ * smallest batch index with a bad pivot).  *replaced (may be NULL): pivots
+ * replaced, summed over the batch. */
+domino_status domino_factor_compute(domino_handle h, domino_factor_plan plan,
+                                    const void *d_values, int64_t *replaced);
+
+/* The factor of matrix `batch_index` as a device matrix aliasing the plan's
+ * arrays (no copy), ready for domino_trsv_analysis: ILU0 one CSR matrix LU
+ * with dA's pattern, L strictly below the diagonal (unit diagonal implied,
+ * solve with DOMINO_LOWER + DOMINO_UNIT) and U on and above (DOMINO_UPPER +
+ * DOMINO_NON_UNIT); IC0 the lower-triangular CSR L (solve L with op N,
+ * L^T with op T, DOMINO_LOWER + DOMINO_NON_UNIT).  Owned by the plan
+ * (domino_dmatrix_free leaves it alone); valid until the plan is freed; its
+ * values_version is bumped by every compute, so trsv plans made on it
+ * refresh their value-derived data. */
+domino_status domino_factor_get(domino_handle h, domino_factor_plan plan, int32_t batch_index,
+                                domino_dmatrix *factor);
+
+/* seconds of the analysis and of the last compute (synchronized wall clock) */
+double domino_factor_plan_analysis_seconds(domino_factor_plan plan);
+double domino_factor_plan_compute_seconds(domino_factor_plan plan);
+void domino_factor_plan_free(domino_factor_plan plan);
+
+/* *A = a new host matrix with the pattern and values of device matrix dA
+ * (e.g. a factor from domino_factor_get); free with domino_matrix_free */
+domino_status domino_dmatrix_download(domino_handle h, domino_dmatrix dA, domino_matrix *A);
+
+/* ---------------------------------------------------- GPU Krylov solvers */
+
+typedef struct domino_gpu_krylov_options {
+    domino_krylov_options krylov; /* as for domino_ref_cg / domino_ref_bicgstab */
+    int baseline_cusparse;        /* 1: cuSPARSE csrilu02/csric02 factors and SpSV solves
+                                     (engine CUSPARSE), the baseline loop */
+    domino_engine engine;         /* engine of the preconditioner's triangular solves when
+                                     not baseline (AUTO: LEVELSET from 65536 rows on, else
+                                     domino_trsv's AUTO choice) */
+    int deterministic;            /* 1: trsv plans asked deterministic, so runs are bitwise
+                                     reproducible (AUTO then avoids the atomic csc engine for
+                                     IC0's L^T solve; measured slower) */
+} domino_gpu_krylov_options;
+/* defaults: domino_krylov_options_init, baseline 0, engine AUTO, deterministic 0 */
+void domino_gpu_krylov_options_init(domino_gpu_krylov_options *opt);
+
+/* where the setup time of a GPU Krylov solve went (seconds, synchronized) */
+typedef struct domino_gpu_krylov_times {
+    double factor_analysis_seconds; /* domino_factor_analysis (or Jacobi setup) */
+    double factor_seconds;          /* domino_factor_compute */
+    double trsv_analysis_seconds;   /* the two domino_trsv_analysis */
+    double transfer_seconds;        /* b, x up and x down (outside setup and solve) */
+} domino_gpu_krylov_times;
+
+/* Preconditioned CG on the GPU: the contract of domino_ref_cg (same
+ * iteration, history, breakdown and convergence rules), with A a square CSR
+ * double device matrix (sorted rows) and b, x HOST arrays of n doubles (x:
+ * initial guess in, solution out).  SpMV by cusparseSpMV, vector operations
+ * by cuBLAS.  res->setup_seconds = factor analysis + factorization + trsv
+ * analyses (or Jacobi setup), res->solve_seconds = the iterations (device
+ * synchronized); relative_residual is recomputed on the device at the end.
+ * times may be NULL.  Needs nnz(A) < 2^31 (32-bit offsets for cuSPARSE). */
+domino_status domino_gpu_cg(domino_handle h, domino_dmatrix A, const double *b, double *x,
+                            const domino_gpu_krylov_options *opt, domino_krylov_result *res,
+                            domino_gpu_krylov_times *times);
+
+/* Right-preconditioned BiCGSTAB on the GPU: the contract of
+ * domino_ref_bicgstab, arguments as domino_gpu_cg. */
+domino_status domino_gpu_bicgstab(domino_handle h, domino_dmatrix A, const double *b, double *x,
+                                  const domino_gpu_krylov_options *opt,
+                                  domino_krylov_result *res, domino_gpu_krylov_times *times);
 
 #ifdef __cplusplus
 }

@@ -191,5 +191,20 @@ expect 0 "bench suite quick" -- env DOMINO_MATRICES="$MATRICES" "$DOMINO" bench 
 expect_grep out "dag:125000:2:125000" "suite has the chain"
 expect_grep out "rmat:14" "suite has R-MAT"
 
+# structured-grid and preconditioner suites, GPU Krylov options
+expect 0 "stencil problem, upper, CPU engine" -- "$DOMINO" bench --problem d3n7:12:upper --engines cpu-seq --repeat 1
+expect_grep out "D3N7:12x12x12:upper" "upper stencil problem name"
+expect 2 "bad stencil side" -- "$DOMINO" bench --problem d3n7:12:sideways
+expect 2 "stencil suite takes no --upper" -- "$DOMINO" bench --suite stencil --upper
+expect 2 "precond suite takes no --engines" -- "$DOMINO" bench --suite precond --engines auto
+expect 2 "--gpu needs --krylov" -- "$DOMINO" solve "$TMP/k.mtx" --gpu
+expect 2 "--cusparse needs --gpu" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --cusparse
+HAVE_GPU=0
+nvidia-smi -L > /dev/null 2>&1 && HAVE_GPU=1
+if [ "$HAVE_GPU" = 0 ]; then
+    expect 1 "gpu krylov without a GPU" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --gpu
+    expect_grep err "CUDA" "gpu krylov says why"
+fi
+
 echo "test_cli: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -384,24 +384,7 @@ static domino_matrix shifted_laplacian(domino_handle h, const char *name)
     domino_matrix P = NULL, A = NULL;
     CHECK_OK(h, domino_mm_read(h, shared_path(name), DOMINO_FLOAT64, 0, &P));
     if (!P) return NULL;
-    domino_matrix_view v;
-    CHECK_OK(h, domino_matrix_get_view(h, P, &v));
-    int64_t cap = v.nnz + v.nrows, nnz = 0;
-    int32_t *rows = malloc(sizeof(int32_t) * (size_t)cap),
-            *cols = malloc(sizeof(int32_t) * (size_t)cap);
-    double *vals = malloc(sizeof(double) * (size_t)cap);
-    for (int32_t i = 0; i < v.nrows; i++) {
-        double degree = 0.0;
-        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
-            if (v.ind[k] == i) continue;
-            rows[nnz] = i, cols[nnz] = v.ind[k], vals[nnz] = -1.0, nnz++;
-            degree += 1.0;
-        }
-        rows[nnz] = i, cols[nnz] = i, vals[nnz] = degree + 0.01, nnz++;
-    }
-    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, v.nrows, v.nrows, nnz, rows,
-                                       cols, vals, &A));
-    free(rows), free(cols), free(vals);
+    CHECK_OK(h, domino_matrix_laplacian(h, P, 0.01, &A));
     domino_matrix_free(P);
     return A;
 }

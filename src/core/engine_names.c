@@ -45,3 +45,20 @@ const char *domino_stencil_variant_name(domino_stencil_variant v)
     if ((int)v < 0 || (int)v >= DOMINO_STENCIL_VARIANT_COUNT) return "unknown";
     return names[v];
 }
+
+void domino_factor_options_init(domino_factor_options *opt)
+{
+    if (!opt) return;
+    opt->pivot_shift = 0.0;
+    opt->batch = 1;
+    opt->use_cusparse = 0;
+}
+
+void domino_gpu_krylov_options_init(domino_gpu_krylov_options *opt)
+{
+    if (!opt) return;
+    domino_krylov_options_init(&opt->krylov);
+    opt->baseline_cusparse = 0;
+    opt->engine = DOMINO_ENGINE_AUTO;
+    opt->deterministic = 0;
+}

@@ -5,7 +5,7 @@
 
 void domino_dmatrix_free(domino_dmatrix dA)
 {
-    if (!dA || dA->magic != DOMINO_DMATRIX_MAGIC) return;
+    if (!dA || dA->magic != DOMINO_DMATRIX_MAGIC || dA->borrowed) return;
     cudaFree(dA->ptr);
     cudaFree(dA->ind);
     cudaFree(dA->val);

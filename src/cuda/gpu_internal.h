@@ -36,6 +36,8 @@ struct domino_dmatrix_s {
     void *val;             /* device values, size nnz */
     int64_t values_version;/* bumped by update_values; plans refresh derived data */
     int sorted;            /* 1: indices never decrease inside a row (or column) */
+    int borrowed;          /* 1: struct and arrays belong to another object (a factor
+                              plan's factor): domino_dmatrix_free leaves it alone */
 };
 #define DOMINO_DMATRIX_MAGIC 0x646f6d696e6f4431ULL
 

@@ -110,3 +110,60 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
 }
 int domino_dstencil_warps_per_queue(domino_dstencil D) { (void)D; return 0; }
 size_t domino_dstencil_bytes(domino_dstencil D) { (void)D; return 0; }
+
+/* GPU incomplete factorizations and Krylov solvers */
+
+domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
+                                     const domino_factor_options *opt, domino_factor_plan *plan)
+{
+    (void)kind; (void)dA; (void)opt;
+    if (plan) *plan = NULL;
+    return NO_CUDA(h, "domino_factor_analysis");
+}
+domino_status domino_factor_compute(domino_handle h, domino_factor_plan plan,
+                                    const void *d_values, int64_t *replaced)
+{
+    (void)plan; (void)d_values;
+    if (replaced) *replaced = 0;
+    return NO_CUDA(h, "domino_factor_compute");
+}
+domino_status domino_factor_get(domino_handle h, domino_factor_plan plan, int32_t batch_index,
+                                domino_dmatrix *factor)
+{
+    (void)plan; (void)batch_index;
+    if (factor) *factor = NULL;
+    return NO_CUDA(h, "domino_factor_get");
+}
+double domino_factor_plan_analysis_seconds(domino_factor_plan plan)
+{
+    (void)plan;
+    return 0;
+}
+double domino_factor_plan_compute_seconds(domino_factor_plan plan)
+{
+    (void)plan;
+    return 0;
+}
+void domino_factor_plan_free(domino_factor_plan plan) { (void)plan; }
+domino_status domino_gpu_cg(domino_handle h, domino_dmatrix A, const double *b, double *x,
+                            const domino_gpu_krylov_options *opt, domino_krylov_result *res,
+                            domino_gpu_krylov_times *times)
+{
+    (void)A; (void)b; (void)x; (void)opt; (void)times;
+    if (res) memset(res, 0, sizeof(*res));
+    return NO_CUDA(h, "domino_gpu_cg");
+}
+domino_status domino_gpu_bicgstab(domino_handle h, domino_dmatrix A, const double *b, double *x,
+                                  const domino_gpu_krylov_options *opt,
+                                  domino_krylov_result *res, domino_gpu_krylov_times *times)
+{
+    (void)A; (void)b; (void)x; (void)opt; (void)times;
+    if (res) memset(res, 0, sizeof(*res));
+    return NO_CUDA(h, "domino_gpu_bicgstab");
+}
+domino_status domino_dmatrix_download(domino_handle h, domino_dmatrix dA, domino_matrix *A)
+{
+    (void)dA;
+    if (A) *A = NULL;
+    return NO_CUDA(h, "domino_dmatrix_download");
+}

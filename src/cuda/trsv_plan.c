@@ -86,9 +86,8 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     if (e == DOMINO_ENGINE_CSC && deterministic)
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "%s: the csc engine adds partial sums atomically and is not deterministic", fn);
-    if (e == DOMINO_ENGINE_STENCIL && (!*arrays_are_csr_of_s || dA->format != DOMINO_CSR))
-        return domino_error(h, DOMINO_NOT_SUPPORTED,
-                            "%s: the stencil engine reads a CSR of the system (op N on CSR)", fn);
+    if (e == DOMINO_ENGINE_STENCIL && dA->format != DOMINO_CSR)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the stencil engine reads a CSR matrix", fn);
     if (e == DOMINO_ENGINE_CUSPARSE && dA->nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: cuSPARSE SpSV baseline needs nnz < 2^31", fn);
     *engine = e;
@@ -128,6 +127,7 @@ static domino_status prepare_values(domino_handle h, struct domino_gpu_context *
                                              p->scan_tmp, p->scan_tmp_bytes, &tnnz);
         if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: transpose");
         p->avg_row_len = n ? (double)tnnz / n : 0;
+        p->tnnz = tnnz;
     }
     if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
         (e = domino_launch_diag_check(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val,
@@ -161,21 +161,43 @@ static domino_status prepare_values(domino_handle h, struct domino_gpu_context *
 /* AUTO (and a forced STENCIL) on the CSR of the system: is it a stencil?
  * Then the structured-grid engine, on the grid found. */
 static domino_status choose_stencil(domino_handle h, const domino_trsv_options *opt,
-                                    domino_dmatrix dA, int csr_of_s, int s_upper,
-                                    domino_engine *engine, domino_stencil *stencil, int32_t *grid)
+                                    domino_dmatrix dA, domino_fill fill, domino_engine *engine,
+                                    domino_stencil *stencil, int32_t *grid)
 {
     domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
     int found = 0;
     if (asked != DOMINO_ENGINE_AUTO && asked != DOMINO_ENGINE_STENCIL) return DOMINO_SUCCESS;
-    if (!csr_of_s || dA->format != DOMINO_CSR) return DOMINO_SUCCESS;
-    domino_status s = domino_stencil_detect(h, dA, s_upper ? DOMINO_UPPER : DOMINO_LOWER, stencil,
-                                            &grid[0], &grid[1], &grid[2], &found);
+    if (dA->format != DOMINO_CSR) return DOMINO_SUCCESS;
+    /* the stored triangle of dA is a stencil iff its transpose is: op T
+     * solves from the transposed arrays the analysis makes anyway */
+    domino_status s = domino_stencil_detect(h, dA, fill, stencil, &grid[0], &grid[1], &grid[2],
+                                            &found);
     if (s) return s;
     if (found) *engine = DOMINO_ENGINE_STENCIL;
     else if (asked == DOMINO_ENGINE_STENCIL)
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "domino_trsv_analysis: the matrix is not a stencil of the generators on "
                             "any grid (sorted CSR, natural order), so the stencil engine cannot run");
+    return DOMINO_SUCCESS;
+}
+
+/* the transposed arrays CSR(S) seen as a device matrix (owned by the plan),
+ * for the structured-grid engine when the caller's arrays hold CSC(S) */
+static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
+{
+    struct domino_dmatrix_s *t = domino_calloc(1, sizeof(*t));
+    if (!t) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_trsv_analysis: out of memory");
+    t->magic = DOMINO_DMATRIX_MAGIC;
+    t->format = DOMINO_CSR;
+    t->type = p->type;
+    t->nrows = t->ncols = p->n;
+    t->nnz = p->tnnz;
+    t->ptr = p->tptr;
+    t->ind = p->tind;
+    t->val = p->tval;
+    t->sorted = 1; /* the transpose is stable */
+    t->borrowed = 1;
+    p->tview = t;
     return DOMINO_SUCCESS;
 }
 
@@ -209,7 +231,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         return s;
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
-    if ((s = choose_stencil(h, opt, dA, csr_of_s, s_upper, &engine, &stencil, grid))) return s;
+    if ((s = choose_stencil(h, opt, dA, fill, &engine, &stencil, grid))) return s;
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     p->magic = DOMINO_PLAN_MAGIC;
@@ -273,9 +295,12 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     }
     s = prepare_values(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
-    if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of the triangle */
-        s = domino_dstencil_from_dmatrix(h, dA, stencil, grid[0], grid[1], grid[2],
-                                         s_upper ? DOMINO_UPPER : DOMINO_LOWER, &p->dstencil);
+    if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
+        if (p->transposed) s = make_tview(h, p);
+        if (!s)
+            s = domino_dstencil_from_dmatrix(h, p->transposed ? p->tview : dA, stencil, grid[0],
+                                             grid[1], grid[2], s_upper ? DOMINO_UPPER : DOMINO_LOWER,
+                                             &p->dstencil);
         if (!s) s = domino_dstencil_make_compact(h, p->dstencil);
     }
     if (s) {
@@ -396,6 +421,7 @@ void domino_trsv_plan_free(domino_trsv_plan p)
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
     domino_cusparse_trsv_free(p);
     domino_dstencil_free(p->dstencil);
+    domino_free(p->tview);
     if (p->owns_buffer) cudaFree(p->buffer);
     free(p->level_ptr_host);
     p->magic = DOMINO_FREED_MAGIC;

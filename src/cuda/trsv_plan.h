@@ -51,7 +51,10 @@ struct domino_trsv_plan_s {
     int64_t *level_ptr_host;   /* level offsets on the host, nlevels+1 */
     double avg_row_len;        /* nnz / n of the arrays */
     /* structured-grid engine */
-    domino_dstencil dstencil;  /* the stencil found in the analysis, reading dA's arrays */
+    domino_dstencil dstencil;  /* the stencil found in the analysis, reading dA's arrays
+                                  (or the transposed ones, through tview) */
+    struct domino_dmatrix_s *tview; /* owned: the transposed arrays seen as a device matrix */
+    int64_t tnnz;              /* entries of the transposed arrays */
     /* cuSPARSE baseline */
     int32_t *ptr32;            /* 32-bit offsets for cuSPARSE */
     void *cusparse_plan;       /* struct in trsv_cusparse.c */

@@ -1,6 +1,7 @@
 /* test_gpu_trsv.c: the GPU triangular solve engines against the CPU reference */
 #define _POSIX_C_SOURCE 200809L /* opendir, readdir, strdup */
 #include "check.h"
+#include "test_values.h"
 #include "domino.h"
 
 #include <dirent.h>
@@ -68,26 +69,6 @@ typedef struct case_data {
 } case_data;
 
 /* ------------------------------------------------------------ small helpers */
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
-static double rng_uniform(void) /* splitmix64 in [0, 1) */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
-}
-
-static double get_value(const void *v, domino_type t, int64_t i)
-{
-    return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
-}
-
-static void set_value(void *v, domino_type t, int64_t i, double x)
-{
-    if (t == DOMINO_FLOAT64) ((double *)v)[i] = x;
-    else ((float *)v)[i] = (float)x;
-}
 
 /* count one check; on failure print "FAIL: <case>: <message>" */
 static void report(int ok, const char *what, const char *fmt, ...)

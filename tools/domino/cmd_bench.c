@@ -1,6 +1,7 @@
 /* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_engines.h"
+#include "bench_precond.h"
 #include "bench_problems.h"
 #include "bench_report.h"
 #include "cli_util.h"
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv|stencil] [--quick] [--grid N | --problem NAME]\n"
+    "usage: domino bench [--suite default|trsv|stencil|precond] [--quick] [--grid N | --problem NAME]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
@@ -32,6 +33,11 @@ static const char bench_usage[] =
     "  --suite stencil  structured-grid solves: D3N7, D3N13, D3N27, D3N33 on 64^3..256^3,\n"
     "                   lower and upper (--quick: 16^3, 24^3); engines stencil*,\n"
     "                   auto and cusparse unless --engines says otherwise\n"
+    "  --suite precond  GPU ILU(0)/IC(0) and preconditioned CG/BiCGSTAB against the\n"
+    "                   cuSPARSE csrilu02/csric02 + SpSV loop: 3D Poisson (D3N7,\n"
+    "                   D3N27, 64^3..192^3; --quick 16^3, 24^3) and the shared\n"
+    "                   matrices (SPD values made where needed, and said); takes\n"
+    "                   only --quick, --csv, --json-out\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
     "                   with :upper for the upper triangle (d3n7:64:upper),\n"
@@ -127,10 +133,17 @@ static int parse_request(int argc, char **argv, bench_request *rq)
     int npos = 0;
     int rc = opts_parse("bench", bench_usage, specs, argc, argv, 1, pos, 0, &npos);
     if (rc != OPTS_OK) return rc;
-    int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0;
+    int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0 ||
+                   strcmp(rq->suite, "precond") == 0;
     if (strcmp(rq->suite, "default") != 0 && !is_suite)
         return opts_usage_error("bench", bench_usage,
-                                "--suite: unknown suite '%s' (default, trsv, stencil)", rq->suite);
+                                "--suite: unknown suite '%s' (default, trsv, stencil, precond)",
+                                rq->suite);
+    if (strcmp(rq->suite, "precond") == 0)
+        return rq->upper || rq->tune || rq->use_float || rq->engines || rq->json
+                   ? opts_usage_error("bench", bench_usage, "--suite precond takes only --quick, "
+                                      "--csv and --json-out")
+                   : OPTS_OK;
     if (rq->grid && rq->problem)
         return opts_usage_error("bench", bench_usage, "--grid and --problem exclude each other");
     if (is_suite && (rq->grid || rq->problem))
@@ -359,6 +372,11 @@ int cmd_bench(int argc, char **argv)
     if (rc == OPTS_HELP) return 0;
     if (rc == NEEDS_GPU) return 1;
     if (rc != OPTS_OK) return 2;
+    if (strcmp(rq.suite, "precond") == 0) {
+        const char *dir = getenv("DOMINO_MATRICES");
+        return bench_precond_run(rq.quick, dir && *dir ? dir : "../shared/matrices", rq.csv_path,
+                                 rq.json_path);
+    }
     rc = list_problems(&rq, &specs, &nspecs);
     if (rc != OPTS_OK) return rc;
     domino_handle h = NULL;

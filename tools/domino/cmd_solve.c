@@ -17,7 +17,7 @@ static const char solve_usage[] =
     "                    [--engine NAME] [--float] [--json]\n"
     "       domino solve FILE.mtx --krylov cg|bicgstab [--precond ilu0|ic0|jacobi|none]\n"
     "                    [--rtol R] [--maxit N] [--rhs ones|random|FILE.mtx]\n"
-    "                    [--pivot-shift S] [--diag-shift A] [--json]\n"
+    "                    [--pivot-shift S] [--diag-shift A] [--gpu [--cusparse]] [--json]\n"
     "\n"
     "Triangular mode (default): builds the lower (or upper) triangle of the matrix\n"
     "in FILE, makes right-hand sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8)\n"
@@ -39,8 +39,10 @@ static const char solve_usage[] =
     "\n"
     "Krylov mode (--krylov): solves A x = b with the whole matrix (symmetric files\n"
     "are expanded) in double by preconditioned CG (A SPD) or right-preconditioned\n"
-    "BiCGSTAB, from x = 0, on the CPU reference (engine \"cpu\"; the GPU Krylov\n"
-    "path comes later).  Pattern files get values: graph Laplacian plus 0.01 I\n"
+    "BiCGSTAB, from x = 0, on the CPU reference (engine \"cpu\") or with --gpu on\n"
+    "the GPU: domino's synchronization-free ILU(0)/IC(0) and triangular solves\n"
+    "(engine \"gpu\"), or with --cusparse the same loop on cuSPARSE's csrilu02 /\n"
+    "csric02 and SpSV (\"gpu-cusparse\").  Pattern files get values: graph Laplacian plus 0.01 I\n"
     "(off-diagonals -1, diagonal = degree + 0.01; SPD for a symmetric pattern).\n"
     "Prints iterations, converged yes/no (and breakdown), the true relative\n"
     "residual ||b-Ax||/||b||, setup (preconditioner) and iteration times, and the\n"
@@ -56,6 +58,8 @@ static const char solve_usage[] =
     "                   a bad pivot is an error; ic0 needs S > 0)\n"
     "  --diag-shift A   ilu0/ic0: factor A + A*diag(A) instead (Manteuffel's shift,\n"
     "                   for SPD matrices where IC(0) breaks down; default 0)\n"
+    "  --gpu            iterate on the GPU (times: analysis, factorization, iterations)\n"
+    "  --cusparse       with --gpu: the cuSPARSE baseline loop\n"
     "  --json           print a JSON document with the residual history\n";
 
 /* what the solve command was asked */
@@ -187,6 +191,7 @@ typedef struct solve_args {
     const char *engine, *rhs, *krylov, *precond; /* NULL when not given */
     double rtol, pivot_shift, diag_shift;        /* NAN when not given */
     int64_t maxit;                               /* -1 when not given */
+    int gpu, cusparse;                           /* --gpu, --cusparse */
 } solve_args;
 
 /* the Krylov request from the options; OPTS_OK or OPTS_ERROR */
@@ -223,6 +228,10 @@ static int parse_krylov(const solve_args *a, solve_request *rq)
     if (!isnan(a->diag_shift) && !(a->diag_shift >= 0.0))
         return opts_usage_error("solve", solve_usage, "--diag-shift: %g is not >= 0", a->diag_shift);
     if (!isnan(a->diag_shift)) kr->options.diag_shift = a->diag_shift;
+    if (a->cusparse && !a->gpu)
+        return opts_usage_error("solve", solve_usage, "--cusparse goes with --gpu");
+    kr->gpu = a->gpu;
+    kr->gpu_baseline = a->cusparse;
     return OPTS_OK;
 }
 
@@ -230,9 +239,9 @@ static int parse_krylov(const solve_args *a, solve_request *rq)
 static int parse_triangular(const solve_args *a, solve_request *rq)
 {
     if (a->precond || !isnan(a->rtol) || a->maxit >= 0 || !isnan(a->pivot_shift) ||
-        !isnan(a->diag_shift))
+        !isnan(a->diag_shift) || a->gpu || a->cusparse)
         return opts_usage_error("solve", solve_usage, "--precond, --rtol, --maxit, "
-                                "--pivot-shift and --diag-shift need --krylov");
+                                "--pivot-shift, --diag-shift, --gpu and --cusparse need --krylov");
     if (a->rhs && opts_parse_int(a->rhs, 1, 4096, &rq->nrhs) != 0)
         return opts_usage_error("solve", solve_usage, "--rhs: '%s' is not a whole number in "
                                 "[1, 4096] (ones/random/FILE need --krylov)", a->rhs);
@@ -252,7 +261,7 @@ static int parse_triangular(const solve_args *a, solve_request *rq)
 /* parse the command line into rq; OPTS_OK, OPTS_HELP or OPTS_ERROR */
 static int parse_request(int argc, char **argv, solve_request *rq)
 {
-    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, NAN, -1};
+    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, NAN, -1, 0, 0};
     const opt_spec specs[] = {{"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"unit", 0, OPT_FLAG, 0, 0, &rq->unit},
                               {"transpose", 0, OPT_FLAG, 0, 0, &rq->transpose},
@@ -266,6 +275,8 @@ static int parse_request(int argc, char **argv, solve_request *rq)
                               {"maxit", 0, OPT_INT, 1, INT_MAX - 1, &a.maxit},
                               {"pivot-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.pivot_shift},
                               {"diag-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.diag_shift},
+                              {"gpu", 0, OPT_FLAG, 0, 0, &a.gpu},
+                              {"cusparse", 0, OPT_FLAG, 0, 0, &a.cusparse},
                               OPT_END};
     const char *pos[1];
     int npos = 0;

@@ -1,5 +1,6 @@
-/* cmd_solve_krylov.c: "domino solve FILE --krylov cg|bicgstab": preconditioned
- * Krylov solve of A x = b with the whole matrix on the CPU reference */
+/* cmd_solve_krylov.c: "domino solve FILE --krylov cg|bicgstab [--gpu]":
+ * preconditioned Krylov solve of A x = b with the whole matrix on the CPU
+ * reference or on the GPU */
 #include "cmd_solve_krylov.h"
 #include "cli_util.h"
 #include "domino.h"
@@ -16,6 +17,7 @@ typedef struct krylov_outcome {
     int is_pattern;             /* values were assigned (graph Laplacian) */
     domino_krylov_result res;   /* iterations, convergence, history, times */
     double residual;            /* ||b - A x|| / ||b||, recomputed here */
+    domino_gpu_krylov_times gpu_times; /* GPU: where the setup went */
 } krylov_outcome;
 
 /* ||v||_2 */
@@ -29,45 +31,6 @@ static double norm2(int32_t n, const double *v)
 
 /* L = graph Laplacian of the pattern of square CSR A plus 0.01 I:
  * off-diagonals -1, diagonal = (number of off-diagonals of the row) + 0.01 */
-static domino_status laplacian_from_pattern(domino_handle h, domino_matrix A, domino_matrix *L)
-{
-    domino_matrix_view v;
-    int32_t *rows = NULL, *cols = NULL;
-    double *vals = NULL;
-    domino_status s = domino_matrix_get_view(h, A, &v);
-    if (s) return s;
-    size_t cap = (size_t)v.nnz + (size_t)v.nrows;
-    rows = domino_malloc(cap * sizeof(int32_t));
-    cols = domino_malloc(cap * sizeof(int32_t));
-    vals = domino_malloc(cap * sizeof(double));
-    if (!rows || !cols || !vals) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "out of memory for the Laplacian of "
-                         "%d rows, %lld entries", v.nrows, (long long)v.nnz);
-        goto cleanup;
-    }
-    int64_t k = 0;
-    for (int32_t i = 0; i < v.nrows; i++) {
-        int64_t degree = 0;
-        for (int64_t e = v.ptr[i]; e < v.ptr[i + 1]; e++) {
-            if (v.ind[e] == i) continue;
-            rows[k] = i;
-            cols[k] = v.ind[e];
-            vals[k++] = -1.0;
-            degree++;
-        }
-        rows[k] = i;
-        cols[k] = i;
-        vals[k++] = (double)degree + 0.01;
-    }
-    s = domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, v.nrows, v.ncols, k, rows, cols,
-                               vals, L);
-cleanup:
-    domino_free(rows);
-    domino_free(cols);
-    domino_free(vals);
-    return s;
-}
-
 /* the whole matrix of the file in double, pattern files turned into a Laplacian */
 static domino_status load_matrix(domino_handle h, const krylov_request *rq, krylov_outcome *out,
                                  domino_matrix *A)
@@ -84,7 +47,7 @@ static domino_status load_matrix(domino_handle h, const krylov_request *rq, kryl
     }
     out->is_pattern = v.is_pattern;
     if (v.is_pattern) {
-        s = laplacian_from_pattern(h, read, A);
+        s = domino_matrix_laplacian(h, read, KRYLOV_LAPLACIAN_SHIFT, A);
     } else {
         *A = read;
         read = NULL;
@@ -150,6 +113,30 @@ static domino_status true_residual(domino_handle h, domino_matrix A, int32_t n, 
     return DOMINO_SUCCESS;
 }
 
+/* the GPU solve: A uploaded, domino_gpu_cg / bicgstab from x */
+static domino_status run_gpu(domino_handle h, const krylov_request *rq, domino_matrix A,
+                             const double *b, double *x, krylov_outcome *out)
+{
+    domino_dmatrix dA = NULL;
+    domino_gpu_krylov_options opt;
+    domino_gpu_krylov_options_init(&opt);
+    opt.krylov = rq->options;
+    opt.baseline_cusparse = rq->gpu_baseline;
+    domino_status s = domino_dmatrix_upload(h, A, &dA);
+    if (!s && strcmp(rq->method, "cg") == 0)
+        s = domino_gpu_cg(h, dA, b, x, &opt, &out->res, &out->gpu_times);
+    else if (!s)
+        s = domino_gpu_bicgstab(h, dA, b, x, &opt, &out->res, &out->gpu_times);
+    domino_dmatrix_free(dA);
+    return s;
+}
+
+/* "cpu", "gpu" or "gpu-cusparse" */
+static const char *engine_label(const krylov_request *rq)
+{
+    return !rq->gpu ? "cpu" : rq->gpu_baseline ? "gpu-cusparse" : "gpu";
+}
+
 /* load, build b, iterate from x = 0, check; fills out */
 static domino_status run_krylov(domino_handle h, const krylov_request *rq, krylov_outcome *out)
 {
@@ -170,7 +157,9 @@ static domino_status run_krylov(domino_handle h, const krylov_request *rq, krylo
         goto cleanup;
     }
     if ((s = make_rhs(h, rq->rhs, out->n, b))) goto cleanup;
-    if (strcmp(rq->method, "cg") == 0)
+    if (rq->gpu)
+        s = run_gpu(h, rq, A, b, x, out);
+    else if (strcmp(rq->method, "cg") == 0)
         s = domino_ref_cg(h, A, b, x, &rq->options, &out->res);
     else
         s = domino_ref_bicgstab(h, A, b, x, &rq->options, &out->res);
@@ -191,7 +180,7 @@ static void print_text(const krylov_request *rq, const krylov_outcome *out)
     printf("system:         n %d, nnz %lld, double%s\n", out->n, (long long)out->nnz,
            out->is_pattern ? ", pattern (graph Laplacian + 0.01 I)" : "");
     printf("method:         %s, preconditioner %s\n", rq->method, rq->precond_name);
-    printf("engine:         cpu\n");
+    printf("engine:         %s\n", engine_label(rq));
     printf("rhs:            %s\n", rq->rhs);
     printf("rtol:           %.3e, maxit %d\n", rq->options.rtol, rq->options.maxit);
     printf("iterations:     %d\n", res->iterations);
@@ -199,6 +188,14 @@ static void print_text(const krylov_request *rq, const krylov_outcome *out)
            res->breakdown ? " (breakdown)" : "");
     printf("residual:       %.3e (||b-Ax||/||b||)\n", out->residual);
     printf("setup:          %.3f ms (preconditioner)\n", res->setup_seconds * 1e3);
+    if (rq->gpu) {
+        const domino_gpu_krylov_times *t = &out->gpu_times;
+        printf("  analysis:     %.3f ms (factor pattern %.3f, triangular solves %.3f)\n",
+               (t->factor_analysis_seconds + t->trsv_analysis_seconds) * 1e3,
+               t->factor_analysis_seconds * 1e3, t->trsv_analysis_seconds * 1e3);
+        printf("  factorization: %.3f ms\n", t->factor_seconds * 1e3);
+        printf("transfers:      %.3f ms (b, x to and from the device)\n", t->transfer_seconds * 1e3);
+    }
     printf("iteration time: %.3f ms\n", res->solve_seconds * 1e3);
     printf("pivots replaced: %lld\n", (long long)res->pivots_replaced);
 }
@@ -210,8 +207,8 @@ static void print_json(const krylov_request *rq, const krylov_outcome *out)
     cli_json_string(stdout, rq->path);
     printf(",\n  \"mode\": \"krylov\",\n  \"method\": \"%s\",\n  \"precond\": \"%s\",\n",
            rq->method, rq->precond_name);
-    printf("  \"engine\": \"cpu\",\n  \"n\": %d,\n  \"nnz\": %lld,\n  \"pattern\": %s,\n",
-           out->n, (long long)out->nnz, out->is_pattern ? "true" : "false");
+    printf("  \"engine\": \"%s\",\n  \"n\": %d,\n  \"nnz\": %lld,\n  \"pattern\": %s,\n",
+           engine_label(rq), out->n, (long long)out->nnz, out->is_pattern ? "true" : "false");
     printf("  \"rhs\": ");
     cli_json_string(stdout, rq->rhs);
     printf(",\n  \"rtol\": ");
@@ -228,6 +225,15 @@ static void print_json(const krylov_request *rq, const krylov_outcome *out)
     cli_json_number(stdout, res->setup_seconds * 1e3);
     printf(",\n  \"iterations_ms\": ");
     cli_json_number(stdout, res->solve_seconds * 1e3);
+    if (rq->gpu) {
+        const domino_gpu_krylov_times *t = &out->gpu_times;
+        printf(",\n  \"analysis_ms\": ");
+        cli_json_number(stdout, (t->factor_analysis_seconds + t->trsv_analysis_seconds) * 1e3);
+        printf(",\n  \"factorization_ms\": ");
+        cli_json_number(stdout, t->factor_seconds * 1e3);
+        printf(",\n  \"transfer_ms\": ");
+        cli_json_number(stdout, t->transfer_seconds * 1e3);
+    }
     printf(",\n  \"pivots_replaced\": %lld,\n  \"history\": [", (long long)res->pivots_replaced);
     for (int i = 0; res->history && i <= res->iterations; i++) {
         printf(i ? ", " : "");

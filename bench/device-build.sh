@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# device-build.sh: sourced by the device-session scripts (gpu-run.sh,
+# stencil-run.sh): records the GPU in $OUT/device.txt and builds build-gpu
+# (Release) against the matrices in $DOMINO_MATRICES (default .carry/matrices,
+# with zlib headers from .carry/zlib when the machine has none).
+export NVSHMEM_DISABLE_NVLS=1
+OUT=${OUT:-bench/results/raw}
+mkdir -p "$OUT"
+ROOT=$(pwd)
+MATS=${DOMINO_MATRICES:-$ROOT/.carry/matrices}
+export DOMINO_MATRICES=$MATS
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$OUT/device.txt"
+B=build-gpu
+ZFLAGS=""
+if [ ! -f /usr/include/zlib.h ]; then
+  zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
+  ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
+fi
+t0=$(date +%s)
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
+cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
+echo "build: $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,298 @@
+/* factor_plan.c: GPU incomplete factorizations ILU(0) / IC(0): options,
+ * analysis (pattern only), compute, the factors as device matrices, free.
+ * The kernels live in factor_ilu0.cu, the cuSPARSE baseline in
+ * factor_cusparse.c. */
+#include "factor_plan.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void domino_factor_plan_free(domino_factor_plan p)
+{
+    if (!p || p->magic != DOMINO_FACTOR_PLAN_MAGIC) return;
+    domino_cusparse_factor_free(p);
+    if (p->owns_pattern) {
+        cudaFree(p->ptr);
+        cudaFree(p->ind);
+    }
+    cudaFree(p->diag);
+    cudaFree(p->val);
+    cudaFree(p->done);
+    cudaFree(p->order);
+    cudaFree(p->st);
+    if (p->alias)
+        for (int32_t b = 0; b < p->batch; b++)
+            p->alias[b].magic = DOMINO_FREED_MAGIC;
+    domino_free(p->alias);
+    p->magic = DOMINO_FREED_MAGIC;
+    domino_free(p);
+}
+
+/* argument checks of the analysis */
+static domino_status check_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
+                                    const domino_factor_options *opt, const char *fn)
+{
+    if (!dA) return domino_error(h, DOMINO_NULL_POINTER, "%s: dA is NULL", fn);
+    if (dA->magic != DOMINO_DMATRIX_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: dA is not a live device matrix", fn);
+    if (kind != DOMINO_FACTOR_ILU0 && kind != DOMINO_FACTOR_IC0)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad factorization kind %d", fn, (int)kind);
+    if (dA->format != DOMINO_CSR) return domino_error(h, DOMINO_INVALID_VALUE, "%s: dA must be CSR", fn);
+    if (dA->nrows != dA->ncols)
+        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: matrix is %d x %d, not square", fn,
+                            dA->nrows, dA->ncols);
+    if (dA->type != DOMINO_FLOAT64)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: only double (FLOAT64) matrices for now", fn);
+    if (opt->batch < 1) return domino_error(h, DOMINO_INVALID_VALUE, "%s: batch %d < 1", fn, opt->batch);
+    if (!isfinite(opt->pivot_shift))
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: pivot_shift is not finite", fn);
+    if (kind == DOMINO_FACTOR_IC0 && opt->pivot_shift < 0.0)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: pivot_shift %g < 0 for IC0", fn,
+                            opt->pivot_shift);
+    if (opt->use_cusparse && dA->nnz >= INT32_MAX)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the cuSPARSE baseline needs nnz < 2^31", fn);
+    if (opt->use_cusparse && kind == DOMINO_FACTOR_IC0 && opt->pivot_shift > 0.0)
+        return domino_error(h, DOMINO_NOT_SUPPORTED,
+                            "%s: csric02 has no pivot replacement (pivot_shift > 0)", fn);
+    return DOMINO_SUCCESS;
+}
+
+/* pattern work: diagonal positions (ILU0), tril pattern (IC0); checks */
+static domino_status build_pattern(domino_handle h, struct domino_gpu_context *gpu,
+                                   struct domino_factor_plan_s *p, const char *fn)
+{
+    domino_dmatrix dA = p->dA;
+    int32_t n = p->n;
+    int64_t *count = NULL;
+    void *scan_tmp = NULL;
+    size_t scan_bytes = domino_scan_scratch_bytes(n);
+    domino_factor_status hst;
+    domino_status s = DOMINO_SUCCESS;
+    cudaError_t e;
+    int ic0 = p->kind == DOMINO_FACTOR_IC0;
+    if ((e = cudaMalloc((void **)&p->st, sizeof(domino_factor_status))) ||
+        (e = cudaMalloc((void **)&p->diag, ((size_t)n + 1) * sizeof(int64_t))) ||
+        (ic0 && (e = cudaMalloc((void **)&count, ((size_t)n + 1) * sizeof(int64_t)))) ||
+        (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
+        (e = domino_launch_factor_pattern(gpu->stream, n, dA->ptr, dA->ind, p->diag, count, p->st)) ||
+        (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream))) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    if (hst.unsorted_row != INT32_MAX) {
+        s = domino_error(h, DOMINO_BAD_INPUT, "%s: row %d is not sorted or has a duplicate column",
+                         fn, hst.unsorted_row);
+        goto cleanup;
+    }
+    if (hst.missing_diag != INT32_MAX) {
+        s = domino_error(h, DOMINO_ZERO_DIAGONAL, "%s: row %d has no diagonal entry", fn,
+                         hst.missing_diag);
+        goto cleanup;
+    }
+    if (!ic0) {
+        p->ptr = dA->ptr;
+        p->ind = dA->ind;
+        p->nnz = dA->nnz;
+        goto cleanup;
+    }
+    p->owns_pattern = 1;
+    if ((e = cudaMalloc((void **)&p->ptr, ((size_t)n + 1) * sizeof(int64_t))) ||
+        (e = cudaMalloc(&scan_tmp, scan_bytes + 16)) ||
+        (e = domino_launch_scan_i64(gpu->stream, n, count, p->ptr, scan_tmp, scan_bytes)) ||
+        (e = cudaMemcpyAsync(&p->nnz, p->ptr + n, sizeof(int64_t), cudaMemcpyDeviceToHost, gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream)) ||
+        (e = cudaMalloc((void **)&p->ind, (size_t)p->nnz * sizeof(int32_t) + 4)) ||
+        (e = domino_launch_tril_fill(gpu->stream, n, dA->ptr, dA->ind, p->ptr, p->ind, p->diag)) ||
+        (e = cudaStreamSynchronize(gpu->stream)))
+        s = domino_cuda_status(h, e, fn);
+cleanup:
+    cudaFree(count);
+    cudaFree(scan_tmp);
+    return s;
+}
+
+/* p->order: rows sorted by level of dA's lower triangle (trsv_levelset.cu) */
+static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu,
+                                 struct domino_factor_plan_s *p, const char *fn)
+{
+    int32_t n = p->n, *row_level = NULL;
+    int64_t *level_count = NULL, *level_ptr_host = NULL;
+    domino_solve_status *st = NULL;
+    void *scan_tmp = NULL;
+    size_t scan_bytes = domino_scan_scratch_bytes(n);
+    cudaError_t e;
+    if (!(e = cudaMalloc((void **)&p->order, ((size_t)n + 1) * sizeof(int32_t))) &&
+        !(e = cudaMalloc((void **)&row_level, ((size_t)n + 1) * sizeof(int32_t))) &&
+        !(e = cudaMalloc((void **)&level_count, 2 * ((size_t)n + 1) * sizeof(int64_t))) &&
+        !(e = cudaMalloc(&scan_tmp, scan_bytes + 16)) &&
+        !(e = cudaMalloc((void **)&st, sizeof(domino_solve_status))) &&
+        !(e = domino_launch_status_reset(gpu->stream, st)))
+        e = domino_launch_levels(gpu->stream, n, p->dA->ptr, p->dA->ind, 0, row_level, p->order,
+                                 level_count, scan_tmp, scan_bytes, st, &p->nlevels, &level_ptr_host);
+    free(level_ptr_host); /* malloc'd by the launcher */
+    cudaFree(row_level);
+    cudaFree(level_count);
+    cudaFree(scan_tmp);
+    cudaFree(st);
+    return domino_cuda_status(h, e, fn);
+}
+
+/* values, flags and the device matrices that alias them */
+static domino_status allocate_values(domino_handle h, struct domino_factor_plan_s *p, const char *fn)
+{
+    cudaError_t e;
+    if ((e = cudaMalloc((void **)&p->val, (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8)) ||
+        (e = cudaMalloc((void **)&p->done, (size_t)p->batch * (size_t)p->n * sizeof(int32_t) + 4)))
+        return domino_cuda_status(h, e, fn);
+    p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
+    if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    for (int32_t b = 0; b < p->batch; b++) {
+        struct domino_dmatrix_s *d = &p->alias[b];
+        d->magic = DOMINO_DMATRIX_MAGIC;
+        d->borrowed = 1;
+        d->format = DOMINO_CSR;
+        d->type = DOMINO_FLOAT64;
+        d->nrows = d->ncols = p->n;
+        d->nnz = p->nnz;
+        d->ptr = p->ptr;
+        d->ind = p->ind;
+        d->val = p->val + (size_t)b * (size_t)p->nnz;
+        d->sorted = 1;
+    }
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
+                                     const domino_factor_options *opt, domino_factor_plan *plan)
+{
+    const char *fn = "domino_factor_analysis";
+    if (!plan) return domino_error(h, DOMINO_NULL_POINTER, "%s: plan is NULL", fn);
+    *plan = NULL;
+    double t0 = domino_wtime();
+    domino_factor_options use;
+    domino_factor_options_init(&use);
+    if (opt) use = *opt;
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s || (s = check_analysis(h, kind, dA, &use, fn))) return s;
+    struct domino_factor_plan_s *p = domino_calloc(1, sizeof(*p));
+    if (!p) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    p->magic = DOMINO_FACTOR_PLAN_MAGIC;
+    p->kind = kind;
+    p->dA = dA;
+    p->n = dA->nrows;
+    p->batch = use.batch;
+    p->pivot_shift = use.pivot_shift;
+    p->use_cusparse = use.use_cusparse;
+    if ((s = build_pattern(h, gpu, p, fn)) || (s = build_order(h, gpu, p, fn)) ||
+        (s = allocate_values(h, p, fn))) {
+        domino_factor_plan_free(p);
+        return s;
+    }
+    p->analysis_seconds = domino_wtime() - t0;
+    *plan = p;
+    return DOMINO_SUCCESS;
+}
+
+/* our kernel on p->val; reports the first bad pivot */
+static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
+                                struct domino_factor_plan_s *p, int64_t *replaced, const char *fn)
+{
+    domino_factor_status hst;
+    cudaError_t e;
+    if ((e = cudaMemsetAsync(p->done, 0, (size_t)p->batch * (size_t)p->n * sizeof(int32_t),
+                             gpu->stream)) ||
+        (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
+        (e = domino_launch_factor(gpu->stream, p->kind == DOMINO_FACTOR_IC0, p->n, p->batch, p->ptr,
+                                  p->ind, p->diag, p->order, p->nnz, p->val, p->pivot_shift,
+                                  p->done, p->st)) ||
+        (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream)))
+        return domino_cuda_status(h, e, fn);
+    if (hst.bad_pivot != LLONG_MAX) {
+        long long row = hst.bad_pivot % p->n, b = hst.bad_pivot / p->n;
+        const char *what = p->kind == DOMINO_FACTOR_IC0 ? "non-positive" : "zero";
+        if (p->batch > 1)
+            return domino_error(h, DOMINO_ZERO_PIVOT, "%s: %s pivot at row %lld of batch %lld", fn,
+                                what, row, b);
+        return domino_error(h, DOMINO_ZERO_PIVOT, "%s: %s pivot at row %lld", fn, what, row);
+    }
+    *replaced = (int64_t)hst.replaced;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const void *d_values,
+                                    int64_t *replaced)
+{
+    const char *fn = "domino_factor_compute";
+    if (replaced) *replaced = 0;
+    if (!p) return domino_error(h, DOMINO_NULL_POINTER, "%s: plan is NULL", fn);
+    if (p->magic != DOMINO_FACTOR_PLAN_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: plan is not live", fn);
+    if (p->dA->magic != DOMINO_DMATRIX_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: the plan's matrix was freed", fn);
+    if (!d_values && p->batch > 1)
+        return domino_error(h, DOMINO_NULL_POINTER, "%s: batch %d needs d_values", fn, p->batch);
+    double t0 = domino_wtime();
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    const double *src = d_values ? (const double *)d_values : (const double *)p->dA->val;
+    cudaError_t e;
+    if (p->kind == DOMINO_FACTOR_ILU0)
+        e = cudaMemcpyAsync(p->val, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
+                            cudaMemcpyDeviceToDevice, gpu->stream);
+    else
+        e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
+                                      p->ptr, p->nnz, p->val);
+    if (e) return domino_cuda_status(h, e, fn);
+    int64_t count = 0, bad_row = -1;
+    int32_t bad_batch = 0;
+    if (p->use_cusparse) {
+        s = domino_cusparse_factor(h, gpu, p, &bad_row, &bad_batch);
+        if (!s && bad_row >= 0) {
+            if (p->batch > 1)
+                s = domino_error(h, DOMINO_ZERO_PIVOT, "%s (cusparse): zero pivot at row %lld of batch %d",
+                                 fn, (long long)bad_row, bad_batch);
+            else
+                s = domino_error(h, DOMINO_ZERO_PIVOT, "%s (cusparse): zero pivot at row %lld", fn,
+                                 (long long)bad_row);
+        }
+    } else {
+        s = run_kernel(h, gpu, p, &count, fn);
+    }
+    for (int32_t b = 0; b < p->batch; b++)
+        p->alias[b].values_version++;
+    p->compute_seconds = domino_wtime() - t0;
+    if (s) return s;
+    if (replaced) *replaced = count;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_factor_get(domino_handle h, domino_factor_plan p, int32_t batch_index,
+                                domino_dmatrix *factor)
+{
+    const char *fn = "domino_factor_get";
+    if (!factor || !p) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL plan or factor", fn);
+    *factor = NULL;
+    if (p->magic != DOMINO_FACTOR_PLAN_MAGIC)
+        return domino_error(h, DOMINO_INVALID_OBJECT, "%s: plan is not live", fn);
+    if (batch_index < 0 || batch_index >= p->batch)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: batch index %d not in [0, %d)", fn,
+                            batch_index, p->batch);
+    *factor = &p->alias[batch_index];
+    return DOMINO_SUCCESS;
+}
+
+double domino_factor_plan_analysis_seconds(domino_factor_plan p)
+{
+    return (p && p->magic == DOMINO_FACTOR_PLAN_MAGIC) ? p->analysis_seconds : 0;
+}
+
+double domino_factor_plan_compute_seconds(domino_factor_plan p)
+{
+    return (p && p->magic == DOMINO_FACTOR_PLAN_MAGIC) ? p->compute_seconds : 0;
+}

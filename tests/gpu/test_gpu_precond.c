@@ -1,0 +1,448 @@
+/* test_gpu_precond.c: GPU ILU(0) / IC(0) factorizations and GPU CG /
+ * BiCGSTAB against the CPU reference (domino_ref_ilu0, ic0, cg, bicgstab) */
+#include "check.h"
+#include "domino.h"
+#include "cuda/factor_plan.h" /* white box: the factor's device arrays */
+
+#include <stdint.h>
+#include <string.h>
+
+/* What is checked:
+ *  - GPU ILU(0) and IC(0) factors equal the CPU reference's entry by entry
+ *    within FACTOR_EPS * eps * max|factor| (ILU(0) is computed with the same
+ *    operations in the same order, IC(0) sums inner products in another
+ *    order) on stencils D2N5 / D3N7 / D3N27, the shared real matrices
+ *    (ILU(0): cage8, add32; IC(0): graph Laplacians + 0.01 I of crack and
+ *    whitaker3, bcsstk13 + 0.3 diag), with our kernel and with cuSPARSE's
+ *    csrilu02 / csric02 (same factors);
+ *  - zero pivots reported with the CPU's row (bcsstk13 IC(0): row 95), the
+ *    pivot_shift replacement count equal to the CPU's;
+ *  - batched (3 matrices, different values) equals one by one, and a bad
+ *    pivot in the batch names its batch index;
+ *  - GPU CG / BiCGSTAB with NONE, JACOBI, ILU0, IC0 (ours and the cuSPARSE
+ *    baseline loop) converge to the CPU solution, iterations within +-1 of
+ *    the CPU's. */
+
+#define FACTOR_EPS 1e3
+static const double eps = 2.220446049250313e-16;
+
+static char *shared_path(const char *name)
+{
+    static char path[1024];
+    const char *dir = getenv("DOMINO_SHARED_MATRICES"); /* override of the build's folder */
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : DOMINO_SHARED_MATRICES, name);
+    return path;
+}
+
+/* copy of square CSR A with every diagonal entry times `factor` and every
+ * off-diagonal times `off` */
+static domino_matrix scaled_copy(domino_handle h, domino_matrix A, double factor, double off)
+{
+    domino_matrix B = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_copy(h, A, &B));
+    CHECK_OK(h, domino_matrix_get_view(h, B, &v));
+    double *val = v.val;
+    for (int32_t i = 0; i < v.nrows; i++)
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++)
+            val[k] = (v.ind[k] == i ? factor : off) * val[k];
+    return B;
+}
+
+/* graph Laplacian + 0.01 I of a shared pattern file (as tests/test_krylov.c) */
+static domino_matrix shifted_laplacian(domino_handle h, const char *name)
+{
+    domino_matrix P = NULL, A = NULL;
+    if (domino_mm_read(h, shared_path(name), DOMINO_FLOAT64, 0, &P)) return NULL;
+    CHECK_OK(h, domino_matrix_laplacian(h, P, 0.01, &A));
+    domino_matrix_free(P);
+    return A;
+}
+
+static domino_matrix stencil(domino_handle h, domino_stencil s, int32_t nx, int32_t ny, int32_t nz)
+{
+    domino_matrix A = NULL;
+    CHECK_OK(h, domino_gen_stencil(h, s, nx, ny, nz, DOMINO_PART_FULL, DOMINO_FLOAT64, &A));
+    return A;
+}
+
+/* max |gpu - cpu| / max |cpu| over the factor of batch index b; -1 on a pattern mismatch */
+static double factor_difference(domino_handle h, domino_factor_plan plan, int32_t b, domino_matrix F)
+{
+    domino_dmatrix dF = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_factor_get(h, plan, b, &dF));
+    CHECK_OK(h, domino_matrix_get_view(h, F, &v));
+    if (!dF || dF->nnz != v.nnz) return -1.0;
+    double *got = malloc(sizeof(double) * (size_t)(v.nnz + 1));
+    int64_t *ptr = malloc(sizeof(int64_t) * ((size_t)v.nrows + 1));
+    CHECK_OK(h, domino_gpu_download(h, got, dF->val, (size_t)v.nnz * sizeof(double)));
+    CHECK_OK(h, domino_gpu_download(h, ptr, dF->ptr, ((size_t)v.nrows + 1) * sizeof(int64_t)));
+    double worst = 0.0, scale = 0.0;
+    const double *want = v.val;
+    for (int64_t k = 0; k < v.nnz; k++) {
+        if (fabs(want[k]) > scale) scale = fabs(want[k]);
+        if (!(fabs(got[k] - want[k]) <= worst)) worst = fabs(got[k] - want[k]);
+    }
+    for (int32_t i = 0; i <= v.nrows; i++)
+        if (ptr[i] != v.ptr[i]) worst = -1.0;
+    free(got), free(ptr);
+    return worst < 0 ? -1.0 : worst / (scale > 0 ? scale : 1.0);
+}
+
+/* GPU factor (ours, or cuSPARSE's) of A equals the CPU reference's */
+static void check_factor(domino_handle h, domino_matrix A, domino_factor_kind kind, int use_cusparse,
+                         const char *label)
+{
+    domino_matrix F = NULL;
+    int64_t cpu_replaced = 0, gpu_replaced = -1;
+    if (kind == DOMINO_FACTOR_ILU0) CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &F, &cpu_replaced));
+    else CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &F, &cpu_replaced));
+    domino_dmatrix dA = NULL;
+    domino_factor_plan plan = NULL;
+    domino_factor_options opt;
+    domino_factor_options_init(&opt);
+    opt.use_cusparse = use_cusparse;
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_factor_analysis(h, kind, dA, &opt, &plan));
+    CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+    CHECK(gpu_replaced == cpu_replaced);
+    double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
+    printf("%-34s %s %-8s max rel diff %.2e (%.1f eps)  analysis %.3f ms compute %.3f ms\n", label,
+           kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ", use_cusparse ? "cusparse" : "domino", diff,
+           diff / eps, 1e3 * domino_factor_plan_analysis_seconds(plan),
+           1e3 * domino_factor_plan_compute_seconds(plan));
+    CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+    domino_factor_plan_free(plan);
+    domino_dmatrix_free(dA);
+    domino_matrix_free(F);
+}
+
+static void test_factors(domino_handle h)
+{
+    domino_matrix A[4] = {stencil(h, DOMINO_D2N5, 20, 20, 1), stencil(h, DOMINO_D3N7, 8, 8, 8),
+                          stencil(h, DOMINO_D3N27, 7, 6, 5), stencil(h, DOMINO_D2N9, 30, 30, 1)};
+    const char *names[4] = {"d2n5 20x20", "d3n7 8^3", "d3n27 7x6x5", "d2n9 30x30"};
+    for (int m = 0; m < 4; m++)
+        for (int cus = 0; cus < 2; cus++) {
+            check_factor(h, A[m], DOMINO_FACTOR_ILU0, cus, names[m]);
+            check_factor(h, A[m], DOMINO_FACTOR_IC0, cus, names[m]);
+        }
+    for (int m = 0; m < 4; m++)
+        domino_matrix_free(A[m]);
+    const char *general[2] = {"cage8.mtx", "add32.mtx"};
+    for (int m = 0; m < 2; m++) {
+        domino_matrix G = NULL;
+        if (domino_mm_read(h, shared_path(general[m]), DOMINO_FLOAT64, 0, &G)) {
+            printf("skipped %s (%s)\n", general[m], domino_last_error(h));
+            continue;
+        }
+        check_factor(h, G, DOMINO_FACTOR_ILU0, 0, general[m]);
+        check_factor(h, G, DOMINO_FACTOR_ILU0, 1, general[m]);
+        domino_matrix_free(G);
+    }
+    const char *patterns[2] = {"crack.mtx", "whitaker3.mtx"};
+    for (int m = 0; m < 2; m++) {
+        domino_matrix L = shifted_laplacian(h, patterns[m]);
+        if (!L) continue;
+        check_factor(h, L, DOMINO_FACTOR_IC0, 0, patterns[m]);
+        check_factor(h, L, DOMINO_FACTOR_IC0, 1, patterns[m]);
+        check_factor(h, L, DOMINO_FACTOR_ILU0, 0, patterns[m]);
+        domino_matrix_free(L);
+    }
+}
+
+/* first bad pivot's row as the CPU's; replaced counts as the CPU's */
+static void test_pivots(domino_handle h)
+{
+    domino_matrix A = NULL, S = NULL;
+    if (domino_mm_read(h, shared_path("bcsstk13.mtx"), DOMINO_FLOAT64, 0, &A)) return;
+    domino_dmatrix dA = NULL;
+    domino_factor_plan plan = NULL;
+    domino_factor_options opt;
+    domino_factor_options_init(&opt);
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dA, &opt, &plan));
+    CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+    CHECK(strstr(domino_last_error(h), "row 95") != NULL);
+    domino_factor_plan_free(plan);
+    opt.use_cusparse = 1;
+    CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dA, &opt, &plan));
+    CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+    printf("cusparse csric02 on bcsstk13: %s\n", domino_last_error(h));
+    domino_factor_plan_free(plan);
+    /* pivot_shift 1e10: the same pivots are replaced as on the CPU */
+    domino_matrix F = NULL;
+    int64_t cpu_replaced = 0, gpu_replaced = -1;
+    CHECK_OK(h, domino_ref_ic0(h, A, 1e10, &F, &cpu_replaced));
+    opt.use_cusparse = 0;
+    opt.pivot_shift = 1e10;
+    CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dA, &opt, &plan));
+    CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+    printf("bcsstk13 IC0 pivot_shift 1e10: replaced cpu %lld gpu %lld\n", (long long)cpu_replaced,
+           (long long)gpu_replaced);
+    CHECK(cpu_replaced > 0 && gpu_replaced == cpu_replaced);
+    domino_factor_plan_free(plan);
+    domino_matrix_free(F);
+    domino_dmatrix_free(dA);
+    /* Manteuffel's shift: the factor exists and equals the CPU's */
+    S = scaled_copy(h, A, 1.3, 1.0);
+    check_factor(h, S, DOMINO_FACTOR_IC0, 0, "bcsstk13 + 0.3 diag");
+    check_factor(h, S, DOMINO_FACTOR_IC0, 1, "bcsstk13 + 0.3 diag");
+    domino_matrix_free(S);
+    domino_matrix_free(A);
+    /* 2 x 2: ILU pivot 0 at row 1, IC pivot -3 at row 1; with a shift */
+    const int32_t rows[4] = {0, 0, 1, 1}, cols[4] = {0, 1, 0, 1};
+    const double singular[4] = {1, 1, 1, 1}, indefinite[4] = {1, 2, 2, 1};
+    for (int kind = 0; kind < 2; kind++) {
+        domino_matrix M = NULL;
+        CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 2, 2, 4, rows, cols,
+                                           kind ? indefinite : singular, &M));
+        CHECK_OK(h, domino_dmatrix_upload(h, M, &dA));
+        opt.pivot_shift = 0.0;
+        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+        CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+        CHECK(strstr(domino_last_error(h), "row 1") != NULL);
+        domino_factor_plan_free(plan);
+        opt.pivot_shift = kind ? 4.0 : 1e-3;
+        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+        CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+        CHECK(gpu_replaced == 1);
+        double v[4] = {0};
+        domino_dmatrix dF = NULL;
+        CHECK_OK(h, domino_factor_get(h, plan, 0, &dF));
+        if (dF) CHECK_OK(h, domino_gpu_download(h, v, dF->val, (size_t)dF->nnz * sizeof(double)));
+        if (kind) CHECK(dF && dF->nnz == 3 && fabs(v[2] - 2.0) <= 4 * eps && fabs(v[1] - 2.0) <= 4 * eps);
+        else CHECK(dF && dF->nnz == 4 && fabs(v[3] - 1e-3) <= 1e-3 * eps);
+        domino_factor_plan_free(plan);
+        domino_dmatrix_free(dA);
+        domino_matrix_free(M);
+    }
+}
+
+/* 3 matrices of one pattern factored in one launch equal one by one */
+static void test_batch(domino_handle h)
+{
+    enum { BATCH = 3 };
+    domino_matrix A = stencil(h, DOMINO_D3N7, 10, 9, 8), M[BATCH];
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t bytes = (size_t)v.nnz * sizeof(double);
+    double *values = NULL;
+    CHECK_OK(h, domino_gpu_malloc(h, BATCH * bytes, (void **)&values));
+    for (int b = 0; b < BATCH; b++) {
+        M[b] = scaled_copy(h, A, 1.0 + 0.25 * b, 1.0 - 0.2 * b);
+        domino_matrix_view mv;
+        CHECK_OK(h, domino_matrix_get_view(h, M[b], &mv));
+        CHECK_OK(h, domino_gpu_upload(h, (char *)values + b * bytes, mv.val, bytes));
+    }
+    domino_dmatrix dA = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    for (int kind = 0; kind < 2; kind++) {
+        for (int cus = 0; cus < 2; cus++) {
+            domino_factor_options opt;
+            domino_factor_options_init(&opt);
+            opt.batch = BATCH;
+            opt.use_cusparse = cus;
+            domino_factor_plan plan = NULL;
+            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            CHECK_OK(h, domino_factor_compute(h, plan, values, NULL));
+            for (int b = 0; b < BATCH; b++) {
+                domino_matrix F = NULL;
+                if (kind) CHECK_OK(h, domino_ref_ic0(h, M[b], 0.0, &F, NULL));
+                else CHECK_OK(h, domino_ref_ilu0(h, M[b], 0.0, &F, NULL));
+                double diff = factor_difference(h, plan, b, F);
+                CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+                printf("batch %d of %d %s %-8s: max rel diff to the CPU %.2e\n", b, BATCH,
+                       kind ? "IC0 " : "ILU0", cus ? "cusparse" : "domino", diff);
+                domino_matrix_free(F);
+            }
+            domino_factor_plan_free(plan);
+        }
+    }
+    /* matrix 1 with a_00 = 0 (pivot 0 at row 0): "row 0 of batch 1" named */
+    double zero = 0.0;
+    domino_matrix_view mv;
+    CHECK_OK(h, domino_matrix_get_view(h, M[1], &mv));
+    for (int64_t k = mv.ptr[0]; k < mv.ptr[1]; k++)
+        if (mv.ind[k] == 0)
+            CHECK_OK(h, domino_gpu_upload(h, values + v.nnz + k, &zero, sizeof(double)));
+    domino_factor_options opt;
+    domino_factor_options_init(&opt);
+    opt.batch = BATCH;
+    domino_factor_plan plan = NULL;
+    CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, dA, &opt, &plan));
+    CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, values, NULL));
+    CHECK(strstr(domino_last_error(h), "row 0 of batch 1") != NULL);
+    domino_factor_plan_free(plan);
+    for (int b = 0; b < BATCH; b++)
+        domino_matrix_free(M[b]);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(values);
+    domino_matrix_free(A);
+}
+
+/* ------------------------------------------------------------ Krylov */
+
+typedef domino_status (*cpu_krylov_fn)(domino_handle, domino_matrix, const double *, double *,
+                                       const domino_krylov_options *, domino_krylov_result *);
+typedef domino_status (*gpu_krylov_fn)(domino_handle, domino_dmatrix, const double *, double *,
+                                       const domino_gpu_krylov_options *, domino_krylov_result *,
+                                       domino_gpu_krylov_times *);
+
+/* solve A x = A x_true from 0 on the CPU and on the GPU (ours and the
+ * cuSPARSE baseline): both converge, iterations within +-1 of the CPU's, x
+ * within 1e-6 of the CPU's x.  ill_conditioned (bcsstk13, condition ~1e10):
+ * the dot products summed in another order make CG drift by a few
+ * iterations over hundreds although the factors agree to 2 eps, so there
+ * iterations within 1% and x within 1e-4 of x_true (the CPU test's bound) */
+static void compare_solve(domino_handle h, domino_matrix A, int bicgstab, domino_precond_kind precond,
+                          double diag_shift, int maxit, const char *label, int ill_conditioned)
+{
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    int32_t n = v.nrows;
+    double *x_true = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n);
+    double *x_cpu = calloc((size_t)n, sizeof(double)), *x_gpu = malloc(sizeof(double) * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        x_true[i] = 1.0 + sin(0.37 * i);
+    CHECK_OK(h, domino_ref_spmv(h, DOMINO_OP_N, 1.0, A, x_true, 0.0, b));
+    domino_gpu_krylov_options gopt;
+    domino_gpu_krylov_options_init(&gopt);
+    gopt.krylov.precond = precond, gopt.krylov.rtol = 1e-10, gopt.krylov.maxit = maxit;
+    gopt.krylov.diag_shift = diag_shift;
+    domino_krylov_result cpu, gpu;
+    cpu_krylov_fn cpu_solve = bicgstab ? domino_ref_bicgstab : domino_ref_cg;
+    gpu_krylov_fn gpu_solve = bicgstab ? domino_gpu_bicgstab : domino_gpu_cg;
+    CHECK_OK(h, cpu_solve(h, A, b, x_cpu, &gopt.krylov, &cpu));
+    domino_dmatrix dA = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    for (int baseline = 0; baseline < 2; baseline++) {
+        if (baseline && (precond == DOMINO_PRECOND_NONE || precond == DOMINO_PRECOND_JACOBI)) break;
+        gopt.baseline_cusparse = baseline;
+        domino_gpu_krylov_times t;
+        memset(x_gpu, 0, sizeof(double) * (size_t)n);
+        domino_status s = gpu_solve(h, dA, b, x_gpu, &gopt, &gpu, &t);
+        CHECK_OK(h, s);
+        if (s) continue;
+        double err = 0.0, norm = 0.0;
+        for (int32_t i = 0; i < n; i++) {
+            err += (x_gpu[i] - x_cpu[i]) * (x_gpu[i] - x_cpu[i]);
+            norm += x_cpu[i] * x_cpu[i];
+        }
+        err = sqrt(err / (norm > 0 ? norm : 1.0));
+        double true_err = 0.0, true_norm = 0.0;
+        for (int32_t i = 0; i < n; i++) {
+            true_err += (x_gpu[i] - x_true[i]) * (x_gpu[i] - x_true[i]);
+            true_norm += x_true[i] * x_true[i];
+        }
+        true_err = sqrt(true_err / true_norm);
+        printf("%-22s %-8s precond %d %-8s iterations cpu %4d gpu %4d  residual %.1e  x diff %.1e  "
+               "setup %.2f ms (factor %.2f, trsv %.2f) solve %.2f ms\n",
+               label, bicgstab ? "bicgstab" : "cg", (int)precond, baseline ? "cusparse" : "domino",
+               cpu.iterations, gpu.iterations, gpu.relative_residual, err, 1e3 * gpu.setup_seconds,
+               1e3 * t.factor_seconds, 1e3 * t.trsv_analysis_seconds, 1e3 * gpu.solve_seconds);
+        CHECK(gpu.converged == 1 && cpu.converged == 1 && gpu.breakdown == 0);
+        int slack = ill_conditioned ? 1 + cpu.iterations / 100 : 1;
+        CHECK(abs(gpu.iterations - cpu.iterations) <= slack);
+        CHECK(gpu.history != NULL && gpu.history[gpu.iterations] <= 1e-10);
+        CHECK(gpu.relative_residual <= 100 * 1e-10);
+        CHECK(ill_conditioned ? true_err <= 1e-4 : err <= 1e-6);
+        CHECK(gpu.pivots_replaced == cpu.pivots_replaced);
+        domino_krylov_result_free(&gpu);
+    }
+    domino_krylov_result_free(&cpu);
+    domino_dmatrix_free(dA);
+    free(x_true), free(b), free(x_cpu), free(x_gpu);
+}
+
+static void test_krylov(domino_handle h)
+{
+    domino_matrix A = stencil(h, DOMINO_D2N5, 32, 32, 1);
+    for (int p = 0; p < 4; p++)
+        compare_solve(h, A, 0, (domino_precond_kind)p, 0.0, 1000, "d2n5 32x32", 0);
+    compare_solve(h, A, 1, DOMINO_PRECOND_ILU0, 0.0, 1000, "d2n5 32x32", 0);
+    compare_solve(h, A, 1, DOMINO_PRECOND_IC0, 0.0, 1000, "d2n5 32x32", 0);
+    domino_matrix_free(A);
+    A = stencil(h, DOMINO_D3N7, 12, 12, 12);
+    for (int p = 0; p < 4; p++) {
+        compare_solve(h, A, 0, (domino_precond_kind)p, 0.0, 1000, "d3n7 12^3", 0);
+        compare_solve(h, A, 1, (domino_precond_kind)p, 0.0, 1000, "d3n7 12^3", 0);
+    }
+    domino_matrix_free(A);
+    A = stencil(h, DOMINO_D3N7, 42, 42, 42); /* >= 65536 rows: AUTO solves with LEVELSET */
+    compare_solve(h, A, 0, DOMINO_PRECOND_IC0, 0.0, 1000, "d3n7 42^3", 0);
+    compare_solve(h, A, 1, DOMINO_PRECOND_ILU0, 0.0, 1000, "d3n7 42^3", 0);
+    domino_matrix_free(A);
+    A = stencil(h, DOMINO_D3N27, 10, 10, 10);
+    compare_solve(h, A, 0, DOMINO_PRECOND_IC0, 0.0, 1000, "d3n27 10^3", 0);
+    compare_solve(h, A, 1, DOMINO_PRECOND_ILU0, 0.0, 1000, "d3n27 10^3", 0);
+    domino_matrix_free(A);
+    const char *general[2] = {"cage8.mtx", "add32.mtx"};
+    for (int m = 0; m < 2; m++) {
+        domino_matrix G = NULL;
+        if (domino_mm_read(h, shared_path(general[m]), DOMINO_FLOAT64, 0, &G)) continue;
+        compare_solve(h, G, 1, DOMINO_PRECOND_ILU0, 0.0, 500, general[m], 0);
+        domino_matrix_free(G);
+    }
+    domino_matrix L = shifted_laplacian(h, "crack.mtx");
+    if (L) {
+        compare_solve(h, L, 0, DOMINO_PRECOND_IC0, 0.0, 1000, "crack laplacian", 0);
+        domino_matrix_free(L);
+    }
+    domino_matrix B = NULL;
+    if (!domino_mm_read(h, shared_path("bcsstk13.mtx"), DOMINO_FLOAT64, 0, &B)) {
+        compare_solve(h, B, 0, DOMINO_PRECOND_IC0, 0.3, 2000, "bcsstk13 diag 0.3", 1);
+        domino_matrix_free(B);
+    }
+}
+
+/* argument checks and a missing diagonal */
+static void test_misuse(domino_handle h)
+{
+    domino_matrix A = stencil(h, DOMINO_D2N5, 4, 4, 1), F = NULL;
+    domino_dmatrix dA = NULL, dF = NULL;
+    domino_factor_plan plan = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, dA, NULL, NULL));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, NULL, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE,
+                 domino_factor_analysis(h, (domino_factor_kind)5, dA, NULL, &plan));
+    CHECK(plan == NULL);
+    CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, dA, NULL, &plan));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_factor_get(h, plan, 1, &dF));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_factor_compute(h, NULL, NULL, NULL));
+    domino_factor_plan_free(plan);
+    domino_factor_plan_free(NULL);
+    /* missing diagonal */
+    CHECK_OK(h, domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DROP, &F));
+    domino_dmatrix dS = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, F, &dS));
+    CHECK_STATUS(h, DOMINO_ZERO_DIAGONAL, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dS, NULL, &plan));
+    CHECK(strstr(domino_last_error(h), "row 0") != NULL);
+    domino_dmatrix_free(dS);
+    domino_matrix_free(F);
+    domino_dmatrix_free(dA);
+    domino_matrix_free(A);
+}
+
+int main(void)
+{
+    domino_handle h = NULL;
+    CHECK_OK(h, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_precond: no CUDA device on this machine: every section skipped\n");
+        domino_destroy(h);
+        return check_summary("test_gpu_precond");
+    }
+    CHECK_OK(h, domino_gpu_synchronize(h)); /* the handle's GPU context exists before counting */
+    int64_t live = domino_debug_alloc_live();
+    test_factors(h);
+    test_pivots(h);
+    test_batch(h);
+    test_krylov(h);
+    test_misuse(h);
+    CHECK(domino_debug_alloc_live() == live);
+    domino_destroy(h);
+    return check_summary("test_gpu_precond");
+}
