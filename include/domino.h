@@ -238,6 +238,88 @@ domino_status domino_gen_rmat(domino_handle h, int scale, int edge_factor, doubl
 domino_status domino_gen_dag(domino_handle h, int32_t n, int32_t nnz_per_row, int32_t levels,
                              int32_t band, uint64_t seed, domino_type type, domino_matrix *A);
 
+/* ------------------------------------- distributed planning (plain C)
+ * How the components of a triangular system (rows of x, columns of the CSC
+ * of L, entries of b) are spread over npes PEs (one GPU each) for the
+ * multi-GPU solvers.  Component i belongs to task i / task_size; tasks go to
+ * PEs.  CONTIGUOUS: one task per PE, consecutive blocks in row order (the
+ * paper's baseline).  TASKPOOL: tasks_per_pe * npes tasks of equal size,
+ * dealt round-robin to the PEs, weighted by the PEs' weights (free memory)
+ * so a PE with twice the weight gets about twice the tasks. */
+
+typedef enum domino_dist_scheme {
+    DOMINO_DIST_CONTIGUOUS = 0, /* one block of consecutive components per PE */
+    DOMINO_DIST_TASKPOOL = 1    /* equal tasks dealt round-robin, weighted */
+} domino_dist_scheme;
+
+typedef struct domino_dist_options {
+    domino_dist_scheme scheme; /* CONTIGUOUS or TASKPOOL (TASKPOOL) */
+    int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8) */
+    const int64_t *weight;     /* npes weights > 0 (free bytes of each GPU), NULL = equal */
+    const int64_t *budget;     /* npes byte budgets, NULL = none: a PE whose share
+                                  needs more fails the plan with DOMINO_OUT_OF_MEMORY
+                                  naming the PE, its bytes and its budget */
+} domino_dist_options;
+/* defaults: TASKPOOL, 8 tasks per PE, equal weights, no budget */
+void domino_dist_options_init(domino_dist_options *opt);
+
+typedef struct domino_dist_plan {
+    int32_t n;              /* components */
+    int npes;               /* PEs */
+    domino_dist_scheme scheme; /* how it was made */
+    int32_t task_size;      /* components per task (the last task may be shorter) */
+    int32_t ntasks;         /* tasks, ceil(n / task_size) */
+    int *task_pe;           /* PE of each task, size ntasks */
+    int32_t *pe_tasks;      /* tasks of each PE, size npes */
+    int32_t *pe_components; /* components of each PE, size npes */
+    int64_t *pe_nnz;        /* entries of L's columns each PE holds, size npes */
+    int64_t *pe_bytes;      /* device bytes of each PE's share, size npes (see below) */
+    int64_t *pe_remote;     /* entries of each PE's columns whose row is on another PE
+                               (contributions it sends), size npes */
+} domino_dist_plan;
+
+/* Plan the distribution of the triangle `fill` of square L (CSR or CSC,
+ * any type; entries of the other triangle ignored) over npes >= 1 PEs.
+ * Bytes of a PE's share: its columns' entries (value + int32 row index),
+ * its column offsets (int64, one per component + 1), and per component x,
+ * b, an int32 in-degree and a double left sum, plus n int32 in-degrees and
+ * n doubles of left sums for the remote contributions (the zero-copy
+ * model's symmetric arrays).  L stored as one triangle of a (skew-)symmetric
+ * matrix is planned as if expanded; duplicate entries count as stored.  opt
+ * may be NULL (defaults). */
+domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fill fill, int npes,
+                                    const domino_dist_options *opt, domino_dist_plan **plan);
+/* PE of component i (0 <= i < n); -1 for a NULL plan or i out of range */
+int domino_dist_pe_of(const domino_dist_plan *plan, int32_t i);
+void domino_dist_plan_free(domino_dist_plan *plan);
+
+/* ------------------------------------- launching one process per GPU
+ * The single-node start-up of the multi-GPU code without an external
+ * launcher: npes processes forked from this one (before any CUDA call), PE
+ * r selecting GPU r modulo the devices, a shared memory page for the PEs'
+ * start-up handshake (NVSHMEM's unique ID), NVSHMEM_DISABLE_NVLS=1 set for
+ * all.  One error path: when a PE fails (non-zero exit, signal), the others
+ * are stopped (SIGTERM, then SIGKILL after a grace period) and the run
+ * fails, saying which PE failed and how; never a hang on a dead PE. */
+
+/* what a launched PE knows about its run */
+typedef struct domino_launch_info {
+    int rank;          /* this PE, 0 .. npes-1 */
+    int npes;          /* PEs of the run */
+    void *shared;      /* DOMINO_LAUNCH_SHARED_BYTES shared by all PEs, zeroed at start */
+} domino_launch_info;
+#define DOMINO_LAUNCH_SHARED_BYTES 4096
+#define DOMINO_LAUNCH_MAX_PES 64
+
+/* Run pe_main(info, arg) in npes (1..DOMINO_LAUNCH_MAX_PES) forked
+ * processes and wait for all.  Returns the exit code of the run: 0 when
+ * every PE returned 0, else the first failing PE's code (128 + signal for a
+ * signal), with a message on stderr naming the PE; -1 if the processes
+ * could not be started (message on stderr). */
+int domino_launch(int npes, int (*pe_main)(const domino_launch_info *info, void *arg), void *arg);
+/* the launch info of this process, or NULL when not started by domino_launch */
+const domino_launch_info *domino_launch_self(void);
+
 /* ----------------------------------------------- CPU reference (the oracle) */
 
 /* Solve op(T) X = B on the CPU, where T is the fill triangle of A (entries of

@@ -42,7 +42,7 @@ expect_grep out "usage: domino" "--help prints usage"
 expect 0 "help" -- "$DOMINO" help
 expect 0 "--version" -- "$DOMINO" --version
 expect_grep out "domino 0" "--version prints the version"
-for cmd in info gen solve bench; do
+for cmd in info gen solve bench run; do
     expect 0 "$cmd --help" -- "$DOMINO" "$cmd" --help
     expect_grep out "usage: domino $cmd" "$cmd --help prints its usage"
     expect 0 "help $cmd" -- "$DOMINO" help "$cmd"
@@ -205,6 +205,16 @@ if [ "$HAVE_GPU" = 0 ]; then
     expect 1 "gpu krylov without a GPU" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --gpu
     expect_grep err "CUDA" "gpu krylov says why"
 fi
+
+# domino run: N processes, a failing PE named, usage errors
+expect 0 "run -n 3 info" -- "$DOMINO" run -n 3 info "$TMP/k.mtx"
+[ "$(grep -c '^size:' "$TMP/out")" = 3 ] && ok || bad "run -n 3: three PEs printed"
+expect 1 "run -n 2 on a missing file" -- "$DOMINO" run -n 2 info "$TMP/missing.mtx"
+expect_grep err "PE [01] of 2 failed (exit code 1)" "run names the failing PE"
+expect 2 "run without -n" -- "$DOMINO" run info "$TMP/k.mtx"
+expect 2 "run -n 0" -- "$DOMINO" run -n 0 info "$TMP/k.mtx"
+expect 2 "run runs no run" -- "$DOMINO" run -n 2 run -n 2 info "$TMP/k.mtx"
+expect 2 "run of an unknown command" -- "$DOMINO" run -n 2 frob
 
 echo "test_cli: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

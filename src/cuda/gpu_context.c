@@ -64,6 +64,13 @@ domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context 
     domino_status s = DOMINO_SUCCESS;
     cudaError_t e;
     struct cudaDeviceProp prop;
+    const domino_launch_info *pe = domino_launch_self(); /* one GPU per launched PE */
+    int count = 0;
+    if (pe && cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
+        (e = cudaSetDevice(pe->rank % count))) {
+        s = domino_cuda_status(h, e, "GPU context: selecting the PE's GPU");
+        goto cleanup;
+    }
     if ((e = cudaGetDevice(&gpu->device)) || (e = cudaGetDeviceProperties(&prop, gpu->device)) ||
         (e = cudaStreamCreateWithFlags(&gpu->stream, cudaStreamNonBlocking)) ||
         (e = cudaEventCreate(&gpu->timer_begin)) || (e = cudaEventCreate(&gpu->timer_end))) {

@@ -17,6 +17,7 @@ static const char main_usage[] =
     "  solve FILE.mtx [options]            solve with a triangle of a matrix, check the answer;\n"
     "                                      --krylov cg|bicgstab: preconditioned Krylov solve\n"
     "  bench [options]                     time the triangular-solve engines\n"
+    "  run -n N <command> [options]        run a command in N processes, one per GPU\n"
     "  help [command]                      this text, or a command's usage\n"
     "\n"
     "options: --help (also after a command), --version\n";
@@ -27,8 +28,9 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv); /* the subcommand, argv[0] = name */
 } cli_command;
 
-static const cli_command commands[] = {
-    {"info", cmd_info}, {"gen", cmd_gen}, {"solve", cmd_solve}, {"bench", cmd_bench}};
+static const cli_command commands[] = {{"info", cmd_info},   {"gen", cmd_gen},
+                                       {"solve", cmd_solve}, {"bench", cmd_bench},
+                                       {"run", cmd_run}};
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
 static const cli_command *find_command(const char *name)
@@ -36,6 +38,17 @@ static const cli_command *find_command(const char *name)
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0) return &commands[i];
     return NULL;
+}
+
+int cli_run_subcommand(int argc, char **argv)
+{
+    const cli_command *c = argc > 0 ? find_command(argv[0]) : NULL;
+    if (!c || c->run == cmd_run) {
+        fprintf(stderr, "domino: '%s' is not a command a PE can run\n%s", argc > 0 ? argv[0] : "",
+                main_usage);
+        return 2;
+    }
+    return c->run(argc, argv);
 }
 
 /* "domino help [cmd]" */

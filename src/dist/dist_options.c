@@ -1,0 +1,13 @@
+/* dist_options.c: default options of the distributed planning */
+#include "internal.h"
+
+/* opt := TASKPOOL, 8 tasks per PE, equal weights (NULL), no budget (NULL);
+ * NULL opt is ignored */
+void domino_dist_options_init(domino_dist_options *opt)
+{
+    if (!opt) return;
+    opt->scheme = DOMINO_DIST_TASKPOOL;
+    opt->tasks_per_pe = 8;
+    opt->weight = NULL;
+    opt->budget = NULL;
+}

@@ -1,0 +1,206 @@
+/* dist_plan.c: plan how the components of a triangular system are spread over PEs */
+#include "internal.h"
+
+#include <inttypes.h>
+
+#define WHAT "domino_dist_plan_make"
+
+/* Check everything but the matrix's index arrays (checked while counting):
+ * handle, matrix, fill, npes and the options' fields. */
+static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fill fill, int npes,
+                                     const domino_dist_options *opt)
+{
+    if (!domino_handle_ok(h))
+        return domino_error(NULL, DOMINO_INVALID_OBJECT, WHAT ": h is not a live handle");
+    domino_status s = domino_check_matrix(h, L, WHAT);
+    if (s) return s;
+    if (L->nrows != L->ncols)
+        return domino_error(h, DOMINO_DIMENSION_MISMATCH, WHAT ": L is %d x %d, not square",
+                            L->nrows, L->ncols);
+    if (fill != DOMINO_LOWER && fill != DOMINO_UPPER)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": bad fill %d", (int)fill);
+    if (npes < 1)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": npes = %d, must be >= 1", npes);
+    if (opt->scheme != DOMINO_DIST_CONTIGUOUS && opt->scheme != DOMINO_DIST_TASKPOOL)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": bad scheme %d", (int)opt->scheme);
+    if (opt->tasks_per_pe < 1)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
+                            opt->tasks_per_pe);
+    int64_t total = 0;
+    for (int p = 0; opt->weight && p < npes; p++) {
+        if (opt->weight[p] <= 0)
+            return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": weight[%d] = %" PRId64
+                                ", must be > 0", p, opt->weight[p]);
+        /* the round-robin credits stay within [-2 total, 2 total] */
+        if (opt->weight[p] > INT64_MAX / 4 - total)
+            return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": weights sum beyond %" PRId64
+                                " at weight[%d]", INT64_MAX / 4, p);
+        total += opt->weight[p];
+    }
+    for (int p = 0; opt->budget && p < npes; p++)
+        if (opt->budget[p] < 0)
+            return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": budget[%d] = %" PRId64
+                                ", must be >= 0", p, opt->budget[p]);
+    return DOMINO_SUCCESS;
+}
+
+/* task_size and ntasks of P (n, npes set).  CONTIGUOUS: ceil(n / npes)
+ * components per task, task t on PE t (PEs past the last task get none).
+ * TASKPOOL: tasks_per_pe * npes tasks wanted, each of max(1, ceil(n /
+ * wanted)) components.  At least 1 even for n = 0 (then no task). */
+static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks_per_pe)
+{
+    int64_t wanted = scheme == DOMINO_DIST_CONTIGUOUS ? (int64_t)P->npes
+                                                      : (int64_t)tasks_per_pe * P->npes;
+    int64_t size = ((int64_t)P->n + wanted - 1) / wanted;
+    P->task_size = (int32_t)(size < 1 ? 1 : size);
+    P->ntasks = (int32_t)(((int64_t)P->n + P->task_size - 1) / P->task_size);
+}
+
+/* Deal the tasks of P to the PEs.  CONTIGUOUS: task t to PE t; weights are
+ * ignored (equal blocks).  TASKPOOL: smooth weighted round-robin (as nginx's
+ * upstream balancer): before each task every PE adds its weight to its
+ * credit, the PE with the largest credit (lowest index on ties) takes the
+ * task and gives back the total weight.  Equal weights give PE t % npes;
+ * over any run of tasks a PE's share is within one task of weight/total.
+ * credit: scratch of npes. */
+static void deal_tasks(domino_dist_plan *P, const int64_t *weight, int64_t *credit)
+{
+    for (int p = 0; p < P->npes; p++) credit[p] = 0;
+    int64_t total = 0;
+    for (int p = 0; p < P->npes; p++) total += weight ? weight[p] : 1;
+    for (int32_t t = 0; t < P->ntasks; t++) {
+        if (P->scheme == DOMINO_DIST_CONTIGUOUS) {
+            P->task_pe[t] = (int)t;
+            continue;
+        }
+        int best = 0;
+        for (int p = 0; p < P->npes; p++) {
+            credit[p] += weight ? weight[p] : 1;
+            if (credit[p] > credit[best]) best = p;
+        }
+        credit[best] -= total;
+        P->task_pe[t] = best;
+    }
+    for (int32_t t = 0; t < P->ntasks; t++) {
+        int64_t first = (int64_t)t * P->task_size;
+        int64_t size = P->n - first < P->task_size ? P->n - first : P->task_size;
+        P->pe_tasks[P->task_pe[t]]++;
+        P->pe_components[P->task_pe[t]] += (int32_t)size;
+    }
+}
+
+/* count entry (row, col) if it lies in triangle `fill`: its column's PE
+ * holds it, and sends it to another PE when the row lives there */
+static void count_entry(domino_dist_plan *P, domino_fill fill, int32_t row, int32_t col)
+{
+    if (fill == DOMINO_LOWER ? col > row : col < row) return;
+    int owner = P->task_pe[col / P->task_size];
+    P->pe_nnz[owner]++;
+    if (P->task_pe[row / P->task_size] != owner) P->pe_remote[owner]++;
+}
+
+/* pe_nnz and pe_remote of P from the stored entries of L in triangle
+ * `fill` (an entry of a symmetric or skew-symmetric L stands for itself and
+ * its mirror).  Bad offsets or indices are DOMINO_BAD_INPUT naming where. */
+static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill fill,
+                                   domino_dist_plan *P)
+{
+    int32_t n = P->n;
+    const char *slice = L->format == DOMINO_CSR ? "row" : "column";
+    if (L->ptr[0] != 0)
+        return domino_error(h, DOMINO_BAD_INPUT, WHAT ": ptr[0] = %" PRId64 ", not 0", L->ptr[0]);
+    for (int32_t p = 0; p < n; p++) {
+        if (L->ptr[p + 1] < L->ptr[p] || L->ptr[p + 1] > L->nnz)
+            return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, p);
+        for (int64_t k = L->ptr[p]; k < L->ptr[p + 1]; k++) {
+            int32_t q = L->ind[k];
+            if (q < 0 || q >= n)
+                return domino_error(h, DOMINO_BAD_INPUT,
+                                    WHAT ": index %d out of range [0, %d) in %s %d", q, n,
+                                    slice, p);
+            int32_t row = L->format == DOMINO_CSR ? p : q;
+            int32_t col = L->format == DOMINO_CSR ? q : p;
+            count_entry(P, fill, row, col);
+            if (L->symmetry != DOMINO_GENERAL && row != col) count_entry(P, fill, col, row);
+        }
+    }
+    return DOMINO_SUCCESS;
+}
+
+/* device bytes of each PE's share, the formula of domino.h: entries (value
+ * + int32 row), column offsets (int64, components + 1), per component x, b
+ * (values), an int32 in-degree and a double left sum, and the symmetric n
+ * int32 in-degrees + n double left sums */
+static void count_bytes(domino_dist_plan *P, int64_t value_bytes)
+{
+    for (int p = 0; p < P->npes; p++) {
+        int64_t c = P->pe_components[p];
+        P->pe_bytes[p] = P->pe_nnz[p] * (value_bytes + 4) + 8 * (c + 1) +
+                         c * (2 * value_bytes + 4 + 8) + (int64_t)P->n * (4 + 8);
+    }
+}
+
+/* DOMINO_OUT_OF_MEMORY naming the first PE whose share exceeds its budget */
+static domino_status check_budget(domino_handle h, const domino_dist_plan *P,
+                                  const int64_t *budget)
+{
+    for (int p = 0; budget && p < P->npes; p++)
+        if (P->pe_bytes[p] > budget[p])
+            return domino_error(h, DOMINO_OUT_OF_MEMORY,
+                                WHAT ": PE %d needs %" PRId64 " bytes (%d components, %" PRId64
+                                " entries) but its budget is %" PRId64
+                                " bytes; use more PEs or a larger budget",
+                                p, P->pe_bytes[p], P->pe_components[p], P->pe_nnz[p], budget[p]);
+    return DOMINO_SUCCESS;
+}
+
+/* *plan = the distribution of the components of triangle `fill` of square L
+ * (CSR or CSC, any type, other triangle ignored) over npes PEs with the
+ * scheme, tasks, weights and budgets of opt (NULL: defaults); see domino.h.
+ * Each PE's entries, remote entries and bytes are counted; a PE over its
+ * budget fails with DOMINO_OUT_OF_MEMORY.  *plan is NULL after a failure. */
+domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fill fill, int npes,
+                                    const domino_dist_options *opt, domino_dist_plan **plan)
+{
+    if (!plan) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": plan is NULL");
+    *plan = NULL;
+    domino_dist_options defaults;
+    domino_dist_options_init(&defaults);
+    if (!opt) opt = &defaults;
+    domino_status s = check_arguments(h, L, fill, npes, opt);
+    if (s) return s;
+    int64_t *credit = NULL;
+    domino_dist_plan *P = domino_calloc(1, sizeof(domino_dist_plan));
+    if (!P) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    P->n = L->nrows;
+    P->npes = npes;
+    P->scheme = opt->scheme;
+    size_tasks(P, opt->scheme, opt->tasks_per_pe);
+    size_t np = (size_t)npes;
+    P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
+    P->pe_tasks = domino_calloc(np, sizeof(int32_t));
+    P->pe_components = domino_calloc(np, sizeof(int32_t));
+    P->pe_nnz = domino_calloc(np, sizeof(int64_t));
+    P->pe_bytes = domino_calloc(np, sizeof(int64_t));
+    P->pe_remote = domino_calloc(np, sizeof(int64_t));
+    credit = domino_calloc(np, sizeof(int64_t));
+    if (!P->task_pe || !P->pe_tasks || !P->pe_components || !P->pe_nnz || !P->pe_bytes ||
+        !P->pe_remote || !credit) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d tasks, %d PEs)",
+                         P->ntasks, npes);
+        goto cleanup;
+    }
+    deal_tasks(P, opt->weight, credit);
+    s = count_entries(h, L, fill, P);
+    if (s) goto cleanup;
+    count_bytes(P, (int64_t)domino_type_size(L->type));
+    s = check_budget(h, P, opt->budget);
+cleanup:
+    domino_free(credit);
+    if (s)
+        domino_dist_plan_free(P);
+    else
+        *plan = P;
+    return s;
+}

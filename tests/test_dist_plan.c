@@ -1,0 +1,419 @@
+/* test_dist_plan.c: distributed planning (partition, task dealing, statistics, budgets) */
+#include "check.h"
+#include "domino.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#ifndef DOMINO_SHARED_MATRICES
+#define DOMINO_SHARED_MATRICES "../shared/matrices"
+#endif
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t lcg_state = 4242;
+/* uniform integer in [0, bound) from a simple LCG */
+static int32_t lcg_below(int32_t bound)
+{
+    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (int32_t)((double)(lcg_state >> 11) / 9007199254740992.0 * bound);
+}
+
+/* random n x n matrix (format f), about per_row entries per row, diagonal kept */
+static domino_matrix random_matrix(domino_handle h, domino_format f, domino_type t, int32_t n,
+                                   int per_row)
+{
+    int64_t cap = (int64_t)n * (per_row + 1) + 1;
+    int32_t *rows = malloc((size_t)cap * sizeof(int32_t));
+    int32_t *cols = malloc((size_t)cap * sizeof(int32_t));
+    int64_t nnz = 0;
+    for (int32_t i = 0; i < n; i++) {
+        rows[nnz] = i, cols[nnz] = i, nnz++;
+        for (int e = 0; e < per_row; e++) rows[nnz] = i, cols[nnz] = lcg_below(n), nnz++;
+    }
+    domino_matrix A = NULL;
+    CHECK_OK(h, domino_matrix_from_coo(h, f, t, n, n, nnz, rows, cols, NULL, &A));
+    free(rows);
+    free(cols);
+    return A;
+}
+
+/* Check plan against L by brute force: every component on one valid PE,
+ * task i / task_size, pe_tasks / pe_components from task_pe, sums, and
+ * pe_nnz, pe_remote, pe_bytes recounted from the stored entries of the
+ * triangle (mirrored for symmetric storage). */
+static void check_plan(domino_handle h, domino_matrix L, domino_fill fill,
+                       const domino_dist_plan *P)
+{
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
+    int32_t n = v.nrows;
+    int np = P->npes;
+    CHECK(P->n == n);
+    CHECK(P->task_size >= 1);
+    CHECK(P->ntasks == (int32_t)(((int64_t)n + P->task_size - 1) / P->task_size));
+    int32_t *comp = calloc((size_t)np, sizeof(int32_t)), *tasks = calloc((size_t)np, sizeof(int32_t));
+    int64_t *nnz = calloc((size_t)np, sizeof(int64_t)), *remote = calloc((size_t)np, sizeof(int64_t));
+    int bad = 0;
+    for (int32_t t = 0; t < P->ntasks; t++) {
+        if (P->task_pe[t] < 0 || P->task_pe[t] >= np) bad++;
+        else tasks[P->task_pe[t]]++;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int p = domino_dist_pe_of(P, i);
+        if (p < 0 || p >= np || p != P->task_pe[i / P->task_size]) bad++;
+        else comp[p]++;
+    }
+    CHECK(bad == 0);
+    int64_t sum_comp = 0, sum_nnz = 0, triangle = 0;
+    for (int64_t p = 0; p < v.nrows; p++)
+        for (int64_t k = v.ptr[p]; k < v.ptr[p + 1]; k++)
+            for (int mirror = 0; mirror < 2; mirror++) {
+                int32_t r = v.format == DOMINO_CSR ? (int32_t)p : v.ind[k];
+                int32_t c = v.format == DOMINO_CSR ? v.ind[k] : (int32_t)p;
+                if (mirror) {
+                    if (v.symmetry == DOMINO_GENERAL || r == c) continue;
+                    int32_t tmp = r;
+                    r = c, c = tmp;
+                }
+                if (fill == DOMINO_LOWER ? c > r : c < r) continue;
+                triangle++;
+                int owner = domino_dist_pe_of(P, c);
+                nnz[owner]++;
+                if (domino_dist_pe_of(P, r) != owner) remote[owner]++;
+            }
+    int64_t vb = (int64_t)domino_type_size(v.type);
+    for (int p = 0; p < np; p++) {
+        CHECK(P->pe_tasks[p] == tasks[p]);
+        CHECK(P->pe_components[p] == comp[p]);
+        CHECK(P->pe_nnz[p] == nnz[p]);
+        CHECK(P->pe_remote[p] == remote[p]);
+        int64_t c = comp[p];
+        CHECK(P->pe_bytes[p] == nnz[p] * (vb + 4) + 8 * (c + 1) + c * (2 * vb + 12) + 12 * (int64_t)n);
+        sum_comp += P->pe_components[p];
+        sum_nnz += P->pe_nnz[p];
+    }
+    CHECK(sum_comp == n);
+    CHECK(sum_nnz == triangle);
+    free(comp), free(tasks), free(nnz), free(remote);
+}
+
+/* plan with the given scheme, tasks per PE, weights, budgets (checked) */
+static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill, int npes,
+                              domino_dist_scheme scheme, int tasks_per_pe, const int64_t *weight,
+                              const int64_t *budget)
+{
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    opt.scheme = scheme, opt.tasks_per_pe = tasks_per_pe, opt.weight = weight, opt.budget = budget;
+    domino_dist_plan *P = NULL;
+    CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
+    if (P) check_plan(h, L, fill, P);
+    return P;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void test_options(void)
+{
+    domino_dist_options opt;
+    memset(&opt, 0x5a, sizeof opt);
+    domino_dist_options_init(&opt);
+    CHECK(opt.scheme == DOMINO_DIST_TASKPOOL);
+    CHECK(opt.tasks_per_pe == 8);
+    CHECK(opt.weight == NULL && opt.budget == NULL);
+    domino_dist_options_init(NULL); /* ignored */
+    domino_dist_plan_free(NULL);
+    CHECK(domino_dist_pe_of(NULL, 0) == -1);
+}
+
+/* n = 10 over 3 PEs, by hand */
+static void test_small_by_hand(domino_handle h)
+{
+    domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 10, 3);
+    domino_dist_plan *P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_CONTIGUOUS, 2, NULL, NULL);
+    const int contiguous[10] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2};
+    CHECK(P && P->scheme == DOMINO_DIST_CONTIGUOUS && P->task_size == 4 && P->ntasks == 3);
+    for (int32_t i = 0; P && i < 10; i++) CHECK(domino_dist_pe_of(P, i) == contiguous[i]);
+    CHECK(P && P->pe_components[0] == 4 && P->pe_components[1] == 4 && P->pe_components[2] == 2);
+    CHECK(P && domino_dist_pe_of(P, 10) == -1 && domino_dist_pe_of(P, -1) == -1);
+    domino_dist_plan_free(P);
+    /* task pool: 6 tasks wanted, size ceil(10/6) = 2, 5 tasks: PEs 0 1 2 0 1 */
+    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 2, NULL, NULL);
+    const int pool[10] = {0, 0, 1, 1, 2, 2, 0, 0, 1, 1};
+    CHECK(P && P->scheme == DOMINO_DIST_TASKPOOL && P->task_size == 2 && P->ntasks == 5);
+    for (int32_t i = 0; P && i < 10; i++) CHECK(domino_dist_pe_of(P, i) == pool[i]);
+    CHECK(P && P->pe_tasks[0] == 2 && P->pe_tasks[1] == 2 && P->pe_tasks[2] == 1);
+    CHECK(P && P->pe_components[0] == 4 && P->pe_components[1] == 4 && P->pe_components[2] == 2);
+    domino_dist_plan_free(P);
+    /* more PEs than components: contiguous leaves the last PEs empty */
+    P = make(h, L, DOMINO_LOWER, 7, DOMINO_DIST_CONTIGUOUS, 1, NULL, NULL);
+    CHECK(P && P->task_size == 2 && P->ntasks == 5 && P->pe_components[5] == 0 &&
+          P->pe_components[6] == 0 && P->pe_tasks[6] == 0);
+    domino_dist_plan_free(P);
+    /* 8 tasks per PE on 4 PEs, n = 100: size 4, 25 tasks, task t on PE t % 4 */
+    domino_matrix_free(L);
+    L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 100, 4);
+    P = make(h, L, DOMINO_LOWER, 4, DOMINO_DIST_TASKPOOL, 8, NULL, NULL);
+    CHECK(P && P->task_size == 4 && P->ntasks == 25);
+    int bad = 0;
+    for (int32_t t = 0; P && t < P->ntasks; t++) bad += P->task_pe[t] != t % 4;
+    CHECK(bad == 0);
+    domino_dist_plan_free(P);
+    /* opt NULL: the defaults (task pool, 8 per PE) */
+    P = NULL;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
+    CHECK(P && P->scheme == DOMINO_DIST_TASKPOOL && P->task_size == 4 && P->ntasks == 25);
+    domino_dist_plan_free(P);
+    domino_matrix_free(L);
+}
+
+/* weights 1:2:1 give tasks 1:2:1, each share within one task */
+static void test_weights(domino_handle h)
+{
+    domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 400, 2);
+    const int64_t w121[3] = {1, 2, 1};
+    domino_dist_plan *P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 8, w121, NULL);
+    CHECK(P && P->ntasks == 24 && P->pe_tasks[0] == 6 && P->pe_tasks[1] == 12 &&
+          P->pe_tasks[2] == 6);
+    /* every prefix of the dealing is within one task of the proportions */
+    int32_t seen[3] = {0, 0, 0};
+    int bad = 0;
+    for (int32_t t = 0; P && t < P->ntasks; t++) {
+        seen[P->task_pe[t]]++;
+        for (int p = 0; p < 3; p++) bad += fabs(seen[p] - (t + 1) * w121[p] / 4.0) > 1.0;
+    }
+    CHECK(bad == 0);
+    domino_dist_plan_free(P);
+    /* free bytes of real GPUs (80 GB, 40 GB, 139 GB) with 13 tasks per PE */
+    const int64_t wbig[3] = {80000000000LL, 40000000000LL, 139000000000LL};
+    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 13, wbig, NULL);
+    for (int p = 0; P && p < 3; p++)
+        CHECK(fabs(P->pe_tasks[p] - (double)P->ntasks * wbig[p] / 259e9) <= 1.0);
+    domino_dist_plan_free(P);
+    /* equal weights given explicitly equal no weights */
+    const int64_t weq[3] = {7, 7, 7};
+    domino_dist_plan *A = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 8, weq, NULL);
+    domino_dist_plan *B = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 8, NULL, NULL);
+    CHECK(A && B && memcmp(A->task_pe, B->task_pe, (size_t)A->ntasks * sizeof(int)) == 0);
+    domino_dist_plan_free(A);
+    domino_dist_plan_free(B);
+    /* contiguous ignores the weights */
+    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_CONTIGUOUS, 8, w121, NULL);
+    CHECK(P && P->pe_components[0] == 134 && P->pe_components[1] == 134 &&
+          P->pe_components[2] == 132);
+    domino_dist_plan_free(P);
+    domino_matrix_free(L);
+}
+
+/* a budget exactly met passes; one byte less fails naming the PE */
+static void test_budget(domino_handle h)
+{
+    domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT32, 300, 5);
+    domino_dist_plan *P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 4, NULL, NULL);
+    int64_t budget[3] = {0, 0, 0};
+    for (int p = 0; P && p < 3; p++) budget[p] = P->pe_bytes[p];
+    domino_dist_plan *Q = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_TASKPOOL, 4, NULL, budget);
+    CHECK(Q != NULL);
+    domino_dist_plan_free(Q);
+    budget[1]--;
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    opt.tasks_per_pe = 4, opt.budget = budget;
+    static domino_dist_plan sentinel;
+    Q = &sentinel; /* must come back NULL */
+    CHECK_STATUS(h, DOMINO_OUT_OF_MEMORY, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
+    CHECK(Q == NULL);
+    CHECK(strstr(domino_last_error(h), "PE 1") != NULL);
+    CHECK(strstr(domino_last_error(h), "budget") != NULL);
+    /* the same matrix fits on more PEs under the same per-PE budget */
+    int64_t one = P ? P->pe_bytes[1] - 1 : 0;
+    int64_t budget6[6] = {one, one, one, one, one, one};
+    opt.budget = budget6;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 6, &opt, &Q));
+    domino_dist_plan_free(Q);
+    /* no handle: message kept per thread */
+    opt.budget = budget;
+    CHECK_STATUS(NULL, DOMINO_OUT_OF_MEMORY,
+                 domino_dist_plan_make(NULL, L, DOMINO_LOWER, 3, &opt, &Q));
+    CHECK(strstr(domino_last_error(NULL), "PE 1") != NULL);
+    domino_dist_plan_free(P);
+    domino_matrix_free(L);
+}
+
+static void test_bad_arguments(domino_handle h)
+{
+    domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 20, 2), R = NULL;
+    int32_t rows[2] = {0, 1}, cols[2] = {0, 2};
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 2, 3, 2, rows, cols, NULL, &R));
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    domino_dist_plan *P = NULL;
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, NULL));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dist_plan_make(h, NULL, DOMINO_LOWER, 2, &opt, &P));
+    CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH,
+                 domino_dist_plan_make(h, R, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "2 x 3") != NULL);
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 0, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "npes = 0") != NULL);
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, (domino_fill)5, 2, &opt, &P));
+    opt.tasks_per_pe = 0;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "tasks_per_pe = 0") != NULL);
+    opt.tasks_per_pe = 8, opt.scheme = (domino_dist_scheme)9;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    opt.scheme = DOMINO_DIST_TASKPOOL;
+    const int64_t negative[2] = {5, -3}, zero[2] = {0, 1}, huge[2] = {INT64_MAX, INT64_MAX};
+    opt.weight = negative;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "weight[1] = -3") != NULL);
+    opt.weight = zero;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    opt.weight = huge;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    opt.weight = NULL, opt.budget = negative;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "budget[1] = -3") != NULL);
+    CHECK(P == NULL);
+    /* an index out of range is bad input naming the row */
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
+    int32_t saved = v.ind[v.ptr[7]];
+    v.ind[v.ptr[7]] = 20;
+    opt.budget = NULL;
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "row 7") != NULL);
+    v.ind[v.ptr[7]] = saved;
+    domino_matrix_free(L);
+    domino_matrix_free(R);
+}
+
+/* upper triangle, CSC equal to CSR, float values */
+static void test_upper_and_csc(domino_handle h)
+{
+    domino_matrix A = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 257, 6), C = NULL;
+    CHECK_OK(h, domino_matrix_convert(h, A, DOMINO_CSC, &C));
+    for (int fill = 0; fill < 2; fill++)
+        for (int scheme = 0; scheme < 2; scheme++) {
+            domino_dist_plan *P = make(h, A, (domino_fill)fill, 5, (domino_dist_scheme)scheme, 4, NULL, NULL);
+            domino_dist_plan *Q = make(h, C, (domino_fill)fill, 5, (domino_dist_scheme)scheme, 4, NULL, NULL);
+            CHECK(P && Q && P->ntasks == Q->ntasks && P->task_size == Q->task_size);
+            if (P && Q) {
+                CHECK(memcmp(P->task_pe, Q->task_pe, (size_t)P->ntasks * sizeof(int)) == 0);
+                CHECK(memcmp(P->pe_nnz, Q->pe_nnz, 5 * sizeof(int64_t)) == 0);
+                CHECK(memcmp(P->pe_remote, Q->pe_remote, 5 * sizeof(int64_t)) == 0);
+                CHECK(memcmp(P->pe_bytes, Q->pe_bytes, 5 * sizeof(int64_t)) == 0);
+            }
+            domino_dist_plan_free(P);
+            domino_dist_plan_free(Q);
+        }
+    domino_matrix_free(A);
+    domino_matrix_free(C);
+}
+
+/* 3D 7-point stencil 8^3 on 2 contiguous PEs: the lower triangle's remote
+ * entries are the -z neighbours across the cut (plane 4 reads plane 3):
+ * 64 of them, all sent by PE 0; the full matrix gives the same plan as its
+ * lower part */
+static void test_stencil(domino_handle h)
+{
+    domino_matrix full = NULL, lower = NULL;
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 8, 8, 8, DOMINO_PART_FULL, DOMINO_FLOAT64, &full));
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 8, 8, 8, DOMINO_PART_LOWER, DOMINO_FLOAT64, &lower));
+    domino_dist_plan *P = make(h, full, DOMINO_LOWER, 2, DOMINO_DIST_CONTIGUOUS, 8, NULL, NULL);
+    domino_dist_plan *Q = make(h, lower, DOMINO_LOWER, 2, DOMINO_DIST_CONTIGUOUS, 8, NULL, NULL);
+    CHECK(P && P->pe_remote[0] == 64 && P->pe_remote[1] == 0);
+    CHECK(P && Q && memcmp(P->pe_nnz, Q->pe_nnz, 2 * sizeof(int64_t)) == 0);
+    CHECK(P && Q && memcmp(P->pe_remote, Q->pe_remote, 2 * sizeof(int64_t)) == 0);
+    domino_dist_plan_free(P);
+    domino_dist_plan_free(Q);
+    for (int tpp = 4; tpp <= 32; tpp *= 2) {
+        P = make(h, full, DOMINO_UPPER, 3, DOMINO_DIST_TASKPOOL, tpp, NULL, NULL);
+        domino_dist_plan_free(P);
+    }
+    domino_matrix_free(full);
+    domino_matrix_free(lower);
+}
+
+/* a real matrix: expanded and kept-as-stored (symmetric) give the same plan */
+static void test_shared(domino_handle h)
+{
+    const char *path = DOMINO_SHARED_MATRICES "/bcsstk13.mtx";
+    domino_matrix A = NULL, S = NULL;
+    CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, 0, &A));
+    CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, DOMINO_MM_KEEP_STORED, &S));
+    if (!A || !S) goto done;
+    for (int fill = 0; fill < 2; fill++) {
+        domino_dist_plan *P = make(h, A, (domino_fill)fill, 4, DOMINO_DIST_TASKPOOL, 8, NULL, NULL);
+        domino_dist_plan *Q = make(h, S, (domino_fill)fill, 4, DOMINO_DIST_TASKPOOL, 8, NULL, NULL);
+        CHECK(P && Q && memcmp(P->pe_nnz, Q->pe_nnz, 4 * sizeof(int64_t)) == 0);
+        CHECK(P && Q && memcmp(P->pe_remote, Q->pe_remote, 4 * sizeof(int64_t)) == 0);
+        domino_dist_plan_free(P);
+        domino_dist_plan_free(Q);
+    }
+done:
+    domino_matrix_free(A);
+    domino_matrix_free(S);
+}
+
+/* every allocation failing in turn: DOMINO_OUT_OF_MEMORY, no plan, no leak */
+static void test_alloc_failures(domino_handle h)
+{
+    domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 50, 3);
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    int64_t live = domino_debug_alloc_live();
+    int failures = 0, leaks = 0, succeeded = 0;
+    for (int64_t k = 1; k < 100 && !succeeded; k++) {
+        domino_dist_plan *P = NULL;
+        domino_debug_fail_alloc_after(k);
+        domino_status s = domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &P);
+        domino_debug_fail_alloc_after(0);
+        if (s == DOMINO_SUCCESS) {
+            succeeded = 1;
+            domino_dist_plan_free(P);
+        } else {
+            failures += s == DOMINO_OUT_OF_MEMORY && P == NULL;
+            CHECK(s == DOMINO_OUT_OF_MEMORY && P == NULL);
+        }
+        leaks += domino_debug_alloc_live() != live;
+    }
+    CHECK(succeeded);
+    CHECK(failures >= 7);
+    CHECK(leaks == 0);
+    domino_matrix_free(L);
+}
+
+/* n = 0: no tasks, no components, bytes of the empty offsets */
+static void test_empty(domino_handle h)
+{
+    domino_matrix E = NULL;
+    CHECK_OK(h, domino_matrix_new(h, DOMINO_CSC, DOMINO_FLOAT64, 0, 0, 0, &E));
+    for (int scheme = 0; scheme < 2; scheme++) {
+        domino_dist_plan *P = make(h, E, DOMINO_LOWER, 3, (domino_dist_scheme)scheme, 8, NULL, NULL);
+        CHECK(P && P->n == 0 && P->ntasks == 0 && P->task_size >= 1);
+        CHECK(P && P->pe_bytes[2] == 8 && domino_dist_pe_of(P, 0) == -1);
+        domino_dist_plan_free(P);
+    }
+    domino_matrix_free(E);
+}
+
+int main(void)
+{
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    int64_t live = domino_debug_alloc_live();
+    test_options();
+    test_small_by_hand(h);
+    test_weights(h);
+    test_budget(h);
+    test_bad_arguments(h);
+    test_upper_and_csc(h);
+    test_stencil(h);
+    test_shared(h);
+    test_alloc_failures(h);
+    test_empty(h);
+    CHECK(domino_debug_alloc_live() == live);
+    domino_destroy(h);
+    return check_summary("test_dist_plan");
+}
