@@ -26,6 +26,10 @@ test: build
 gpu-test: build
 	cd $(BUILD) && ctest -L gpu --output-on-failure
 
+# multi-GPU tests (label dist; one PE per GPU of the machine, NVSHMEM needed)
+dist-test: build
+	cd $(BUILD) && NVSHMEM_DISABLE_NVLS=1 ctest -L dist --output-on-failure
+
 # libFuzzer run of the Matrix Market reader, bounded in time (FUZZ_SECONDS)
 FUZZ_SECONDS ?= 60
 fuzz: deps

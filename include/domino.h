@@ -320,6 +320,32 @@ int domino_launch(int npes, int (*pe_main)(const domino_launch_info *info, void 
 /* the launch info of this process, or NULL when not started by domino_launch */
 const domino_launch_info *domino_launch_self(void);
 
+#ifdef DOMINO_HAVE_NVSHMEM
+/* ------------------------------------- the distributed runtime (NVSHMEM)
+ * Built only where NVSHMEM is found (library domino_nvshmem, which defines
+ * DOMINO_HAVE_NVSHMEM).  One PE per GPU.  A PE started by domino_launch
+ * joins through NVSHMEM's unique-ID bootstrap: PE 0 publishes the ID in the
+ * launch's shared page, the others wait for it (60 s at most, then
+ * DOMINO_TIMEOUT).  NVSHMEM_DISABLE_NVLS=1 is forced. */
+typedef struct domino_dist_s *domino_dist;
+
+/* join the run (collective over the launched PEs) */
+domino_status domino_dist_join(domino_handle h, domino_dist *D);
+int domino_dist_rank(domino_dist D);
+int domino_dist_npes(domino_dist D);
+/* symmetric memory (collective: every PE asks for the same bytes) */
+domino_status domino_dist_malloc(domino_handle h, domino_dist D, size_t bytes, void **p);
+void domino_dist_free(domino_dist D, void *p);
+/* all PEs reach this point, their symmetric writes done */
+domino_status domino_dist_barrier(domino_handle h, domino_dist D);
+/* a ring check of the GPU-initiated path: each PE puts its rank into the
+ * next PE's symmetric word from a kernel, waits on its own with
+ * nvshmem_int_wait_until (bounded), and checks it holds its predecessor */
+domino_status domino_dist_ring_check(domino_handle h, domino_dist D);
+/* leave the run (collective); D is freed */
+domino_status domino_dist_leave(domino_handle h, domino_dist D);
+#endif
+
 /* ----------------------------------------------- CPU reference (the oracle) */
 
 /* Solve op(T) X = B on the CPU, where T is the fill triangle of A (entries of

@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus /* CUDA sources include this too */
+extern "C" {
+#endif
+
 #define DOMINO_HANDLE_MAGIC 0x646f6d696e6f4831ULL /* "dominoH1" */
 #define DOMINO_MATRIX_MAGIC 0x646f6d696e6f4d31ULL /* "dominoM1" */
 #define DOMINO_FREED_MAGIC 0xdeadbeefdeadbeefULL
@@ -118,4 +122,7 @@ double domino_rng_uniform(domino_rng *r);
 /* uniform integer in [0, bound) for bound > 0 */
 uint64_t domino_rng_below(domino_rng *r, uint64_t bound);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* DOMINO_INTERNAL_H */
