@@ -13,7 +13,7 @@ if [ "${DOMINO_WITH_PLOTS:-0}" = 1 ]; then command -v gnuplot >/dev/null 2>&1 ||
 # targets compile and link wherever nvcc is; best effort: without them the
 # build skips those targets and says so
 if command -v nvcc >/dev/null 2>&1 && [ -z "${NVSHMEM_HOME:-}" ] && \
-   ! python3 -c "import nvidia.nvshmem" >/dev/null 2>&1; then
+   ! python3 -c "import nvidia.nvshmem as m, os; assert os.path.exists(os.path.join(list(m.__path__)[0], 'include', 'nvshmem.h'))" >/dev/null 2>&1; then
   echo "install-deps: pip install nvidia-nvshmem-cu13==3.4.5 (multi-GPU targets)" >&2
   python3 -m pip install -q nvidia-nvshmem-cu13==3.4.5 >&2 || \
     echo "install-deps: NVSHMEM not installed; the multi-GPU targets will be skipped" >&2
