@@ -363,6 +363,19 @@ domino_status domino_ref_trsv(domino_handle h, domino_op op, domino_fill fill, d
 domino_status domino_ref_trsv_syncfree(domino_handle h, domino_fill fill, domino_diag diag,
                                        domino_matrix A, const void *b, void *x, int nthreads);
 
+/* CPU model of the multi-PE zero-copy solve (Xie et al., ICPP 2021,
+ * Algorithm 3) on one POSIX thread per PE of plan (domino_dist_plan_make of
+ * A's triangle `fill`): PE p owns the components plan gives it (x_i, b_i,
+ * column i of T), solves them in order, and keeps its contributions to other
+ * PEs' components in its own arrays (a count and a sum per row); the owner
+ * of row i reads every other PE's count, waits for its known share, then
+ * its sum (acquire / release).  No PE writes another's memory.  Same
+ * contract as domino_ref_trsv_syncfree (op N, one right-hand side; sums in
+ * another order, so equal to rounding); plan->n must be A's order. */
+domino_status domino_ref_trsv_dist(domino_handle h, domino_fill fill, domino_diag diag,
+                                   domino_matrix A, const domino_dist_plan *plan, const void *b,
+                                   void *x);
+
 /* Level sets of the dependency graph of a triangular solve */
 typedef struct domino_levels {
     int32_t n;            /* number of rows */
