@@ -8,6 +8,10 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v gcc >/dev/null 2>&1 || need+=(gcc)
 command -v make >/dev/null 2>&1 || need+=(make)
 have_pkg zlib1g-dev || need+=(zlib1g-dev)
+# Open MPI: mpirun and MPI-3 one-sided communication, the CPU backend of the
+# distributed algorithms (tests run under mpirun -np 4 --oversubscribe)
+have_pkg libopenmpi-dev || need+=(libopenmpi-dev)
+command -v mpirun >/dev/null 2>&1 || need+=(openmpi-bin)
 if [ "${DOMINO_WITH_PLOTS:-0}" = 1 ]; then command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox); fi
 # NVSHMEM headers and libraries (the GPU image's version) so the multi-GPU
 # targets compile and link wherever nvcc is; best effort: without them the
