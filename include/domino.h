@@ -402,7 +402,27 @@ domino_status domino_ref_trsv_residual(domino_handle h, domino_op op, domino_fil
 domino_status domino_ref_spmv(domino_handle h, domino_op op, double alpha, domino_matrix A,
                               const void *x, double beta, void *y);
 
-/* machine epsilon of a value type */
+/* C = alpha op(A) B + beta C on the CPU (OpenMP over rows of C): A CSR or
+ * CSC of any type, B and C dense ROW-major blocks of A's type with k
+ * columns (B: op(A)'s columns x k, leading dimension ldb >= k; C: op(A)'s
+ * rows x k, ldc >= k), summed in double; beta 0 ignores C's old values
+ * (NaN included).  Symmetric storage is expanded; CSR op T and CSC op N
+ * convert A once (nnz of extra memory).  The reference of the SpMM of the
+ * distributed algorithms. */
+domino_status domino_ref_spmm(domino_handle h, domino_op op, double alpha, domino_matrix A,
+                              int32_t k, const void *B, int64_t ldb, double beta, void *C,
+                              int64_t ldc);
+
+/* C = A B on the CPU (Gustavson, a dense accumulator per thread, OpenMP
+ * over rows): A and B CSR (or CSC, converted) of one type, A's columns =
+ * B's rows; C is a new CSR of that type with sorted rows, entries that sum
+ * to zero kept (the pattern is structural), int64 offsets, so nnz(C) may
+ * pass 2^31.  Symmetric storage is expanded.  Scratch: about 12 bytes x
+ * threads x B's columns.  DOMINO_DIMENSION_MISMATCH names both shapes. */
+domino_status domino_ref_spgemm(domino_handle h, domino_matrix A, domino_matrix B,
+                                domino_matrix *C);
+
+/* machine epsilon of a value type *//* machine epsilon of a value type */
 double domino_type_eps(domino_type t);
 
 /* ------------------------------------------------ compact stencil matrices

@@ -1,5 +1,6 @@
 /* test_ref.c: the CPU reference (trsv, syncfree trsv, levels, residual, spmv) */
 #include "check.h"
+#include "test_values.h"
 #include "domino.h"
 
 #include <stdint.h>
@@ -7,26 +8,6 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static uint64_t lcg_state = 12345;
-/* simple LCG, uniform in [0, 1) */
-static double lcg_uniform(void)
-{
-    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (double)(lcg_state >> 11) / 9007199254740992.0;
-}
-static int32_t lcg_below(int32_t bound) { return (int32_t)(lcg_uniform() * bound); }
-
-static double vget(const void *v, domino_type t, int64_t i)
-{
-    return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
-}
-static void vset(void *v, domino_type t, int64_t i, double x)
-{
-    if (t == DOMINO_FLOAT64)
-        ((double *)v)[i] = x;
-    else
-        ((float *)v)[i] = (float)x;
-}
 
 static domino_matrix from_dense(domino_handle h, domino_format f, domino_type t, int32_t m,
                                 int32_t n, const double *dense /* row-major */)
@@ -157,13 +138,13 @@ static void test_hand_worked_all_combos(domino_handle h)
             for (int j = 0; j < 4; j++) bd[i] += T[i * 4 + j] * x_true[j];
         }
         double bbuf[4], xbuf[4];
-        for (int i = 0; i < 4; i++) vset(bbuf, t, i, bd[i]);
+        for (int i = 0; i < 4; i++) set_value(bbuf, t, i, bd[i]);
         domino_matrix A = from_dense(h, f, t, 4, 4, A4);
         domino_status s = domino_ref_trsv(h, op, fill, d, A, 1, bbuf, 4, xbuf, 4);
         CHECK_OK(h, s);
         double tol = 64 * domino_type_eps(t) * 4;
         int bad = 0;
-        for (int i = 0; i < 4; i++) bad |= fabs(vget(xbuf, t, i) - x_true[i]) > tol;
+        for (int i = 0; i < 4; i++) bad |= fabs(get_value(xbuf, t, i) - x_true[i]) > tol;
         if (bad) fprintf(stderr, "hand-worked combo %s wrong\n", combo_name(f, op, fill, d, t));
         CHECK(!bad);
         domino_matrix_free(A);
@@ -236,7 +217,7 @@ static void test_random_residuals(domino_handle h)
             domino_matrix A = random_matrix(h, f, t, n, 4, 1);
             size_t bytes = (size_t)n * domino_type_size(t);
             void *b = malloc(bytes), *x = malloc(bytes);
-            for (int32_t i = 0; i < n; i++) vset(b, t, i, 2 * lcg_uniform() - 1);
+            for (int32_t i = 0; i < n; i++) set_value(b, t, i, 2 * lcg_uniform() - 1);
             CHECK_OK(h, domino_ref_trsv(h, op, fill, d, A, 1, b, n, x, n));
             double r = -1, bound = 10.0 * n * domino_type_eps(t);
             CHECK_OK(h, domino_ref_trsv_residual(h, op, fill, d, A, 1, x, n, b, n, &r));
@@ -262,7 +243,7 @@ static void test_syncfree_bitwise(domino_handle h)
             domino_matrix A = random_matrix(h, DOMINO_CSR, t, n, 5, 1);
             size_t bytes = (size_t)n * domino_type_size(t);
             void *b = malloc(bytes), *xs = malloc(bytes), *xp = malloc(bytes);
-            for (int32_t i = 0; i < n; i++) vset(b, t, i, 2 * lcg_uniform() - 1);
+            for (int32_t i = 0; i < n; i++) set_value(b, t, i, 2 * lcg_uniform() - 1);
             CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, fill, d, A, 1, b, n, xs, n));
             int same = 1;
             for (int threads = 1; threads <= 4; threads *= 2)
@@ -452,20 +433,20 @@ static void test_spmv(domino_handle h)
         domino_matrix A = from_dense(h, f, t, m, n, dense);
         int ny = op == DOMINO_OP_N ? m : n, nx = op == DOMINO_OP_N ? n : m;
         double xb[m], yb[m], y0[m], want[m];
-        for (int i = 0; i < nx; i++) vset(xb, t, i, 2 * lcg_uniform() - 1);
-        for (int i = 0; i < ny; i++) vset(yb, t, i, 2 * lcg_uniform() - 1), y0[i] = vget(yb, t, i);
+        for (int i = 0; i < nx; i++) set_value(xb, t, i, 2 * lcg_uniform() - 1);
+        for (int i = 0; i < ny; i++) set_value(yb, t, i, 2 * lcg_uniform() - 1), y0[i] = get_value(yb, t, i);
         for (int i = 0; i < ny; i++) {
             double s = 0;
             for (int j = 0; j < nx; j++)
-                s += (op == DOMINO_OP_N ? dense[i * n + j] : dense[j * n + i]) * vget(xb, t, j);
+                s += (op == DOMINO_OP_N ? dense[i * n + j] : dense[j * n + i]) * get_value(xb, t, j);
             want[i] = 1.5 * s - 0.5 * y0[i];
         }
         CHECK_OK(h, domino_ref_spmv(h, op, 1.5, A, xb, -0.5, yb));
         double tol = 16 * domino_type_eps(t) * (nx + 1);
-        for (int i = 0; i < ny; i++) CHECK_NEAR(vget(yb, t, i), want[i], tol);
-        for (int i = 0; i < ny; i++) vset(yb, t, i, NAN);
+        for (int i = 0; i < ny; i++) CHECK_NEAR(get_value(yb, t, i), want[i], tol);
+        for (int i = 0; i < ny; i++) set_value(yb, t, i, NAN);
         CHECK_OK(h, domino_ref_spmv(h, op, 1.5, A, xb, 0.0, yb));
-        for (int i = 0; i < ny; i++) CHECK_NEAR(vget(yb, t, i), want[i] + 0.5 * y0[i], tol);
+        for (int i = 0; i < ny; i++) CHECK_NEAR(get_value(yb, t, i), want[i] + 0.5 * y0[i], tol);
         domino_matrix_free(A);
     }
 }

@@ -1,5 +1,5 @@
-/* test_values.h: what the GPU tests share for making and reading values: a
- * reproducible uniform generator and typed access to double/float arrays */
+/* test_values.h: what the tests share for making and reading values:
+ * reproducible uniform generators and typed access to double/float arrays */
 #ifndef DOMINO_TEST_VALUES_H
 #define DOMINO_TEST_VALUES_H
 
@@ -17,6 +17,17 @@ static inline double rng_uniform(void)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return (double)((z ^ (z >> 31)) >> 11) / 9007199254740992.0;
 }
+
+static uint64_t lcg_state = 12345;
+
+/* a 64-bit LCG, uniform in [0, 1); the sequence restarts with lcg_state */
+static inline double lcg_uniform(void)
+{
+    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(lcg_state >> 11) / 9007199254740992.0;
+}
+/* uniform in 0 .. bound-1 */
+static inline int32_t lcg_below(int32_t bound) { return (int32_t)(lcg_uniform() * bound); }
 
 /* v[i] of a double or float array */
 static inline double get_value(const void *v, domino_type t, int64_t i)
