@@ -1,0 +1,84 @@
+/* dist_tiles.h: matrices cut into a grid of tiles spread over the ranks of
+ * a one-sided run, and the algorithms on them (internal; written against
+ * onesided.h, so they run on every backend of it).
+ *
+ * A matrix of m x n is cut at row boundaries rb[0..tr] and column
+ * boundaries cb[0..tc] (as even as possible, tiles may be empty); tile
+ * (i, j) lives on rank owner[i * tc + j] = (i * tc + j) mod size.  Every
+ * rank holds the directory (sizes and where each tile starts in its owner's
+ * windows) and reads other ranks' tiles with one-sided gets. */
+#ifndef DOMINO_DIST_TILES_H
+#define DOMINO_DIST_TILES_H
+
+#include "dist/onesided.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* a sparse matrix in CSR tiles: row offsets (int64, local to the tile),
+ * column indices (int32, local to the tile), values */
+typedef struct dist_sparse {
+    os_world *w;          /* the run */
+    domino_type type;     /* value type */
+    int64_t m, n;         /* global size */
+    int tr, tc;           /* tile grid */
+    int64_t *rb, *cb;     /* tile boundaries, tr+1 and tc+1 */
+    int64_t *nnz;         /* entries of each tile, tr*tc */
+    int64_t *at_ptr;      /* where each tile's offsets start in its owner's ptr window (int64 units) */
+    int64_t *at_ent;      /* where each tile's entries start in its owner's ind / val windows */
+    os_window *wptr, *wind, *wval; /* this rank's tiles, back to back */
+} dist_sparse;
+
+/* a dense matrix in ROW-major tiles */
+typedef struct dist_dense {
+    os_world *w;          /* the run */
+    domino_type type;     /* value type */
+    int64_t m, n;         /* global size */
+    int tr, tc;           /* tile grid */
+    int64_t *rb, *cb;     /* tile boundaries */
+    int64_t *at;          /* where each tile starts in its owner's window (values) */
+    os_window *wval;      /* this rank's tiles, back to back */
+    void *local;          /* this rank's part of wval */
+} dist_dense;
+
+/* owner of tile (i, j) of a tr x tc grid */
+static inline int dist_tile_owner(const os_world *w, int tc, int i, int j)
+{
+    return (int)(((int64_t)i * tc + j) % os_size(w));
+}
+
+/* Collective: every rank passes the same global CSR A (this is how tests
+ * and benchmarks start) and keeps its own tiles of a tr x tc grid. */
+domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matrix A, int tr, int tc,
+                                      dist_sparse **D);
+/* Collective: the same for a dense m x n row-major X (leading dimension ld),
+ * or zeros when X is NULL. */
+domino_status dist_dense_from_global(domino_handle h, os_world *w, domino_type type, int64_t m,
+                                     int64_t n, const void *X, int64_t ld, int tr, int tc,
+                                     dist_dense **D);
+/* every rank gets the whole matrix into X (m x n row-major, ld >= n) */
+domino_status dist_dense_gather(domino_handle h, const dist_dense *D, void *X, int64_t ld);
+void dist_sparse_free(domino_handle h, dist_sparse *D); /* collective */
+void dist_dense_free(domino_handle h, dist_dense *D);   /* collective */
+
+/* what one rank spent its time on in a distributed product (seconds) */
+typedef struct dist_times {
+    double compute;       /* local products */
+    double communication; /* waiting for gets */
+    double total;         /* the whole call, up to the closing barrier */
+    double imbalance;     /* time in the closing barrier: waiting for slower ranks */
+} dist_times;
+
+/* Stationary-C SpMM (Brock, Bulu\\c{c}, Yelick, ICS 2024): C = A B, C's
+ * tile grid A.tr x B.tc, A.tc = B.tr with equal boundaries; the owner of
+ * C(i, j) sums A(i, l) B(l, j) over l from l = i + j on (mod A.tc), the
+ * next pair of tiles fetched while the current product runs.  Collective.
+ * times may be NULL. */
+domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
+                                     dist_dense *C, dist_times *times);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
