@@ -68,6 +68,7 @@ typedef struct dist_times {
     double communication; /* waiting for gets */
     double total;         /* the whole call, up to the closing barrier */
     double imbalance;     /* time in the closing barrier: waiting for slower ranks */
+    int64_t stolen;       /* products computed for other ranks' C tiles (stealing) */
 } dist_times;
 
 /* Stationary-C SpMM (Brock, Bulu\\c{c}, Yelick, ICS 2024): C = A B, C's
@@ -77,6 +78,16 @@ typedef struct dist_times {
  * times may be NULL. */
 domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
+
+/* The same with random work stealing: the products of each C tile are
+ * claimed one by one with a fetch-and-add on a counter the tile's owner
+ * keeps; owners drain their own tiles, then every rank drains the others'
+ * tiles in a random order (seed, per rank) and adds its partial tiles into
+ * the owners' C with accumulate.  C must hold zeros on entry.  The sums'
+ * order depends on the run (equal to rounding). */
+domino_status dist_spmm_stationary_c_steal(domino_handle h, const dist_sparse *A,
+                                           const dist_dense *B, dist_dense *C, uint64_t seed,
+                                           dist_times *times);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,8 @@
  * one-sided communication on CPUs (src/dist/mpi, passive target, library
  * domino_mpi) and NVSHMEM on GPUs (later).  Every rank exposes a window of
  * its own memory; others read it with gets (blocking or started and waited
- * for) and update counters with fetch-and-add; nobody writes another rank's
- * window otherwise.  Errors are statuses with a message naming the rank; a
+ * for), update counters with fetch-and-add and add into others' values
+ * with accumulate; nobody writes another rank's window otherwise.  Errors are statuses with a message naming the rank; a
  * rank that must give up calls os_abort, which ends every rank. */
 #ifndef DOMINO_ONESIDED_H
 #define DOMINO_ONESIDED_H
@@ -51,6 +51,12 @@ domino_status os_wait(domino_handle h, os_request *req);
  * (may be NULL) gets the value before */
 domino_status os_fetch_add(domino_handle h, os_window *win, int rank, size_t off, int64_t add,
                            int64_t *old);
+
+/* atomically add count values of type t (double or float) at src to rank's
+ * part from byte offset off (element-wise; the order of concurrent adds is
+ * not fixed, so sums may differ in the last bits from run to run) */
+domino_status os_accumulate_sum(domino_handle h, os_window *win, int rank, size_t off,
+                                const void *src, size_t count, domino_type t);
 
 #ifdef __cplusplus
 }

@@ -29,8 +29,16 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
     CHECK_OK(h, dist_sparse_from_global(h, w, A, tr, ts, &dA));
     CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.ncols, k, B, k, ts, tc, &dB));
     CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.nrows, k, NULL, 0, tr, tc, &dC));
-    if (dA && dB && dC) {
-        CHECK_OK(h, dist_spmm_stationary_c(h, dA, dB, dC, &t));
+    for (int steal = 0; steal < 2 && dA && dB && dC; steal++) {
+        if (steal) { /* again with work stealing, into a fresh C of zeros */
+            dist_dense_free(h, dC);
+            dC = NULL;
+            CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.nrows, k, NULL, 0, tr, tc, &dC));
+            if (!dC) break;
+            CHECK_OK(h, dist_spmm_stationary_c_steal(h, dA, dB, dC, 5, &t));
+        } else {
+            CHECK_OK(h, dist_spmm_stationary_c(h, dA, dB, dC, &t));
+        }
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_dense_gather(h, dC, C, k));
         double diff = 0, scale = 0;
@@ -43,8 +51,8 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
             check_passed++;
         } else {
             check_failed++;
-            fprintf(stderr, "FAIL: rank %d: %s k=%lld grid %dx%dx%d: max diff %.3e\n", os_rank(w), name,
-                    (long long)k, tr, ts, tc, diff);
+            fprintf(stderr, "FAIL: rank %d: %s k=%lld grid %dx%dx%d steal=%d: max diff %.3e\n",
+                    os_rank(w), name, (long long)k, tr, ts, tc, steal, diff);
         }
     }
     dist_sparse_free(h, dA);
@@ -90,8 +98,10 @@ int main(void)
         CHECK_OK(h, dist_sparse_from_global(h, w, T, 1, 2, &dA));
         CHECK_OK(h, dist_dense_from_global(h, w, DOMINO_FLOAT64, 3, 2, NULL, 0, 3, 1, &dB));
         CHECK_OK(h, dist_dense_from_global(h, w, DOMINO_FLOAT64, 3, 2, NULL, 0, 1, 1, &dC));
-        if (dA && dB && dC)
+        if (dA && dB && dC) {
             CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_c(h, dA, dB, dC, NULL));
+            CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_c_steal(h, dA, dB, dC, 1, NULL));
+        }
     }
     dist_sparse_free(h, dA);
     dist_dense_free(h, dB);

@@ -198,3 +198,15 @@ domino_status os_fetch_add(domino_handle h, os_window *win, int rank, size_t off
     if (old) *old = before;
     return mpi_status(h, code, "os_fetch_add", win->w->rank);
 }
+
+domino_status os_accumulate_sum(domino_handle h, os_window *win, int rank, size_t off,
+                                const void *src, size_t count, domino_type t)
+{
+    domino_status s = check_target(h, win, rank, "os_accumulate_sum");
+    if (s || count == 0) return s;
+    MPI_Datatype dt = t == DOMINO_FLOAT64 ? MPI_DOUBLE : MPI_FLOAT;
+    int code = MPI_Accumulate(src, (int)count, dt, rank, (MPI_Aint)off, (int)count, dt, MPI_SUM,
+                              win->win);
+    if (code == MPI_SUCCESS) code = MPI_Win_flush(rank, win->win);
+    return mpi_status(h, code, "os_accumulate_sum", win->w->rank);
+}
