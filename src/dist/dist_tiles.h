@@ -59,6 +59,8 @@ domino_status dist_dense_from_global(domino_handle h, os_world *w, domino_type t
                                      dist_dense **D);
 /* every rank gets the whole matrix into X (m x n row-major, ld >= n) */
 domino_status dist_dense_gather(domino_handle h, const dist_dense *D, void *X, int64_t ld);
+/* collective: this rank's tiles of D set to zero and published */
+domino_status dist_dense_zero(domino_handle h, dist_dense *D);
 void dist_sparse_free(domino_handle h, dist_sparse *D); /* collective */
 void dist_dense_free(domino_handle h, dist_dense *D);   /* collective */
 

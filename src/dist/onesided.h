@@ -26,6 +26,9 @@ int os_size(const os_world *w);
 domino_status os_barrier(domino_handle h, os_world *w);
 /* sum of *v over the ranks, on every rank (collective) */
 domino_status os_allreduce_sum_i64(domino_handle h, os_world *w, int64_t *v);
+/* element-wise sum (take_max 0) or maximum (1) of v[0..count) over the
+ * ranks, on every rank (collective) */
+domino_status os_allreduce_f64(domino_handle h, os_world *w, double *v, int count, int take_max);
 /* leave the run (MPI: finalizes MPI when os_world_init initialized it) */
 domino_status os_world_finalize(domino_handle h, os_world *w);
 /* end every rank at once with this exit code, the reason on stderr */

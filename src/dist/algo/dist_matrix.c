@@ -219,3 +219,17 @@ domino_status dist_dense_gather(domino_handle h, const dist_dense *D, void *X, i
     }
     return DOMINO_SUCCESS;
 }
+
+domino_status dist_dense_zero(domino_handle h, dist_dense *D)
+{
+    int64_t mine = 0;
+    for (int t = 0; t < D->tr * D->tc; t++) {
+        int i = t / D->tc, j = t % D->tc;
+        if (dist_tile_owner(D->w, D->tc, i, j) == os_rank(D->w))
+            mine += (D->rb[i + 1] - D->rb[i]) * (D->cb[j + 1] - D->cb[j]);
+    }
+    memset(D->local, 0, (size_t)mine * domino_type_size(D->type));
+    domino_status s = os_window_sync(h, D->wval);
+    domino_status b = os_barrier(h, D->w);
+    return s ? s : b;
+}

@@ -1,0 +1,174 @@
+/* spmm_mpi_bench.c: "domino-spmm-mpi": the distributed SpMM algorithms on
+ * the MPI backend, run under mpirun: R-MAT A (a=0.6, b=c=d=0.4/3, edge
+ * factor 8, the same on every rank), a random dense B of width k, C = A B
+ * on a T x T x T tile grid by stationary-C and by stationary-C with random
+ * work stealing; the answer checked against domino_ref_spmm first, then the
+ * median of R runs with, over the ranks, the max and mean of the total,
+ * compute, communication and barrier (imbalance) times, and the products
+ * stolen.  Rank 0 prints a table and, with --csv, a CSV row per algorithm.
+ *   mpirun -np 4 domino-spmm-mpi --scale 14 --k 64 --tiles 8 --repeat 5 */
+#define _POSIX_C_SOURCE 200809L
+#include "dist/dist_tiles.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* what was asked */
+typedef struct bench_args {
+    int scale, tiles, repeat; /* R-MAT scale, tiles per dimension, timed runs */
+    int64_t k;                /* dense width */
+    const char *csv;          /* CSV file (rank 0), or NULL */
+} bench_args;
+
+static int parse(int argc, char **argv, bench_args *a)
+{
+    a->scale = 14, a->tiles = 8, a->repeat = 5, a->k = 64, a->csv = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 < argc && strcmp(argv[i], "--scale") == 0) a->scale = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--tiles") == 0) a->tiles = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--repeat") == 0) a->repeat = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--k") == 0) a->k = atoll(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--csv") == 0) a->csv = argv[++i];
+        else {
+            fprintf(stderr, "usage: mpirun -np N domino-spmm-mpi [--scale S] [--k K] [--tiles T] "
+                            "[--repeat R] [--csv FILE]\n");
+            return 2;
+        }
+    }
+    if (a->scale < 2 || a->scale > 24 || a->tiles < 1 || a->repeat < 1 || a->k < 1) {
+        fprintf(stderr, "domino-spmm-mpi: scale 2..24, tiles >= 1, repeat >= 1, k >= 1\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* one run of an algorithm into C (zeroed first) */
+static domino_status run_once(domino_handle h, int steal, const dist_sparse *A, const dist_dense *B,
+                              dist_dense *C, dist_times *t)
+{
+    domino_status s = dist_dense_zero(h, C);
+    if (s) return s;
+    return steal ? dist_spmm_stationary_c_steal(h, A, B, C, 7, t) : dist_spmm_stationary_c(h, A, B, C, t);
+}
+
+/* max |C - R| / max |R| of the gathered product */
+static double check_answer(domino_handle h, const dist_dense *C, const double *R, int64_t m, int64_t k)
+{
+    double *G = malloc((size_t)(m * k) * sizeof(double) + 8), d = 0, scale = 0;
+    if (!G || dist_dense_gather(h, C, G, k)) {
+        free(G);
+        return INFINITY;
+    }
+    for (int64_t i = 0; i < m * k; i++) {
+        d = fmax(d, fabs(G[i] - R[i]));
+        scale = fmax(scale, fabs(R[i]));
+    }
+    free(G);
+    return d / fmax(scale, 1e-300);
+}
+
+int main(int argc, char **argv)
+{
+    bench_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    domino_handle h = NULL;
+    os_world *w = NULL;
+    domino_matrix A = NULL;
+    dist_sparse *dA = NULL;
+    dist_dense *dB = NULL, *dC = NULL;
+    if (domino_create(&h) || os_world_init(h, &w)) return 1;
+    int rank = os_rank(w), size = os_size(w);
+    domino_status s = domino_gen_rmat(h, a.scale, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 1, DOMINO_FLOAT64, &A);
+    int64_t n = (int64_t)1 << a.scale;
+    double *B = malloc((size_t)(n * a.k) * sizeof(double)), *R = malloc((size_t)(n * a.k) * sizeof(double));
+    if (s || !B || !R) os_abort(w, 1, "out of memory or R-MAT failed");
+    uint64_t x = 12345;
+    for (int64_t i = 0; i < n * a.k; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        B[i] = (double)(x >> 11) / 9007199254740992.0 - 0.5;
+    }
+    if (rank == 0 && domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)a.k, B, a.k, 0.0, R, a.k))
+        os_abort(w, 1, domino_last_error(h));
+    if (dist_sparse_from_global(h, w, A, a.tiles, a.tiles, &dA) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, a.tiles, a.tiles, &dB) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &dC))
+        os_abort(w, 1, domino_last_error(h));
+    /* load balance of A's tiles over the ranks: max / mean entries per rank */
+    double nnz_rank[1024] = {0};
+    for (int t = 0; t < a.tiles * a.tiles && size <= 1024; t++)
+        nnz_rank[dist_tile_owner(w, a.tiles, t / a.tiles, t % a.tiles)] += (double)dA->nnz[t];
+    double nmax = 0, nsum = 0;
+    for (int r = 0; r < size && r < 1024; r++) {
+        nmax = fmax(nmax, nnz_rank[r]);
+        nsum += nnz_rank[r];
+    }
+    FILE *csv = rank == 0 && a.csv ? fopen(a.csv, "w") : NULL;
+    if (csv)
+        fprintf(csv, "algorithm,ranks,scale,n,nnz,k,tiles,nnz_imbalance,total_ms,compute_max_ms,"
+                     "compute_mean_ms,comm_max_ms,comm_mean_ms,imbalance_max_ms,imbalance_mean_ms,"
+                     "stolen,rel_error\n");
+    if (rank == 0)
+        printf("%d ranks, R-MAT scale %d (n %lld, nnz %lld), k %lld, %d x %d tiles, tile nnz max/mean per "
+               "rank %.2f\n%-22s %9s %9s %9s %9s %9s %9s %9s %7s %9s\n", size, a.scale, (long long)n,
+               (long long)A->nnz, (long long)a.k, a.tiles, a.tiles, nmax / (nsum / size), "algorithm",
+               "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen",
+               "rel err");
+    for (int steal = 0; steal < 2; steal++) {
+        dist_times t;
+        double err = INFINITY, *totals = malloc((size_t)a.repeat * sizeof(double) * 8);
+        if (run_once(h, steal, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
+        if (rank == 0) err = check_answer(h, dC, R, n, a.k); /* rank 0 holds the reference */
+        os_barrier(h, w); /* nobody zeroes C for the next run while rank 0 still reads it */
+        double stats[7] = {0}; /* medians of the per-rank values over the runs, then reduced */
+        double *runs = totals;
+        for (int r = 0; r < a.repeat; r++) {
+            if (run_once(h, steal, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
+            double v[7] = {t.total, t.compute, t.compute, t.communication, t.communication,
+                           t.imbalance, t.imbalance};
+            for (int q = 0; q < 7; q++) runs[q * a.repeat + r] = v[q];
+            stats[6] = (double)t.stolen;
+        }
+        double med[7], mx[7], sm[7];
+        for (int q = 0; q < 7; q++) {
+            qsort(runs + q * a.repeat, (size_t)a.repeat, sizeof(double), compare_doubles);
+            med[q] = runs[q * a.repeat + a.repeat / 2];
+            mx[q] = sm[q] = med[q];
+        }
+        int64_t stolen = (int64_t)stats[6];
+        os_allreduce_f64(h, w, mx, 7, 1);
+        os_allreduce_f64(h, w, sm, 7, 0);
+        os_allreduce_sum_i64(h, w, &stolen);
+        const char *name = steal ? "stationary-c+steal" : "stationary-c";
+        if (rank == 0) {
+            printf("%-22s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %7lld %9.2e\n", name, 1e3 * mx[0],
+                   1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5],
+                   1e3 * sm[6] / size, (long long)stolen, err);
+            if (csv)
+                fprintf(csv, "%s,%d,%d,%lld,%lld,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.3e\n",
+                        name, size, a.scale, (long long)n, (long long)A->nnz, (long long)a.k, a.tiles,
+                        nmax / (nsum / size), 1e3 * mx[0], 1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3],
+                        1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size, (long long)stolen, err);
+            if (!(err <= 1e-12)) fprintf(stderr, "domino-spmm-mpi: %s: WRONG ANSWER (%.3e)\n", name, err);
+        }
+        free(totals);
+    }
+    if (csv) fclose(csv);
+    dist_sparse_free(h, dA);
+    dist_dense_free(h, dB);
+    dist_dense_free(h, dC);
+    domino_matrix_free(A);
+    free(B);
+    free(R);
+    os_world_finalize(h, w);
+    domino_destroy(h);
+    return 0;
+}
