@@ -52,6 +52,19 @@ static inline int dist_tile_owner(const os_world *w, int tc, int i, int j)
  * and benchmarks start) and keeps its own tiles of a tr x tc grid. */
 domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matrix A, int tr, int tc,
                                       dist_sparse **D);
+/* Collective: a tiled m x n matrix from the tiles this rank owns, CSR with
+ * sorted rows of the tile's size and column indices local to the tile
+ * (tiles[t] for t = i * tc + j; NULL or ignored for tiles of other ranks;
+ * not taken over: the caller frees them).  tiles NULL: this rank failed
+ * before; it takes part and the call fails on every rank. */
+domino_status dist_sparse_from_tiles(domino_handle h, os_world *w, domino_type type, int64_t m,
+                                     int64_t n, int tr, int tc, domino_matrix *tiles,
+                                     dist_sparse **D);
+/* tile (i, j) of D, from whichever rank holds it, as a new CSR matrix */
+domino_status dist_sparse_get_tile(domino_handle h, const dist_sparse *D, int i, int j,
+                                   domino_matrix *T);
+/* the whole matrix, every rank (CSR, global column indices) */
+domino_status dist_sparse_gather(domino_handle h, const dist_sparse *D, domino_matrix *M);
 /* Collective: the same for a dense m x n row-major X (leading dimension ld),
  * or zeros when X is NULL. */
 domino_status dist_dense_from_global(domino_handle h, os_world *w, domino_type type, int64_t m,
@@ -80,6 +93,14 @@ typedef struct dist_times {
  * times may be NULL. */
 domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
+
+/* Stationary-C SpGEMM: C = A B, all tiled sparse (A.tc = B.tr with equal
+ * boundaries); the owner of C(i, j) sums the local products A(i, l) B(l, j)
+ * (domino_ref_spgemm) from l = i + j on, merging them into one sorted tile
+ * (entries that cancel kept, as domino_ref_spgemm does); *C is a new tiled
+ * matrix (A.tr x B.tc tiles).  Collective.  times may be NULL. */
+domino_status dist_spgemm_stationary_c(domino_handle h, const dist_sparse *A, const dist_sparse *B,
+                                       dist_sparse **C, dist_times *times);
 
 /* The same with random work stealing: the products of each C tile are
  * claimed one by one with a fetch-and-add on a counter the tile's owner

@@ -6,6 +6,7 @@
 
 #define DIST_MAX_RANKS 1024       /* ranks a tiled matrix can be spread over */
 #define DIST_MAX_TILES (1 << 22)  /* tiles of one matrix */
+#define DIST_MAX_ROW_TILES 4096   /* tile columns dist_sparse_gather handles */
 
 /* b[0..parts] = an even split of len */
 static int64_t *split(int64_t len, int parts)
@@ -13,18 +14,6 @@ static int64_t *split(int64_t len, int parts)
     int64_t *b = domino_malloc(((size_t)parts + 1) * sizeof(int64_t));
     for (int p = 0; b && p <= parts; p++) b[p] = len * p / parts;
     return b;
-}
-
-/* the tile column of global column c (binary search in cb) */
-static int tile_of(const int64_t *cb, int tc, int64_t c)
-{
-    int lo = 0, hi = tc - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (cb[mid] <= c) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
 }
 
 void dist_sparse_free(domino_handle h, dist_sparse *D)
@@ -51,18 +40,15 @@ void dist_dense_free(domino_handle h, dist_dense *D)
     domino_free(D);
 }
 
-/* the directory: entries per tile, and where each tile starts in its owner's windows */
-static void sparse_directory(dist_sparse *D, domino_matrix A, int64_t *mine_ptr, int64_t *mine_ent)
+/* where each tile starts in its owner's windows (every rank's tiles back to
+ * back, in tile order); this rank's totals in *mine_ptr, *mine_ent */
+static void sparse_directory(dist_sparse *D, int64_t *mine_ptr, int64_t *mine_ent)
 {
-    int ntiles = D->tr * D->tc, size = os_size(D->w);
-    for (int i = 0; i < D->tr; i++)
-        for (int64_t r = D->rb[i]; r < D->rb[i + 1]; r++)
-            for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++)
-                D->nnz[i * D->tc + tile_of(D->cb, D->tc, A->ind[k])]++;
     int64_t next_ptr[DIST_MAX_RANKS], next_ent[DIST_MAX_RANKS];
+    int size = os_size(D->w);
     memset(next_ptr, 0, sizeof(int64_t) * (size_t)size);
     memset(next_ent, 0, sizeof(int64_t) * (size_t)size);
-    for (int t = 0; t < ntiles; t++) {
+    for (int t = 0; t < D->tr * D->tc; t++) {
         int o = dist_tile_owner(D->w, D->tc, t / D->tc, t % D->tc);
         D->at_ptr[t] = next_ptr[o];
         D->at_ent[t] = next_ent[o];
@@ -73,34 +59,123 @@ static void sparse_directory(dist_sparse *D, domino_matrix A, int64_t *mine_ptr,
     *mine_ent = next_ent[os_rank(D->w)];
 }
 
-/* fill this rank's tiles of A into its windows' local parts */
-static void sparse_fill(dist_sparse *D, domino_matrix A, int64_t *ptr, int32_t *ind, void *val)
+/* a new tiled matrix without windows: sizes, boundaries, directory arrays */
+static domino_status sparse_shell(domino_handle h, const char *fn, os_world *w, domino_type type,
+                                  int64_t m, int64_t n, int tr, int tc, dist_sparse **out)
 {
-    size_t vs = domino_type_size(D->type);
-    for (int t = 0; t < D->tr * D->tc; t++) {
-        int i = t / D->tc, j = t % D->tc;
-        if (dist_tile_owner(D->w, D->tc, i, j) != os_rank(D->w)) continue;
-        int64_t *p = ptr + D->at_ptr[t], e = D->at_ent[t], count = 0;
-        p[0] = 0;
-        for (int64_t r = D->rb[i]; r < D->rb[i + 1]; r++) {
-            for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) {
-                if (A->ind[k] < D->cb[j] || A->ind[k] >= D->cb[j + 1]) continue;
-                ind[e + count] = (int32_t)(A->ind[k] - D->cb[j]);
-                memcpy((char *)val + (size_t)(e + count) * vs, (const char *)A->val + (size_t)k * vs, vs);
-                count++;
-            }
-            p[r - D->rb[i] + 1] = count;
-        }
+    *out = NULL;
+    if (tr < 1 || tc < 1 || (int64_t)tr * tc > DIST_MAX_TILES || m < 0 || n < 0)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad size %lld x %lld or tile grid %d x %d "
+                            "(1 to %d tiles)", fn, (long long)m, (long long)n, tr, tc, DIST_MAX_TILES);
+    if (os_size(w) > DIST_MAX_RANKS)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: more than %d ranks", fn, DIST_MAX_RANKS);
+    dist_sparse *D = domino_calloc(1, sizeof(*D));
+    if (!D) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    D->w = w;
+    D->type = type;
+    D->m = m;
+    D->n = n;
+    D->tr = tr;
+    D->tc = tc;
+    D->rb = split(m, tr);
+    D->cb = split(n, tc);
+    D->nnz = domino_calloc((size_t)tr * tc, sizeof(int64_t));
+    D->at_ptr = domino_calloc((size_t)tr * tc, sizeof(int64_t));
+    D->at_ent = domino_calloc((size_t)tr * tc, sizeof(int64_t));
+    if (!D->rb || !D->cb || !D->nnz || !D->at_ptr || !D->at_ent) {
+        dist_sparse_free(h, D);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     }
+    *out = D;
+    return DOMINO_SUCCESS;
+}
+
+domino_status dist_sparse_from_tiles(domino_handle h, os_world *w, domino_type type, int64_t m,
+                                     int64_t n, int tr, int tc, domino_matrix *tiles,
+                                     dist_sparse **out)
+{
+    const char *fn = "dist_sparse_from_tiles";
+    int64_t mine_ptr = 0, mine_ent = 0, *ptr = NULL;
+    int32_t *ind = NULL;
+    void *val = NULL;
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: D is NULL", fn);
+    dist_sparse *D = NULL;
+    domino_status s = sparse_shell(h, fn, w, type, m, n, tr, tc, &D), c;
+    int rank = os_rank(w);
+    if (!s && !tiles) /* this rank failed before: it only takes part */
+        s = domino_error(h, DOMINO_BAD_INPUT, "%s: rank %d has no tiles", fn, rank);
+    for (int t = 0; !s && t < tr * tc; t++) {
+        if (dist_tile_owner(w, tc, t / tc, t % tc) != rank) continue;
+        domino_matrix T = tiles[t];
+        if (!T || T->format != DOMINO_CSR || T->type != type ||
+            T->nrows != D->rb[t / tc + 1] - D->rb[t / tc] || T->ncols != D->cb[t % tc + 1] - D->cb[t % tc])
+            s = domino_error(h, DOMINO_INVALID_VALUE, "%s: rank %d: tile (%d, %d) missing or of the "
+                             "wrong shape, type or format", fn, rank, t / tc, t % tc);
+        else
+            D->nnz[t] = T->nnz;
+    }
+    /* collective from here: every rank takes part, failed or not */
+    int64_t failed = s != DOMINO_SUCCESS;
+    if (D) c = os_allreduce_i64(h, w, D->nnz, tr * tc);
+    else c = DOMINO_SUCCESS;
+    if (!s) s = c;
+    c = os_allreduce_i64(h, w, &failed, 1);
+    if (!s && (c || failed)) s = c ? c : domino_error(h, DOMINO_BAD_INPUT, "%s: another rank failed", fn);
+    if (s) {
+        dist_sparse_free(h, D);
+        return s;
+    }
+    sparse_directory(D, &mine_ptr, &mine_ent);
+    size_t vs = domino_type_size(type);
+    if ((s = os_window_create(h, w, (size_t)mine_ptr * sizeof(int64_t), &D->wptr, (void **)&ptr)) ||
+        (s = os_window_create(h, w, (size_t)mine_ent * sizeof(int32_t), &D->wind, (void **)&ind)) ||
+        (s = os_window_create(h, w, (size_t)mine_ent * vs, &D->wval, &val)))
+        goto cleanup;
+    for (int t = 0; t < tr * tc; t++) {
+        if (dist_tile_owner(w, tc, t / tc, t % tc) != rank) continue;
+        domino_matrix T = tiles[t];
+        memcpy(ptr + D->at_ptr[t], T->ptr, ((size_t)T->nrows + 1) * sizeof(int64_t));
+        memcpy(ind + D->at_ent[t], T->ind, (size_t)T->nnz * sizeof(int32_t));
+        memcpy((char *)val + (size_t)D->at_ent[t] * vs, T->val, (size_t)T->nnz * vs);
+    }
+    if ((s = os_window_sync(h, D->wptr)) || (s = os_window_sync(h, D->wind)) ||
+        (s = os_window_sync(h, D->wval)) || (s = os_barrier(h, w)))
+        goto cleanup;
+    *out = D;
+    return DOMINO_SUCCESS;
+cleanup:
+    dist_sparse_free(h, D);
+    return s;
+}
+
+/* tile (i, j) of the global CSR A as a new CSR with local column indices */
+static domino_status cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
+                              int i, int j, domino_matrix *T)
+{
+    int64_t count = 0;
+    for (int64_t r = rb[i]; r < rb[i + 1]; r++)
+        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) count += A->ind[k] >= cb[j] && A->ind[k] < cb[j + 1];
+    domino_status s = domino_matrix_new(h, DOMINO_CSR, A->type, (int32_t)(rb[i + 1] - rb[i]),
+                                        (int32_t)(cb[j + 1] - cb[j]), count, T);
+    if (s) return s;
+    size_t vs = domino_type_size(A->type);
+    int64_t e = 0;
+    for (int64_t r = rb[i]; r < rb[i + 1]; r++) {
+        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) {
+            if (A->ind[k] < cb[j] || A->ind[k] >= cb[j + 1]) continue;
+            (*T)->ind[e] = (int32_t)(A->ind[k] - cb[j]);
+            memcpy((char *)(*T)->val + (size_t)e * vs, (const char *)A->val + (size_t)k * vs, vs);
+            e++;
+        }
+        (*T)->ptr[r - rb[i] + 1] = e;
+    }
+    return DOMINO_SUCCESS;
 }
 
 domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matrix A, int tr, int tc,
                                       dist_sparse **out)
 {
     const char *fn = "dist_sparse_from_global";
-    int64_t mine_ptr = 0, mine_ent = 0, *ptr = NULL;
-    int32_t *ind = NULL;
-    void *val = NULL;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: D is NULL", fn);
     *out = NULL;
     domino_status s = domino_check_matrix(h, A, fn);
@@ -110,39 +185,72 @@ domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matri
     if (tr < 1 || tc < 1 || (int64_t)tr * tc > DIST_MAX_TILES)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad tile grid %d x %d (1 to %d tiles)", fn,
                             tr, tc, DIST_MAX_TILES);
-    if (os_size(w) > DIST_MAX_RANKS)
-        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: more than %d ranks", fn, DIST_MAX_RANKS);
-    dist_sparse *D = domino_calloc(1, sizeof(*D));
-    if (!D) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    D->w = w;
-    D->type = A->type;
-    D->m = A->nrows;
-    D->n = A->ncols;
-    D->tr = tr;
-    D->tc = tc;
-    D->rb = split(D->m, tr);
-    D->cb = split(D->n, tc);
-    D->nnz = domino_calloc((size_t)tr * tc, sizeof(int64_t));
-    D->at_ptr = domino_calloc((size_t)tr * tc, sizeof(int64_t));
-    D->at_ent = domino_calloc((size_t)tr * tc, sizeof(int64_t));
-    if (!D->rb || !D->cb || !D->nnz || !D->at_ptr || !D->at_ent) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-        goto cleanup;
+    domino_matrix *tiles = domino_calloc((size_t)tr * tc, sizeof(domino_matrix));
+    int64_t *rb = split(A->nrows, tr), *cb = split(A->ncols, tc);
+    if (!tiles || !rb || !cb) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    for (int t = 0; !s && t < tr * tc; t++)
+        if (dist_tile_owner(w, tc, t / tc, t % tc) == os_rank(w))
+            s = cut_tile(h, A, rb, cb, t / tc, t % tc, &tiles[t]);
+    /* a rank that failed still takes part; from_tiles reports it everywhere */
+    domino_status c = dist_sparse_from_tiles(h, w, A->type, A->nrows, A->ncols, tr, tc, tiles, out);
+    if (!s) s = c;
+    for (int t = 0; tiles && t < tr * tc; t++) domino_matrix_free(tiles[t]);
+    domino_free(tiles);
+    domino_free(rb);
+    domino_free(cb);
+    return s;
+}
+
+domino_status dist_sparse_get_tile(domino_handle h, const dist_sparse *D, int i, int j,
+                                   domino_matrix *T)
+{
+    int t = i * D->tc + j, owner = dist_tile_owner(D->w, D->tc, i, j);
+    int64_t rows = D->rb[i + 1] - D->rb[i];
+    domino_status s = domino_matrix_new(h, DOMINO_CSR, D->type, (int32_t)rows,
+                                        (int32_t)(D->cb[j + 1] - D->cb[j]), D->nnz[t], T);
+    if (s) return s;
+    size_t vs = domino_type_size(D->type);
+    s = os_get(h, D->wptr, owner, (size_t)D->at_ptr[t] * sizeof(int64_t), (*T)->ptr,
+               (size_t)(rows + 1) * sizeof(int64_t));
+    if (!s && D->nnz[t])
+        s = os_get(h, D->wind, owner, (size_t)D->at_ent[t] * sizeof(int32_t), (*T)->ind,
+                   (size_t)D->nnz[t] * sizeof(int32_t));
+    if (!s && D->nnz[t])
+        s = os_get(h, D->wval, owner, (size_t)D->at_ent[t] * vs, (*T)->val, (size_t)D->nnz[t] * vs);
+    if (s) {
+        domino_matrix_free(*T);
+        *T = NULL;
     }
-    sparse_directory(D, A, &mine_ptr, &mine_ent);
-    size_t vs = domino_type_size(A->type);
-    if ((s = os_window_create(h, w, (size_t)mine_ptr * sizeof(int64_t), &D->wptr, (void **)&ptr)) ||
-        (s = os_window_create(h, w, (size_t)mine_ent * sizeof(int32_t), &D->wind, (void **)&ind)) ||
-        (s = os_window_create(h, w, (size_t)mine_ent * vs, &D->wval, &val)))
-        goto cleanup;
-    sparse_fill(D, A, ptr, ind, val);
-    if ((s = os_window_sync(h, D->wptr)) || (s = os_window_sync(h, D->wind)) ||
-        (s = os_window_sync(h, D->wval)) || (s = os_barrier(h, w)))
-        goto cleanup;
-    *out = D;
-    return DOMINO_SUCCESS;
-cleanup:
-    dist_sparse_free(h, D);
+    return s;
+}
+
+domino_status dist_sparse_gather(domino_handle h, const dist_sparse *D, domino_matrix *M)
+{
+    int64_t total = 0;
+    for (int t = 0; t < D->tr * D->tc; t++) total += D->nnz[t];
+    domino_status s = domino_matrix_new(h, DOMINO_CSR, D->type, (int32_t)D->m, (int32_t)D->n, total, M);
+    size_t vs = domino_type_size(D->type);
+    int64_t e = 0;
+    for (int i = 0; !s && i < D->tr; i++) {
+        domino_matrix tiles[DIST_MAX_ROW_TILES] = {NULL};
+        for (int j = 0; !s && j < D->tc && j < DIST_MAX_ROW_TILES; j++) s = dist_sparse_get_tile(h, D, i, j, &tiles[j]);
+        if (!s && D->tc > DIST_MAX_ROW_TILES)
+            s = domino_error(h, DOMINO_NOT_SUPPORTED, "dist_sparse_gather: more than %d tile columns",
+                             DIST_MAX_ROW_TILES);
+        for (int64_t r = 0; !s && r < D->rb[i + 1] - D->rb[i]; r++) {
+            for (int j = 0; j < D->tc; j++)
+                for (int64_t k = tiles[j]->ptr[r]; k < tiles[j]->ptr[r + 1]; k++, e++) {
+                    (*M)->ind[e] = (int32_t)(tiles[j]->ind[k] + D->cb[j]);
+                    memcpy((char *)(*M)->val + (size_t)e * vs, (const char *)tiles[j]->val + (size_t)k * vs, vs);
+                }
+            (*M)->ptr[D->rb[i] + r + 1] = e;
+        }
+        for (int j = 0; j < D->tc && j < DIST_MAX_ROW_TILES; j++) domino_matrix_free(tiles[j]);
+    }
+    if (s) {
+        domino_matrix_free(*M);
+        *M = NULL;
+    }
     return s;
 }
 

@@ -79,6 +79,12 @@ domino_status os_allreduce_sum_i64(domino_handle h, os_world *w, int64_t *v)
                       "os_allreduce_sum_i64", w->rank);
 }
 
+domino_status os_allreduce_i64(domino_handle h, os_world *w, int64_t *v, int count)
+{
+    return mpi_status(h, MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_INT64_T, MPI_SUM, w->comm),
+                      "os_allreduce_i64", w->rank);
+}
+
 domino_status os_allreduce_f64(domino_handle h, os_world *w, double *v, int count, int take_max)
 {
     return mpi_status(h, MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, take_max ? MPI_MAX : MPI_SUM,
