@@ -94,6 +94,13 @@ typedef struct dist_times {
 domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
 
+/* Stationary-A SpMM: the owner of A(i, l) computes A(i, l) B(l, j) for
+ * every j (from j = i + l on) and adds it into C(i, j) at C's owner with
+ * an atomic accumulate (the paper's remote queue and owner-side
+ * accumulation in one step).  C must hold zeros.  Collective. */
+domino_status dist_spmm_stationary_a(domino_handle h, const dist_sparse *A, const dist_dense *B,
+                                     dist_dense *C, dist_times *times);
+
 /* Stationary-C SpGEMM: C = A B, all tiled sparse (A.tc = B.tr with equal
  * boundaries); the owner of C(i, j) sums the local products A(i, l) B(l, j)
  * (domino_ref_spgemm) from l = i + j on, merging them into one sorted tile

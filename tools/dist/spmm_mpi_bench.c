@@ -1,8 +1,8 @@
 /* spmm_mpi_bench.c: "domino-spmm-mpi": the distributed SpMM algorithms on
  * the MPI backend, run under mpirun: R-MAT A (a=0.6, b=c=d=0.4/3, edge
  * factor 8, the same on every rank), a random dense B of width k, C = A B
- * on a T x T x T tile grid by stationary-C and by stationary-C with random
- * work stealing; the answer checked against domino_ref_spmm first, then the
+ * on a T x T x T tile grid by stationary-C, stationary-C with random work
+ * stealing and stationary-A; the answer checked against domino_ref_spmm first, then the
  * median of R runs with, over the ranks, the max and mean of the total,
  * compute, communication and barrier (imbalance) times, and the products
  * stolen.  Rank 0 prints a table and, with --csv, a CSV row per algorithm.
@@ -50,13 +50,17 @@ static int compare_doubles(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* one run of an algorithm into C (zeroed first) */
-static domino_status run_once(domino_handle h, int steal, const dist_sparse *A, const dist_dense *B,
+static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal", "stationary-a"};
+
+/* one run of algorithm alg into C (zeroed first) */
+static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, const dist_dense *B,
                               dist_dense *C, dist_times *t)
 {
     domino_status s = dist_dense_zero(h, C);
     if (s) return s;
-    return steal ? dist_spmm_stationary_c_steal(h, A, B, C, 7, t) : dist_spmm_stationary_c(h, A, B, C, t);
+    if (alg == 1) return dist_spmm_stationary_c_steal(h, A, B, C, 7, t);
+    if (alg == 2) return dist_spmm_stationary_a(h, A, B, C, t);
+    return dist_spmm_stationary_c(h, A, B, C, t);
 }
 
 /* max |C - R| / max |R| of the gathered product */
@@ -122,16 +126,16 @@ int main(int argc, char **argv)
                (long long)A->nnz, (long long)a.k, a.tiles, a.tiles, nmax / (nsum / size), "algorithm",
                "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen",
                "rel err");
-    for (int steal = 0; steal < 2; steal++) {
+    for (int alg = 0; alg < 3; alg++) {
         dist_times t;
         double err = INFINITY, *totals = malloc((size_t)a.repeat * sizeof(double) * 8);
-        if (run_once(h, steal, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
+        if (run_once(h, alg, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
         if (rank == 0) err = check_answer(h, dC, R, n, a.k); /* rank 0 holds the reference */
         os_barrier(h, w); /* nobody zeroes C for the next run while rank 0 still reads it */
         double stats[7] = {0}; /* medians of the per-rank values over the runs, then reduced */
         double *runs = totals;
         for (int r = 0; r < a.repeat; r++) {
-            if (run_once(h, steal, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
+            if (run_once(h, alg, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
             double v[7] = {t.total, t.compute, t.compute, t.communication, t.communication,
                            t.imbalance, t.imbalance};
             for (int q = 0; q < 7; q++) runs[q * a.repeat + r] = v[q];
@@ -147,7 +151,7 @@ int main(int argc, char **argv)
         os_allreduce_f64(h, w, mx, 7, 1);
         os_allreduce_f64(h, w, sm, 7, 0);
         os_allreduce_sum_i64(h, w, &stolen);
-        const char *name = steal ? "stationary-c+steal" : "stationary-c";
+        const char *name = algorithm_names[alg];
         if (rank == 0) {
             printf("%-22s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %7lld %9.2e\n", name, 1e3 * mx[0],
                    1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5],
