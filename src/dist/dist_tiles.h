@@ -94,6 +94,14 @@ typedef struct dist_times {
 domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
 
+/* The same with locality-aware work stealing: one reservation slot per
+ * product A(i, l) B(l, j) (a 3D grid kept by C(i, j)'s owner); owners
+ * claim their own products first, then a rank claims only products of
+ * other ranks' tiles that read an A or B tile it owns.  C must hold zeros. */
+domino_status dist_spmm_stationary_c_steal_local(domino_handle h, const dist_sparse *A,
+                                                 const dist_dense *B, dist_dense *C, uint64_t seed,
+                                                 dist_times *times);
+
 /* Stationary-A SpMM: the owner of A(i, l) computes A(i, l) B(l, j) for
  * every j (from j = i + l on) and adds it into C(i, j) at C's owner with
  * an atomic accumulate (the paper's remote queue and owner-side

@@ -1,5 +1,6 @@
 /* test_dist_spmm.c: the SpMM algorithms over the one-sided layer
- * (stationary-C, with work stealing, stationary-A; run under
+ * (stationary-C, with random and with locality-aware work stealing,
+ * stationary-A; run under
  * mpirun, any number of ranks) against domino_ref_spmm on the whole
  * matrix: R-MAT and a shared matrix, double and float, even and uneven tile
  * grids, a grid with more tile rows than matrix rows (empty tiles), one
@@ -30,8 +31,9 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
     CHECK_OK(h, dist_sparse_from_global(h, w, A, tr, ts, &dA));
     CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.ncols, k, B, k, ts, tc, &dB));
     CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.nrows, k, NULL, 0, tr, tc, &dC));
-    /* steal 0: stationary-C, 1: with work stealing, 2: stationary-A */
-    for (int steal = 0; steal < 3 && dA && dB && dC; steal++) {
+    /* steal 0: stationary-C, 1: with random work stealing, 2: stationary-A,
+     * 3: with locality-aware work stealing */
+    for (int steal = 0; steal < 4 && dA && dB && dC; steal++) {
         if (steal) { /* into a fresh C of zeros */
             dist_dense_free(h, dC);
             dC = NULL;
@@ -41,6 +43,7 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
         if (steal == 0) CHECK_OK(h, dist_spmm_stationary_c(h, dA, dB, dC, &t));
         if (steal == 1) CHECK_OK(h, dist_spmm_stationary_c_steal(h, dA, dB, dC, 5, &t));
         if (steal == 2) CHECK_OK(h, dist_spmm_stationary_a(h, dA, dB, dC, &t));
+        if (steal == 3) CHECK_OK(h, dist_spmm_stationary_c_steal_local(h, dA, dB, dC, 3, &t));
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_dense_gather(h, dC, C, k));
         double diff = 0, scale = 0;
@@ -104,6 +107,7 @@ int main(void)
             CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_c(h, dA, dB, dC, NULL));
             CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_c_steal(h, dA, dB, dC, 1, NULL));
             CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_a(h, dA, dB, dC, NULL));
+            CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, dist_spmm_stationary_c_steal_local(h, dA, dB, dC, 1, NULL));
         }
     }
     dist_sparse_free(h, dA);

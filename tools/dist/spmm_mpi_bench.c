@@ -1,8 +1,8 @@
 /* spmm_mpi_bench.c: "domino-spmm-mpi": the distributed SpMM algorithms on
  * the MPI backend, run under mpirun: R-MAT A (a=0.6, b=c=d=0.4/3, edge
  * factor 8, the same on every rank), a random dense B of width k, C = A B
- * on a T x T x T tile grid by stationary-C, stationary-C with random work
- * stealing and stationary-A; the answer checked against domino_ref_spmm first, then the
+ * on a T x T x T tile grid by stationary-C, stationary-C with random and
+ * with locality-aware work stealing, and stationary-A; the answer checked against domino_ref_spmm first, then the
  * median of R runs with, over the ranks, the max and mean of the total,
  * compute, communication and barrier (imbalance) times, and the products
  * stolen.  Rank 0 prints a table and, with --csv, a CSV row per algorithm.
@@ -50,7 +50,9 @@ static int compare_doubles(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal", "stationary-a"};
+static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal",
+                                              "stationary-c+steal-local", "stationary-a"};
+#define ALGORITHMS 4
 
 /* one run of algorithm alg into C (zeroed first) */
 static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, const dist_dense *B,
@@ -59,7 +61,8 @@ static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, co
     domino_status s = dist_dense_zero(h, C);
     if (s) return s;
     if (alg == 1) return dist_spmm_stationary_c_steal(h, A, B, C, 7, t);
-    if (alg == 2) return dist_spmm_stationary_a(h, A, B, C, t);
+    if (alg == 2) return dist_spmm_stationary_c_steal_local(h, A, B, C, 7, t);
+    if (alg == 3) return dist_spmm_stationary_a(h, A, B, C, t);
     return dist_spmm_stationary_c(h, A, B, C, t);
 }
 
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
                (long long)A->nnz, (long long)a.k, a.tiles, a.tiles, nmax / (nsum / size), "algorithm",
                "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen",
                "rel err");
-    for (int alg = 0; alg < 3; alg++) {
+    for (int alg = 0; alg < ALGORITHMS; alg++) {
         dist_times t;
         double err = INFINITY, *totals = malloc((size_t)a.repeat * sizeof(double) * 8);
         if (run_once(h, alg, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
