@@ -206,6 +206,13 @@ if [ "$HAVE_GPU" = 0 ]; then
     expect_grep err "CUDA" "gpu krylov says why"
 fi
 
+# the distribution planning suite (no GPU)
+expect 0 "dist-plan quick on 3 PEs" -- env DOMINO_MATRICES="$TMP/none" "$DOMINO" bench --suite dist-plan --quick --pes 3 --csv "$TMP/dp.csv"
+expect_grep out "taskpool-32" "dist-plan lists the task pools"
+[ "$(wc -l < "$TMP/dp.csv")" -gt 10 ] && ok || bad "dist-plan writes its CSV"
+expect 2 "dist-plan takes no --upper" -- "$DOMINO" bench --suite dist-plan --upper
+expect 2 "--pes needs dist-plan" -- "$DOMINO" bench --pes 2
+
 # domino run: N processes, a failing PE named, usage errors
 expect 0 "run -n 3 info" -- "$DOMINO" run -n 3 info "$TMP/k.mtx"
 [ "$(grep -c '^size:' "$TMP/out")" = 3 ] && ok || bad "run -n 3: three PEs printed"

@@ -1,5 +1,6 @@
 /* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
 #define _POSIX_C_SOURCE 200809L
+#include "bench_dist_plan.h"
 #include "bench_engines.h"
 #include "bench_precond.h"
 #include "bench_problems.h"
@@ -17,7 +18,8 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv|stencil|precond] [--quick] [--grid N | --problem NAME]\n"
+    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan] [--quick]\n"
+    "                    [--grid N | --problem NAME] [--pes N]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
@@ -38,6 +40,10 @@ static const char bench_usage[] =
     "                   D3N27, 64^3..192^3; --quick 16^3, 24^3) and the shared\n"
     "                   matrices (SPD values made where needed, and said); takes\n"
     "                   only --quick, --csv, --json-out\n"
+    "  --suite dist-plan  how the multi-GPU distributions (contiguous, task pool with\n"
+    "                   4..32 tasks per PE) spread the trsv suite's triangles over\n"
+    "                   --pes N PEs (default 2): balance, remote share, bytes;\n"
+    "                   planning only, no GPU; takes --quick, --pes, --csv\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
     "                   with :upper for the upper triangle (d3n7:64:upper),\n"
@@ -71,6 +77,7 @@ typedef struct bench_request {
     int64_t repeat;          /* timed runs */
     int json, quick, use_float; /* flags */
     int upper, tune;         /* --upper, --tune */
+    int64_t pes;             /* --pes (dist-plan) */
     const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
     int nengines;            /* size of engine_list */
 } bench_request;
@@ -128,17 +135,25 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                               {"float", 0, OPT_FLAG, 0, 0, &rq->use_float},
                               {"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"tune", 0, OPT_FLAG, 0, 0, &rq->tune},
+                              {"pes", 0, OPT_INT, 1, 1024, &rq->pes},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
     int rc = opts_parse("bench", bench_usage, specs, argc, argv, 1, pos, 0, &npos);
     if (rc != OPTS_OK) return rc;
     int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0 ||
-                   strcmp(rq->suite, "precond") == 0;
+                   strcmp(rq->suite, "precond") == 0 || strcmp(rq->suite, "dist-plan") == 0;
     if (strcmp(rq->suite, "default") != 0 && !is_suite)
         return opts_usage_error("bench", bench_usage,
-                                "--suite: unknown suite '%s' (default, trsv, stencil, precond)",
+                                "--suite: unknown suite '%s' (default, trsv, stencil, precond, dist-plan)",
                                 rq->suite);
+    if (rq->pes && strcmp(rq->suite, "dist-plan") != 0)
+        return opts_usage_error("bench", bench_usage, "--pes goes with --suite dist-plan");
+    if (strcmp(rq->suite, "dist-plan") == 0)
+        return rq->upper || rq->tune || rq->use_float || rq->engines || rq->json || rq->json_path
+                   ? opts_usage_error("bench", bench_usage, "--suite dist-plan takes only --quick, "
+                                      "--pes and --csv")
+                   : OPTS_OK;
     if (strcmp(rq->suite, "precond") == 0)
         return rq->upper || rq->tune || rq->use_float || rq->engines || rq->json
                    ? opts_usage_error("bench", bench_usage, "--suite precond takes only --quick, "
@@ -372,6 +387,11 @@ int cmd_bench(int argc, char **argv)
     if (rc == OPTS_HELP) return 0;
     if (rc == NEEDS_GPU) return 1;
     if (rc != OPTS_OK) return 2;
+    if (strcmp(rq.suite, "dist-plan") == 0) {
+        const char *dir = getenv("DOMINO_MATRICES");
+        return bench_dist_plan_run(rq.quick, rq.pes ? (int)rq.pes : 2,
+                                   dir && *dir ? dir : "../shared/matrices", rq.csv_path);
+    }
     if (strcmp(rq.suite, "precond") == 0) {
         const char *dir = getenv("DOMINO_MATRICES");
         return bench_precond_run(rq.quick, dir && *dir ? dir : "../shared/matrices", rq.csv_path,

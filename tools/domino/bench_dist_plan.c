@@ -1,0 +1,118 @@
+/* bench_dist_plan.c: "domino bench --suite dist-plan": the balance and the
+ * remote traffic of the distributions of domino_dist_plan_make on the trsv
+ * suite's triangles (no GPU: planning only) */
+#include "bench_dist_plan.h"
+#include "bench_problems.h"
+#include "domino.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* sum over levels of the busiest PE's entries, over the same with the
+ * level's entries spread evenly: 1 when every level is shared evenly by the
+ * PEs, npes when each level sits on one PE (the PEs take turns) */
+static double level_imbalance(domino_matrix T, const domino_levels *lv, const domino_dist_plan *plan)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, T, &v);
+    int npes = plan->npes;
+    double *work = calloc((size_t)npes, sizeof(double)), worst = 0, even = 0;
+    if (!work) return 0;
+    for (int32_t l = 0; l < lv->nlevels; l++) {
+        double total = 0, top = 0;
+        for (int p = 0; p < npes; p++) work[p] = 0;
+        for (int64_t k = lv->level_ptr[l]; k < lv->level_ptr[l + 1]; k++) {
+            int32_t r = lv->level_rows[k];
+            work[domino_dist_pe_of(plan, r)] += (double)(v.ptr[r + 1] - v.ptr[r]);
+        }
+        for (int p = 0; p < npes; p++) {
+            total += work[p];
+            if (work[p] > top) top = work[p];
+        }
+        worst += top;
+        even += total / npes;
+    }
+    free(work);
+    return even > 0 ? worst / even : 1.0;
+}
+
+/* one distribution of one problem into the table and the CSV */
+static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
+                  const domino_levels *lv, int npes, domino_dist_scheme scheme, int tasks, FILE *csv)
+{
+    domino_dist_options opt;
+    domino_dist_plan *plan = NULL;
+    domino_dist_options_init(&opt);
+    opt.scheme = scheme;
+    opt.tasks_per_pe = tasks;
+    if (domino_dist_plan_make(h, T, DOMINO_LOWER, npes, &opt, &plan)) {
+        fprintf(stderr, "domino bench: %s: %s\n", spec->name, domino_last_error(h));
+        return 1;
+    }
+    int64_t nnz = 0, remote = 0, max_nnz = 0, max_bytes = 0;
+    for (int p = 0; p < npes; p++) {
+        nnz += plan->pe_nnz[p];
+        remote += plan->pe_remote[p];
+        if (plan->pe_nnz[p] > max_nnz) max_nnz = plan->pe_nnz[p];
+        if (plan->pe_bytes[p] > max_bytes) max_bytes = plan->pe_bytes[p];
+    }
+    double imbalance = nnz ? (double)max_nnz / ((double)nnz / npes) : 1.0;
+    double remote_share = nnz ? (double)remote / (double)nnz : 0.0;
+    double by_level = level_imbalance(T, lv, plan);
+    char name[32];
+    snprintf(name, sizeof(name), scheme == DOMINO_DIST_CONTIGUOUS ? "contiguous" : "taskpool-%d", tasks);
+    printf("%-28s %-14s %9d %8.3f %9.3f %9.4f %12.1f\n", spec->name, name, plan->ntasks, imbalance,
+           by_level, remote_share, (double)max_bytes / 1048576.0);
+    if (csv)
+        fprintf(csv, "%s,%s,%d,%d,%lld,%.5f,%.5f,%.5f,%lld\n", spec->name, name, npes, plan->ntasks,
+                (long long)nnz, imbalance, by_level, remote_share, (long long)max_bytes);
+    domino_dist_plan_free(plan);
+    return 0;
+}
+
+int bench_dist_plan_run(int quick, int npes, const char *matrices_dir, const char *csv_path)
+{
+    problem_spec *specs = NULL;
+    int count = 0, failed = 0;
+    domino_handle h = NULL;
+    if (bench_suite_trsv(quick, matrices_dir, &specs, &count) || domino_create(&h)) {
+        fprintf(stderr, "domino bench: out of memory\n");
+        free(specs);
+        return 1;
+    }
+    FILE *csv = csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv_path && !csv) fprintf(stderr, "domino bench: cannot write '%s'\n", csv_path);
+    if (csv)
+        fprintf(csv, "problem,distribution,pes,tasks,nnz,nnz_max_over_mean,level_imbalance,"
+                     "remote_share,max_pe_bytes\n");
+    printf("# %d PEs; imbal = the largest PE's entries / the mean; by level = sum over the\n"
+           "# levels of the busiest PE's entries / the same spread evenly (1: every level\n"
+           "# shared evenly, %d: the PEs take turns); remote = share of the triangle's\n"
+           "# entries whose row lives on another PE (contributions sent); MiB = the largest\n"
+           "# PE's device bytes (domino_dist_plan_make's formula)\n"
+           "%-28s %-14s %9s %8s %9s %9s %12s\n", npes, npes, "problem", "distribution", "tasks",
+           "imbal", "by level", "remote", "max MiB");
+    for (int i = 0; i < count; i++) {
+        bench_problem p;
+        if (bench_problem_build(h, &specs[i], DOMINO_FLOAT64, &p)) {
+            fprintf(stderr, "domino bench: %s: %s\n", specs[i].name, domino_last_error(h));
+            failed++;
+            continue;
+        }
+        domino_levels *lv = NULL;
+        if (domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, p.T, &lv)) {
+            fprintf(stderr, "domino bench: %s: %s\n", specs[i].name, domino_last_error(h));
+            failed++;
+        } else {
+            failed += report(h, &specs[i], p.T, lv, npes, DOMINO_DIST_CONTIGUOUS, 1, csv);
+            for (int tasks = 4; tasks <= 32; tasks *= 2)
+                failed += report(h, &specs[i], p.T, lv, npes, DOMINO_DIST_TASKPOOL, tasks, csv);
+        }
+        domino_levels_free(lv);
+        bench_problem_free(&p);
+    }
+    if (csv) fclose(csv);
+    domino_destroy(h);
+    free(specs);
+    return failed ? 1 : 0;
+}
