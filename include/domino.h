@@ -255,12 +255,14 @@ typedef enum domino_dist_scheme {
 typedef struct domino_dist_options {
     domino_dist_scheme scheme; /* CONTIGUOUS or TASKPOOL (TASKPOOL) */
     int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8) */
+    int32_t task_size;         /* TASKPOOL: components per task, overriding tasks_per_pe
+                                  when > 0 (0); see domino_dist_level_task_size */
     const int64_t *weight;     /* npes weights > 0 (free bytes of each GPU), NULL = equal */
     const int64_t *budget;     /* npes byte budgets, NULL = none: a PE whose share
                                   needs more fails the plan with DOMINO_OUT_OF_MEMORY
                                   naming the PE, its bytes and its budget */
 } domino_dist_options;
-/* defaults: TASKPOOL, 8 tasks per PE, equal weights, no budget */
+/* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
@@ -289,6 +291,14 @@ typedef struct domino_dist_plan {
  * may be NULL (defaults). */
 domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fill fill, int npes,
                                     const domino_dist_options *opt, domino_dist_plan **plan);
+/* A task size tied to the level structure (adaptive tasks): the mean
+ * level width n / nlevels divided by npes, at most ceil(n / (tasks_per_pe
+ * npes)) and at least min_size, so that a level spans about npes tasks
+ * and the pool spreads it; deep matrices get small tasks, shallow ones the
+ * usual pool.  Returns 0 for bad arguments. */
+int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int tasks_per_pe,
+                                    int32_t min_size);
+
 /* PE of component i (0 <= i < n); -1 for a NULL plan or i out of range */
 int domino_dist_pe_of(const domino_dist_plan *plan, int32_t i);
 void domino_dist_plan_free(domino_dist_plan *plan);

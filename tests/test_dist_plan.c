@@ -398,6 +398,39 @@ static void test_empty(domino_handle h)
     domino_matrix_free(E);
 }
 
+/* an explicit task size, and the level-tied size */
+static void test_task_size(domino_handle h)
+{
+    domino_matrix L = NULL;
+    domino_dist_options opt;
+    domino_dist_plan *plan = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 1000, 4, 10, 0, 5, DOMINO_FLOAT64, &L));
+    domino_dist_options_init(&opt);
+    CHECK(opt.task_size == 0);
+    opt.task_size = 7;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &plan));
+    CHECK(plan && plan->task_size == 7 && plan->ntasks == (1000 + 6) / 7);
+    CHECK(plan && domino_dist_pe_of(plan, 6) == 0 && domino_dist_pe_of(plan, 7) == 1 &&
+          domino_dist_pe_of(plan, 21) == 0);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.task_size = -1;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &plan));
+    opt.task_size = 5;
+    opt.scheme = DOMINO_DIST_CONTIGUOUS; /* contiguous blocks ignore it */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &plan));
+    CHECK(plan && plan->task_size == 334);
+    domino_dist_plan_free(plan);
+    domino_matrix_free(L);
+    /* a level over the PEs, capped by the usual pool, at least min_size */
+    CHECK(domino_dist_level_task_size(10000000, 1000, 2, 8, 1) == 5000);
+    CHECK(domino_dist_level_task_size(10000000, 1, 2, 8, 1) == 625000);
+    CHECK(domino_dist_level_task_size(1000000, 1000000, 4, 8, 32) == 32);
+    CHECK(domino_dist_level_task_size(0, 1, 2, 8, 1) == 1);
+    CHECK(domino_dist_level_task_size(10, 0, 2, 8, 1) == 0);
+    CHECK(domino_dist_level_task_size(10, 1, 0, 8, 1) == 0);
+}
+
 int main(void)
 {
     domino_handle h = NULL;
@@ -413,6 +446,7 @@ int main(void)
     test_shared(h);
     test_alloc_failures(h);
     test_empty(h);
+    test_task_size(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");

@@ -8,6 +8,7 @@ void domino_dist_options_init(domino_dist_options *opt)
     if (!opt) return;
     opt->scheme = DOMINO_DIST_TASKPOOL;
     opt->tasks_per_pe = 8;
+    opt->task_size = 0;
     opt->weight = NULL;
     opt->budget = NULL;
 }

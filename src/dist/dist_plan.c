@@ -26,6 +26,9 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
     if (opt->tasks_per_pe < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
                             opt->tasks_per_pe);
+    if (opt->task_size < 0)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": task_size = %d, must be >= 0",
+                            (int)opt->task_size);
     int64_t total = 0;
     for (int p = 0; opt->weight && p < npes; p++) {
         if (opt->weight[p] <= 0)
@@ -47,12 +50,14 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
 /* task_size and ntasks of P (n, npes set).  CONTIGUOUS: ceil(n / npes)
  * components per task, task t on PE t (PEs past the last task get none).
  * TASKPOOL: tasks_per_pe * npes tasks wanted, each of max(1, ceil(n /
- * wanted)) components.  At least 1 even for n = 0 (then no task). */
-static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks_per_pe)
+ * wanted)) components, or task_size components when that is > 0.  At least 1 even for n = 0 (then no task). */
+static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks_per_pe,
+                       int32_t task_size)
 {
     int64_t wanted = scheme == DOMINO_DIST_CONTIGUOUS ? (int64_t)P->npes
                                                       : (int64_t)tasks_per_pe * P->npes;
     int64_t size = ((int64_t)P->n + wanted - 1) / wanted;
+    if (scheme == DOMINO_DIST_TASKPOOL && task_size > 0) size = task_size;
     P->task_size = (int32_t)(size < 1 ? 1 : size);
     P->ntasks = (int32_t)(((int64_t)P->n + P->task_size - 1) / P->task_size);
 }
@@ -176,7 +181,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     P->n = L->nrows;
     P->npes = npes;
     P->scheme = opt->scheme;
-    size_tasks(P, opt->scheme, opt->tasks_per_pe);
+    size_tasks(P, opt->scheme, opt->tasks_per_pe, opt->task_size);
     size_t np = (size_t)npes;
     P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
     P->pe_tasks = domino_calloc(np, sizeof(int32_t));

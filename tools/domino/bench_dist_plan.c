@@ -37,6 +37,9 @@ static double level_imbalance(domino_matrix T, const domino_levels *lv, const do
 }
 
 /* one distribution of one problem into the table and the CSV */
+#define LEVEL_TASK_MIN 64 /* smallest task of the level-tied pool */
+
+/* tasks: tasks per PE of the pool, or 0 for the level-tied pool (8 per PE at most) */
 static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
                   const domino_levels *lv, int npes, domino_dist_scheme scheme, int tasks, FILE *csv)
 {
@@ -44,7 +47,8 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     domino_dist_plan *plan = NULL;
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
-    opt.tasks_per_pe = tasks;
+    opt.tasks_per_pe = tasks ? tasks : 8;
+    if (!tasks) opt.task_size = domino_dist_level_task_size(lv->n, lv->nlevels, npes, 8, LEVEL_TASK_MIN);
     if (domino_dist_plan_make(h, T, DOMINO_LOWER, npes, &opt, &plan)) {
         fprintf(stderr, "domino bench: %s: %s\n", spec->name, domino_last_error(h));
         return 1;
@@ -60,7 +64,9 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     double remote_share = nnz ? (double)remote / (double)nnz : 0.0;
     double by_level = level_imbalance(T, lv, plan);
     char name[32];
-    snprintf(name, sizeof(name), scheme == DOMINO_DIST_CONTIGUOUS ? "contiguous" : "taskpool-%d", tasks);
+    if (scheme == DOMINO_DIST_CONTIGUOUS) snprintf(name, sizeof(name), "contiguous");
+    else if (tasks) snprintf(name, sizeof(name), "taskpool-%d", tasks);
+    else snprintf(name, sizeof(name), "taskpool-levels");
     printf("%-28s %-14s %9d %8.3f %9.3f %9.4f %12.1f\n", spec->name, name, plan->ntasks, imbalance,
            by_level, remote_share, (double)max_bytes / 1048576.0);
     if (csv)
@@ -107,6 +113,7 @@ int bench_dist_plan_run(int quick, int npes, const char *matrices_dir, const cha
             failed += report(h, &specs[i], p.T, lv, npes, DOMINO_DIST_CONTIGUOUS, 1, csv);
             for (int tasks = 4; tasks <= 32; tasks *= 2)
                 failed += report(h, &specs[i], p.T, lv, npes, DOMINO_DIST_TASKPOOL, tasks, csv);
+            failed += report(h, &specs[i], p.T, lv, npes, DOMINO_DIST_TASKPOOL, 0, csv);
         }
         domino_levels_free(lv);
         bench_problem_free(&p);

@@ -4,7 +4,8 @@
 #define DOMINO_CLI_BENCH_DIST_PLAN_H
 
 /* For each problem of the trsv suite (quick: the small one) and each
- * distribution (contiguous; task pool with 4, 8, 16, 32 tasks per PE) over
+ * distribution (contiguous; task pool with 4, 8, 16, 32 tasks per PE; the
+ * level-tied pool of domino_dist_level_task_size) over
  * npes PEs: the largest PE's share of entries against the mean, the share
  * of entries whose contribution goes to another PE, and the largest PE's
  * bytes.  Prints a table, writes CSV when csv_path is set.  Returns the exit

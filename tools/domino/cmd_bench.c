@@ -41,7 +41,7 @@ static const char bench_usage[] =
     "                   matrices (SPD values made where needed, and said); takes\n"
     "                   only --quick, --csv, --json-out\n"
     "  --suite dist-plan  how the multi-GPU distributions (contiguous, task pool with\n"
-    "                   4..32 tasks per PE) spread the trsv suite's triangles over\n"
+    "                   4..32 tasks per PE, level-tied task pool) spread the trsv suite's triangles over\n"
     "                   --pes N PEs (default 2): balance, remote share, bytes;\n"
     "                   planning only, no GPU; takes --quick, --pes, --csv\n"
     "  --grid N         D3N27 on an N^3 grid\n"
