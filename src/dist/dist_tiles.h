@@ -94,7 +94,17 @@ typedef struct dist_times {
 domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
 
-/* The same with locality-aware work stealing: one reservation slot per
+/* The same with random work stealing: the products of each C tile are
+ * claimed one by one with a fetch-and-add on a counter the tile's owner
+ * keeps; owners drain their own tiles, then every rank drains the others'
+ * tiles in a random order (seed, per rank) and adds its partial tiles into
+ * the owners' C with accumulate.  C must hold zeros on entry.  The sums'
+ * order depends on the run (equal to rounding). */
+domino_status dist_spmm_stationary_c_steal(domino_handle h, const dist_sparse *A,
+                                           const dist_dense *B, dist_dense *C, uint64_t seed,
+                                           dist_times *times);
+
+/* Stationary-C SpMM with locality-aware work stealing: one reservation slot per
  * product A(i, l) B(l, j) (a 3D grid kept by C(i, j)'s owner); owners
  * claim their own products first, then a rank claims only products of
  * other ranks' tiles that read an A or B tile it owns.  C must hold zeros. */
@@ -109,6 +119,10 @@ domino_status dist_spmm_stationary_c_steal_local(domino_handle h, const dist_spa
 domino_status dist_spmm_stationary_a(domino_handle h, const dist_sparse *A, const dist_dense *B,
                                      dist_dense *C, dist_times *times);
 
+/* Z = X + Y for CSR X, Y of one shape with sorted rows: sorted rows, both
+ * patterns kept (a sum that is zero stays an entry) */
+domino_status dist_csr_add(domino_handle h, domino_matrix X, domino_matrix Y, domino_matrix *Z);
+
 /* Stationary-C SpGEMM: C = A B, all tiled sparse (A.tc = B.tr with equal
  * boundaries); the owner of C(i, j) sums the local products A(i, l) B(l, j)
  * (domino_ref_spgemm) from l = i + j on, merging them into one sorted tile
@@ -117,15 +131,16 @@ domino_status dist_spmm_stationary_a(domino_handle h, const dist_sparse *A, cons
 domino_status dist_spgemm_stationary_c(domino_handle h, const dist_sparse *A, const dist_sparse *B,
                                        dist_sparse **C, dist_times *times);
 
-/* The same with random work stealing: the products of each C tile are
- * claimed one by one with a fetch-and-add on a counter the tile's owner
- * keeps; owners drain their own tiles, then every rank drains the others'
- * tiles in a random order (seed, per rank) and adds its partial tiles into
- * the owners' C with accumulate.  C must hold zeros on entry.  The sums'
- * order depends on the run (equal to rounding). */
-domino_status dist_spmm_stationary_c_steal(domino_handle h, const dist_sparse *A,
-                                           const dist_dense *B, dist_dense *C, uint64_t seed,
-                                           dist_times *times);
+/* Stationary-C SpGEMM with random work stealing: products claimed one by
+ * one on reservation counters kept by the C tiles' owners (own tiles
+ * first, then the others in a random order); a thief keeps the partial
+ * tiles it computed and exposes them after the compute phase, and every
+ * owner fetches and merges the partials of its tiles.  Same result as
+ * dist_spgemm_stationary_c (pattern; values to rounding).  Collective. */
+domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse *A,
+                                             const dist_sparse *B, uint64_t seed, dist_sparse **C,
+                                             dist_times *times);
+
 
 #ifdef __cplusplus
 }

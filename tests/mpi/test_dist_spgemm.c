@@ -1,4 +1,5 @@
-/* test_dist_spgemm.c: stationary-C SpGEMM over the one-sided layer (run
+/* test_dist_spgemm.c: stationary-C SpGEMM over the one-sided layer, plain
+ * and with random work stealing (run
  * under mpirun, any number of ranks) against domino_ref_spgemm on the whole
  * matrices: the same pattern, values within tolerance; R-MAT C = A A, a
  * rectangular product, float, uneven and empty tiles; tiled matrices
@@ -43,14 +44,21 @@ static void check_spgemm(domino_handle h, os_world *w, const char *name, domino_
         CHECK_OK(h, dist_sparse_gather(h, dA, &GA));
         CHECK(GA && same_matrix(GA, A, 0));
     }
-    if (dA && dB) CHECK_OK(h, dist_spgemm_stationary_c(h, dA, dB, &dC, &t));
-    if (dC) CHECK_OK(h, dist_sparse_gather(h, dC, &G));
-    if (G && R && same_matrix(G, R, 1e3 * domino_type_eps(v.type))) {
-        check_passed++;
-    } else {
-        check_failed++;
-        fprintf(stderr, "FAIL: rank %d: %s grid %dx%dx%d: the product differs from the reference\n",
-                os_rank(w), name, tr, ts, tc);
+    for (int steal = 0; steal < 2 && dA && dB; steal++) {
+        if (steal) CHECK_OK(h, dist_spgemm_stationary_c_steal(h, dA, dB, 9, &dC, &t));
+        else CHECK_OK(h, dist_spgemm_stationary_c(h, dA, dB, &dC, &t));
+        if (dC) CHECK_OK(h, dist_sparse_gather(h, dC, &G));
+        if (G && R && same_matrix(G, R, 1e3 * domino_type_eps(v.type))) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: rank %d: %s grid %dx%dx%d steal=%d: the product differs from the "
+                    "reference\n", os_rank(w), name, tr, ts, tc, steal);
+        }
+        dist_sparse_free(h, dC);
+        domino_matrix_free(G);
+        dC = NULL;
+        G = NULL;
     }
     dist_sparse_free(h, dA);
     dist_sparse_free(h, dB);

@@ -6,9 +6,7 @@
 
 #include <string.h>
 
-/* Z = X + Y for CSR X, Y of one shape with sorted rows: sorted rows, both
- * patterns kept (a sum that is zero stays an entry) */
-static domino_status csr_add(domino_handle h, domino_matrix X, domino_matrix Y, domino_matrix *Z)
+domino_status dist_csr_add(domino_handle h, domino_matrix X, domino_matrix Y, domino_matrix *Z)
 {
     int64_t count = 0;
     for (int32_t r = 0; r < X->nrows; r++) {
@@ -58,7 +56,7 @@ static domino_status one_tile(domino_handle h, const dist_sparse *A, const dist_
         t0 = domino_wtime();
         if (!s && At->nnz && Bt->nnz) {
             s = domino_ref_spgemm(h, At, Bt, &P);
-            if (!s) s = csr_add(h, *T, P, &Z);
+            if (!s) s = dist_csr_add(h, *T, P, &Z);
             if (!s) {
                 domino_matrix_free(*T);
                 *T = Z;
