@@ -44,6 +44,66 @@ static int parse(int argc, char **argv, bench_args *a)
     return 0;
 }
 
+/* the roofline of stationary-C on this run (Brock, Buluc, Yelick, Sec. 5):
+ * measured one-sided get bandwidth and local product rate (the CPU
+ * reference's domino_ref_spmm on the whole matrix, on rank 0), and the bytes
+ * and flops of the busiest rank; the bound is the larger of the times the
+ * two would take alone; only tiles fetched from other ranks count */
+typedef struct model {
+    double get_gbs;   /* GB/s of a large get from another rank (from itself on one rank) */
+    double gflops;    /* local product rate, 2 nnz k flops per product */
+    double bytes_max; /* bytes the busiest rank fetches */
+    double flops_max; /* flops the busiest rank does */
+    double bound_ms;  /* max(bytes / bandwidth, flops / rate) */
+} model;
+
+static domino_status measure_model(domino_handle h, os_world *w, const dist_sparse *A,
+                                   const dist_dense *B, double ref_gflops, model *m)
+{
+    const size_t bytes = 16u << 20;
+    int rank = os_rank(w), size = os_size(w);
+    os_window *win = NULL;
+    void *local = NULL, *buf = malloc(bytes);
+    memset(m, 0, sizeof(*m));
+    domino_status s = os_window_create(h, w, bytes, &win, &local);
+    if (!s && rank == 0 && buf) {
+        s = os_get(h, win, size > 1 ? 1 : 0, 0, buf, bytes); /* warm-up */
+        double t0 = domino_wtime();
+        for (int r = 0; r < 3 && !s; r++) s = os_get(h, win, size > 1 ? 1 : 0, 0, buf, bytes);
+        m->get_gbs = 3.0 * bytes / (domino_wtime() - t0) / 1e9;
+    }
+    domino_status b = os_barrier(h, w);
+    if (!s) s = b;
+    os_window_free(h, win);
+    double rate[2] = {m->get_gbs, ref_gflops}; /* known on rank 0 */
+    if (!s) s = os_allreduce_f64(h, w, rate, 2, 1);
+    m->get_gbs = rate[0];
+    m->gflops = rate[1];
+    /* bytes and flops per rank of stationary-C: each owned C tile fetches S pairs */
+    double *bytes_rank = calloc((size_t)size, sizeof(double)), *flops_rank = calloc((size_t)size, sizeof(double));
+    for (int t = 0; bytes_rank && flops_rank && t < A->tr * B->tc; t++) {
+        int i = t / B->tc, j = t % B->tc, o = dist_tile_owner(w, B->tc, i, j);
+        int64_t cols = B->cb[j + 1] - B->cb[j];
+        for (int l = 0; l < A->tc; l++) { /* only what comes from another rank */
+            int64_t nnz = A->nnz[i * A->tc + l], brows = B->rb[l + 1] - B->rb[l];
+            if (dist_tile_owner(w, A->tc, i, l) != o)
+                bytes_rank[o] += (double)nnz * 12 + (double)(A->rb[i + 1] - A->rb[i] + 1) * 8;
+            if (dist_tile_owner(w, B->tc, l, j) != o) bytes_rank[o] += (double)(brows * cols) * 8;
+            flops_rank[o] += 2.0 * (double)nnz * (double)cols;
+        }
+    }
+    for (int r = 0; bytes_rank && flops_rank && r < size; r++) {
+        if (bytes_rank[r] > m->bytes_max) m->bytes_max = bytes_rank[r];
+        if (flops_rank[r] > m->flops_max) m->flops_max = flops_rank[r];
+    }
+    free(bytes_rank);
+    free(flops_rank);
+    free(buf);
+    if (m->get_gbs > 0 && m->gflops > 0)
+        m->bound_ms = 1e3 * fmax(m->bytes_max / (m->get_gbs * 1e9), m->flops_max / (m->gflops * 1e9));
+    return s;
+}
+
 static int compare_doubles(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -103,8 +163,10 @@ int main(int argc, char **argv)
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         B[i] = (double)(x >> 11) / 9007199254740992.0 - 0.5;
     }
+    double ref_start = domino_wtime(), ref_gflops = 0;
     if (rank == 0 && domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)a.k, B, a.k, 0.0, R, a.k))
         os_abort(w, 1, domino_last_error(h));
+    if (rank == 0) ref_gflops = 2.0 * (double)A->nnz * (double)a.k / (domino_wtime() - ref_start) / 1e9;
     if (dist_sparse_from_global(h, w, A, a.tiles, a.tiles, &dA) ||
         dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, a.tiles, a.tiles, &dB) ||
         dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &dC))
@@ -118,11 +180,19 @@ int main(int argc, char **argv)
         nmax = fmax(nmax, nnz_rank[r]);
         nsum += nnz_rank[r];
     }
+    model m;
+    if (measure_model(h, w, dA, dB, ref_gflops, &m)) os_abort(w, 1, domino_last_error(h));
+    if (rank == 0)
+        printf("model: one-sided get %.2f GB/s (rank %d to 0, 16 MiB), local product %.2f GFLOP/s; "
+               "stationary-C fetches %.1f MiB from other ranks and does %.3f GFLOP on its busiest "
+               "rank: roofline bound %.3f ms (the larger of the two alone)\n",
+               m.get_gbs, size > 1 ? 1 : 0, m.gflops, m.bytes_max / 1048576.0, m.flops_max / 1e9,
+               m.bound_ms);
     FILE *csv = rank == 0 && a.csv ? fopen(a.csv, "w") : NULL;
     if (csv)
         fprintf(csv, "algorithm,ranks,scale,n,nnz,k,tiles,nnz_imbalance,total_ms,compute_max_ms,"
                      "compute_mean_ms,comm_max_ms,comm_mean_ms,imbalance_max_ms,imbalance_mean_ms,"
-                     "stolen,rel_error\n");
+                     "stolen,rel_error,model_bound_ms,get_gbs,local_gflops\n");
     if (rank == 0)
         printf("%d ranks, R-MAT scale %d (n %lld, nnz %lld), k %lld, %d x %d tiles, tile nnz max/mean per "
                "rank %.2f\n%-22s %9s %9s %9s %9s %9s %9s %9s %7s %9s\n", size, a.scale, (long long)n,
@@ -160,10 +230,12 @@ int main(int argc, char **argv)
                    1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5],
                    1e3 * sm[6] / size, (long long)stolen, err);
             if (csv)
-                fprintf(csv, "%s,%d,%d,%lld,%lld,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.3e\n",
+                fprintf(csv, "%s,%d,%d,%lld,%lld,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.3e,"
+                        "%.4f,%.3f,%.3f\n",
                         name, size, a.scale, (long long)n, (long long)A->nnz, (long long)a.k, a.tiles,
                         nmax / (nsum / size), 1e3 * mx[0], 1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3],
-                        1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size, (long long)stolen, err);
+                        1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size, (long long)stolen, err,
+                        m.bound_ms, m.get_gbs, m.gflops);
             if (!(err <= 1e-12)) fprintf(stderr, "domino-spmm-mpi: %s: WRONG ANSWER (%.3e)\n", name, err);
         }
         free(totals);
