@@ -1,5 +1,6 @@
 /* test_krylov.c: ILU(0), IC(0) and preconditioned CG / BiCGSTAB on the CPU */
 #include "check.h"
+#include "test_values.h"
 #include "domino.h"
 
 #include <stdint.h>
@@ -8,23 +9,6 @@
 /* ------------------------------------------------------------ helpers */
 
 #define DENSE_MAX 64
-
-static domino_matrix from_dense(domino_handle h, int32_t n, const double *dense /* row-major */)
-{
-    int32_t rows[DENSE_MAX * DENSE_MAX], cols[DENSE_MAX * DENSE_MAX];
-    double vals[DENSE_MAX * DENSE_MAX];
-    int64_t nnz = 0;
-    for (int32_t i = 0; i < n; i++)
-        for (int32_t j = 0; j < n; j++)
-            if (dense[i * n + j] != 0.0) {
-                rows[nnz] = i, cols[nnz] = j, vals[nnz] = dense[i * n + j];
-                nnz++;
-            }
-    domino_matrix A = NULL;
-    CHECK_OK(
-        h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, nnz, rows, cols, vals, &A));
-    return A;
-}
 
 /* dense row-major copy of a small double CSR matrix (n <= DENSE_MAX) */
 static void to_dense(domino_handle h, domino_matrix A, double *dense)
@@ -89,7 +73,7 @@ static const double eps = 2.220446049250313e-16;
 static void test_ilu0_hand(domino_handle h)
 {
     const double a[16] = {4, -1, 0, -1, -1, 4, -1, 0, 0, -1, 4, -1, -1, 0, -1, 4};
-    domino_matrix A = from_dense(h, 4, a), LU = NULL;
+    domino_matrix A = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, 4, 4, a), LU = NULL;
     int64_t replaced = -1;
     CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &LU, &replaced));
     CHECK(replaced == 0);
@@ -119,7 +103,7 @@ static void test_ilu0_tridiagonal(domino_handle h)
         if (i > 0) a[i * n + i - 1] = -1.0 - 0.01 * i; /* nonsymmetric */
         if (i + 1 < n) a[i * n + i + 1] = -0.5;
     }
-    domino_matrix A = from_dense(h, n, a), LU = NULL;
+    domino_matrix A = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, a), LU = NULL;
     CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &LU, NULL));
     to_dense(h, LU, lu);
     dense_lu_product(lu, n, product);
@@ -152,7 +136,7 @@ static void test_ic0_hand(domino_handle h)
 {
     /* arrow 3x3: the fill l21 = -1/(4 sqrt(3.75)) is dropped */
     const double a[9] = {4, 1, 1, 1, 4, 0, 1, 0, 4};
-    domino_matrix A = from_dense(h, 3, a), L = NULL;
+    domino_matrix A = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, 3, 3, a), L = NULL;
     int64_t replaced = -1;
     CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &L, &replaced));
     CHECK(replaced == 0);
@@ -215,8 +199,9 @@ static void test_pivots(domino_handle h)
     const double singular[4] = {1, 1, 1, 1};   /* ILU pivot 1 - 1 = 0 at row 1 */
     const double indefinite[4] = {1, 2, 2, 1}; /* IC pivot 1 - 4 < 0 at row 1 */
     const double no_diag[4] = {1, 1, 1, 0};    /* a_11 not stored */
-    domino_matrix S = from_dense(h, 2, singular), I = from_dense(h, 2, indefinite);
-    domino_matrix N = from_dense(h, 2, no_diag), F = NULL;
+    domino_matrix S = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, 2, 2, singular);
+    domino_matrix I = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, 2, 2, indefinite);
+    domino_matrix N = from_dense(h, DOMINO_CSR, DOMINO_FLOAT64, 2, 2, no_diag), F = NULL;
     int64_t replaced = -1;
     CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_ref_ilu0(h, S, 0.0, &F, &replaced));
     CHECK(F == NULL && strstr(domino_last_error(h), "row 1") != NULL);

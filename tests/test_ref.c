@@ -9,23 +9,6 @@
 /* ------------------------------------------------------------ helpers */
 
 
-static domino_matrix from_dense(domino_handle h, domino_format f, domino_type t, int32_t m,
-                                int32_t n, const double *dense /* row-major */)
-{
-    int32_t rows[64], cols[64];
-    double vals[64];
-    int64_t nnz = 0;
-    for (int32_t i = 0; i < m; i++)
-        for (int32_t j = 0; j < n; j++)
-            if (dense[i * n + j] != 0.0) {
-                rows[nnz] = i, cols[nnz] = j, vals[nnz] = dense[i * n + j];
-                nnz++;
-            }
-    domino_matrix A = NULL;
-    CHECK_OK(h, domino_matrix_from_coo(h, f, t, m, n, nnz, rows, cols, vals, &A));
-    return A;
-}
-
 /* dense op(T) (row-major n x n) of the fill triangle of dense A */
 static void dense_op_triangle(const double *A, int32_t n, domino_op op, domino_fill fill,
                               domino_diag diag, double *T)

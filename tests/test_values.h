@@ -3,9 +3,11 @@
 #ifndef DOMINO_TEST_VALUES_H
 #define DOMINO_TEST_VALUES_H
 
+#include "check.h"
 #include "domino.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 static uint64_t test_rng_state = 0x9e3779b97f4a7c15ULL;
 
@@ -40,6 +42,32 @@ static inline void set_value(void *v, domino_type t, int64_t i, double x)
 {
     if (t == DOMINO_FLOAT64) ((double *)v)[i] = x;
     else ((float *)v)[i] = (float)x;
+}
+
+/* a matrix of format f and type t holding the nonzeros of the dense
+ * row-major m x n array (a failure counts as a failed check; NULL then) */
+static inline domino_matrix from_dense(domino_handle h, domino_format f, domino_type t, int32_t m,
+                                       int32_t n, const double *dense)
+{
+    size_t cap = (size_t)m * (size_t)n + 1;
+    int32_t *rows = malloc(cap * sizeof(int32_t)), *cols = malloc(cap * sizeof(int32_t));
+    double *vals = malloc(cap * sizeof(double));
+    int64_t nnz = 0;
+    domino_matrix A = NULL;
+    for (int32_t i = 0; rows && cols && vals && i < m; i++)
+        for (int32_t j = 0; j < n; j++)
+            if (dense[(size_t)i * n + j] != 0.0) {
+                rows[nnz] = i, cols[nnz] = j, vals[nnz] = dense[(size_t)i * n + j];
+                nnz++;
+            }
+    if (rows && cols && vals)
+        CHECK_OK(h, domino_matrix_from_coo(h, f, t, m, n, nnz, rows, cols, vals, &A));
+    else
+        check_failed++; /* out of memory in the test itself */
+    free(rows);
+    free(cols);
+    free(vals);
+    return A;
 }
 
 #endif

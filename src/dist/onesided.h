@@ -24,8 +24,6 @@ domino_status os_world_init(domino_handle h, os_world **w);
 int os_rank(const os_world *w);
 int os_size(const os_world *w);
 domino_status os_barrier(domino_handle h, os_world *w);
-/* sum of *v over the ranks, on every rank (collective) */
-domino_status os_allreduce_sum_i64(domino_handle h, os_world *w, int64_t *v);
 /* element-wise sum of v[0..count) over the ranks, on every rank (collective) */
 domino_status os_allreduce_i64(domino_handle h, os_world *w, int64_t *v, int count);
 /* element-wise sum (take_max 0) or maximum (1) of v[0..count) over the

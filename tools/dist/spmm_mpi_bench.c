@@ -223,7 +223,7 @@ int main(int argc, char **argv)
         int64_t stolen = (int64_t)stats[6];
         os_allreduce_f64(h, w, mx, 7, 1);
         os_allreduce_f64(h, w, sm, 7, 0);
-        os_allreduce_sum_i64(h, w, &stolen);
+        os_allreduce_i64(h, w, &stolen, 1);
         const char *name = algorithm_names[alg];
         if (rank == 0) {
             printf("%-22s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %7lld %9.2e\n", name, 1e3 * mx[0],

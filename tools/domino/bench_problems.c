@@ -156,7 +156,6 @@ static domino_status build_triangle(domino_handle h, const problem_spec *spec, d
 domino_status bench_problem_build(domino_handle h, const problem_spec *spec, domino_type type,
                                   bench_problem *p)
 {
-    domino_levels *levels = NULL;
     domino_matrix_view v;
     double start = domino_wtime();
     memset(p, 0, sizeof(*p));
@@ -175,10 +174,7 @@ domino_status bench_problem_build(domino_handle h, const problem_spec *spec, dom
     if ((s = cli_make_rhs(h, DOMINO_OP_N, DOMINO_NON_UNIT, p->T, 1, p->x_true, p->b))) goto cleanup;
     s = domino_ref_trsv(h, DOMINO_OP_N, spec->fill, DOMINO_NON_UNIT, p->T, 1, p->b, p->n, p->x_ref,
                         p->n);
-    if (s || (s = domino_ref_levels(h, DOMINO_OP_N, spec->fill, p->T, &levels))) goto cleanup;
-    p->nlevels = levels->nlevels;
-    p->parallelism = levels->parallelism;
-    p->dependency = levels->dependency;
+    if (s || (s = domino_ref_levels(h, DOMINO_OP_N, spec->fill, p->T, &p->levels))) goto cleanup;
     p->solve.T = p->T;
     p->solve.op = DOMINO_OP_N;
     p->solve.fill = spec->fill;
@@ -193,7 +189,6 @@ domino_status bench_problem_build(domino_handle h, const problem_spec *spec, dom
     p->solve.B = p->b;
     p->build_seconds = domino_wtime() - start;
 cleanup:
-    domino_levels_free(levels);
     if (s) bench_problem_free(p);
     return s;
 }
@@ -203,6 +198,7 @@ void bench_problem_free(bench_problem *p)
     if (!p) return;
     solve_problem_release(&p->solve);
     domino_matrix_free(p->T);
+    domino_levels_free(p->levels);
     domino_free(p->x_true);
     domino_free(p->b);
     domino_free(p->x_ref);

@@ -44,9 +44,7 @@ typedef struct bench_problem {
     domino_type type;     /* value type */
     int32_t n;            /* rows */
     int64_t nnz;          /* entries of T */
-    int32_t nlevels;      /* levels of the solve */
-    double parallelism;   /* rows / levels */
-    double dependency;    /* entries / row */
+    domino_levels *levels; /* level structure of the solve (levels, parallelism, dependency), owned */
     double build_seconds; /* time to generate or read, and prepare */
     solve_problem solve;  /* the system as the engines see it */
 } bench_problem;

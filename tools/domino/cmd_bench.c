@@ -300,9 +300,9 @@ static int run_problem(domino_handle h, const bench_request *rq, const problem_s
         snprintf(row->problem, sizeof(row->problem), "%s", spec->name);
         row->n = p.n;
         row->nnz = p.nnz;
-        row->nlevels = p.nlevels;
-        row->parallelism = p.parallelism;
-        row->dependency = p.dependency;
+        row->nlevels = p.levels->nlevels;
+        row->parallelism = p.levels->parallelism;
+        row->dependency = p.levels->dependency;
         if (isatty(2))
             fprintf(stderr, "domino bench: %s: engine %d/%d %s\n", spec->name, k + 1, rq->nengines,
                     rq->engine_list[k]->name);

@@ -2,7 +2,7 @@
  * (Brock, Buluc, Yelick, ICS 2024): the owner of C(i, j) fetches A(i, l)
  * and B(l, j) for every l (from l = i + j on), multiplies them with the
  * CPU reference (domino_ref_spgemm) and merges the product into its tile */
-#include "dist/dist_tiles.h"
+#include "spmm_internal.h"
 
 #include <string.h>
 
@@ -82,11 +82,8 @@ domino_status dist_spgemm_stationary_c(domino_handle h, const dist_sparse *A, co
     memset(&t, 0, sizeof(t));
     if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
     *C = NULL;
-    if (A->n != B->m || A->tc != B->tr)
-        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: A %lld x %lld (%d x %d tiles) and B "
-                            "%lld x %lld (%d x %d tiles) do not fit", fn, (long long)A->m,
-                            (long long)A->n, A->tr, A->tc, (long long)B->m, (long long)B->n, B->tr, B->tc);
-    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, "%s: A and B differ in type", fn);
+    domino_status bad = spgemm_check(h, fn, A, B);
+    if (bad) return bad;
     double start = domino_wtime();
     int tr = A->tr, tc = B->tc, rank = os_rank(A->w);
     domino_matrix *tiles = domino_calloc((size_t)tr * tc, sizeof(domino_matrix));

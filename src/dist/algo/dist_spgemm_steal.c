@@ -8,7 +8,7 @@
  * each owner reads and merges the partials of its tiles.  Sparse partial
  * tiles cannot be added remotely like dense ones, hence the exchange (the
  * paper passes them through a remote queue). */
-#include "dist/dist_tiles.h"
+#include "spmm_internal.h"
 
 #include <string.h>
 
@@ -63,16 +63,8 @@ static domino_status compute(domino_handle h, const dist_sparse *A, const dist_s
     for (int k = 0; !s && k < ntiles; k++)
         if (dist_tile_owner(A->w, tc, k / tc, k % tc) == rank) s = drain(h, A, B, counters, tc, k, P, t);
     int64_t own = P->claimed;
-    uint64_t x = (seed + (uint64_t)rank) * 0x9e3779b97f4a7c15ULL + 1;
     for (int k = 0; k < ntiles; k++) order[k] = k;
-    for (int k = ntiles - 1; k > 0; k--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (uint64_t)(k + 1)), tmp = order[k];
-        order[k] = order[r];
-        order[r] = tmp;
-    }
+    dist_shuffle(order, ntiles, seed + (uint64_t)rank);
     for (int k = 0; !s && k < ntiles; k++)
         if (dist_tile_owner(A->w, tc, order[k] / tc, order[k] % tc) != rank)
             s = drain(h, A, B, counters, tc, order[k], P, t);
@@ -175,11 +167,8 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
     memset(&P, 0, sizeof(P));
     if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
     *C = NULL;
-    if (A->n != B->m || A->tc != B->tr)
-        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: A %lld x %lld (%d x %d tiles) and B "
-                            "%lld x %lld (%d x %d tiles) do not fit", fn, (long long)A->m,
-                            (long long)A->n, A->tr, A->tc, (long long)B->m, (long long)B->n, B->tr, B->tc);
-    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, "%s: A and B differ in type", fn);
+    domino_status bad = spgemm_check(h, fn, A, B);
+    if (bad) return bad;
     double start = domino_wtime();
     int tc = B->tc, ntiles = A->tr * tc, size = os_size(A->w);
     P.tile = domino_calloc((size_t)ntiles, sizeof(domino_matrix));

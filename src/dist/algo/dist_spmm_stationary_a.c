@@ -15,7 +15,6 @@ static domino_status one_a_tile(domino_handle h, const dist_sparse *A, const dis
                                 dist_times *t)
 {
     int J = B->tc;
-    size_t vs = domino_type_size(C->type);
     domino_status s = DOMINO_SUCCESS;
     for (int step = 0; !s && step < J; step++) {
         int j = (i + l + step) % J;
@@ -29,13 +28,8 @@ static domino_status one_a_tile(domino_handle h, const dist_sparse *A, const dis
         t0 = domino_wtime();
         memset(acc, 0, (size_t)(rows * cols) * sizeof(double));
         spmm_multiply(&pair[0], A->type, rows, cols, acc);
-        if (C->type == DOMINO_FLOAT32) /* in place, front to back: each float below its double */
-            for (int64_t k = 0; k < rows * cols; k++) ((float *)acc)[k] = (float)acc[k];
         t->compute += domino_wtime() - t0;
-        t0 = domino_wtime();
-        s = os_accumulate_sum(h, C->wval, dist_tile_owner(C->w, C->tc, i, j),
-                              (size_t)C->at[i * C->tc + j] * vs, acc, (size_t)(rows * cols), C->type);
-        t->communication += domino_wtime() - t0;
+        s = spmm_deliver(h, C, i * C->tc + j, acc, rows * cols, t);
     }
     return s;
 }
@@ -57,12 +51,7 @@ domino_status dist_spmm_stationary_a(domino_handle h, const dist_sparse *A, cons
         if (dist_tile_owner(A->w, A->tc, i, l) == os_rank(A->w))
             s = one_a_tile(h, A, B, C, i, l, pair, acc, &t);
     }
-    double before = domino_wtime();
-    domino_status b = os_barrier(h, C->w); /* every rank, failed or not */
-    if (!s) s = b;
-    t.imbalance = domino_wtime() - before;
-    t.total = domino_wtime() - start;
-    if (times) *times = t;
+    s = dist_close(h, C->w, s, start, &t, times);
     spmm_buffers_free(pair, acc);
     return s;
 }

@@ -59,13 +59,7 @@ domino_status dist_spmm_stationary_c(domino_handle h, const dist_sparse *A, cons
             s = one_tile(h, A, B, C, i, j, pair, acc, &t);
     }
     if (!s) s = os_window_sync(h, C->wval);
-    double before = domino_wtime();
-    /* every rank reaches the barrier, failed or not, so no rank hangs in it */
-    domino_status b = os_barrier(h, C->w);
-    if (!s) s = b;
-    t.imbalance = domino_wtime() - before;
-    t.total = domino_wtime() - start;
-    if (times) *times = t;
+    s = dist_close(h, C->w, s, start, &t, times);
     spmm_buffers_free(pair, acc);
     return s;
 }

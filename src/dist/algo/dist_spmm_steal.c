@@ -37,29 +37,7 @@ static domino_status drain_tile(domino_handle h, const dist_sparse *A, const dis
     }
     if (s || got == 0) return s;
     *claimed += got;
-    /* the partial tile, in C's type, added into the owner's tile */
-    size_t vs = domino_type_size(C->type);
-    if (C->type == DOMINO_FLOAT32)
-        for (int64_t k = 0; k < rows * cols; k++) ((float *)acc)[k] = (float)acc[k];
-    double t0 = domino_wtime();
-    s = os_accumulate_sum(h, C->wval, owner, (size_t)C->at[t] * vs, acc, (size_t)(rows * cols), C->type);
-    times->communication += domino_wtime() - t0;
-    return s;
-}
-
-/* a random permutation of 0..n-1 (xorshift seeded per rank) */
-static void shuffle(int *order, int n, uint64_t seed)
-{
-    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
-    for (int k = 0; k < n; k++) order[k] = k;
-    for (int k = n - 1; k > 0; k--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (uint64_t)(k + 1)), tmp = order[k];
-        order[k] = order[r];
-        order[r] = tmp;
-    }
+    return spmm_deliver(h, C, t, acc, rows * cols, times); /* into the owner's tile */
 }
 
 domino_status dist_spmm_stationary_c_steal(domino_handle h, const dist_sparse *A,
@@ -87,17 +65,13 @@ domino_status dist_spmm_stationary_c_steal(domino_handle h, const dist_sparse *A
         if (dist_tile_owner(C->w, C->tc, tile / C->tc, tile % C->tc) == rank)
             s = drain_tile(h, A, B, C, counters, tile, pair, acc, &t, &claimed);
     int64_t own = claimed;
-    if (!s) shuffle(order, ntiles, seed + (uint64_t)rank);
+    for (int k = 0; order && k < ntiles; k++) order[k] = k;
+    if (!s) dist_shuffle(order, ntiles, seed + (uint64_t)rank);
     for (int k = 0; !s && k < ntiles; k++)
         if (dist_tile_owner(C->w, C->tc, order[k] / C->tc, order[k] % C->tc) != rank)
             s = drain_tile(h, A, B, C, counters, order[k], pair, acc, &t, &claimed);
     t.stolen = claimed - own;
-    double before = domino_wtime();
-    domino_status b = os_barrier(h, C->w); /* every rank, failed or not */
-    if (!s) s = b;
-    t.imbalance = domino_wtime() - before;
-    t.total = domino_wtime() - start;
-    if (times) *times = t;
+    s = dist_close(h, C->w, s, start, &t, times);
     spmm_buffers_free(pair, acc);
     os_window_free(h, counters);
     domino_free(order);

@@ -36,20 +36,6 @@ static domino_status product(domino_handle h, const dist_sparse *A, const dist_d
     return DOMINO_SUCCESS;
 }
 
-/* add the partial tile acc into C tile t at its owner */
-static domino_status deliver(domino_handle h, dist_dense *C, int t, double *acc, int64_t count,
-                             dist_times *times)
-{
-    if (C->type == DOMINO_FLOAT32) /* in place, front to back */
-        for (int64_t k = 0; k < count; k++) ((float *)acc)[k] = (float)acc[k];
-    double t0 = domino_wtime();
-    domino_status s = os_accumulate_sum(h, C->wval, dist_tile_owner(C->w, C->tc, t / C->tc, t % C->tc),
-                                        (size_t)C->at[t] * domino_type_size(C->type), acc,
-                                        (size_t)count, C->type);
-    times->communication += domino_wtime() - t0;
-    return s;
-}
-
 /* 1 if this rank owns A(i, l) or B(l, j) */
 static int touches_local(const dist_sparse *A, const dist_dense *B, int i, int l, int j, int rank)
 {
@@ -85,7 +71,7 @@ domino_status dist_spmm_stationary_c_steal_local(domino_handle h, const dist_spa
             s = product(h, A, B, i, (i + j + st) % S, j, rows, cols, pair, acc, &t);
             any = 1;
         }
-        if (!s && any) s = deliver(h, C, tile, acc, rows * cols, &t);
+        if (!s && any) s = spmm_deliver(h, C, tile, acc, rows * cols, &t);
     }
     for (int tile = 0; !s && tile < ntiles; tile++) /* what this rank may steal */
         for (int st = 0; st < S; st++) {
@@ -93,30 +79,17 @@ domino_status dist_spmm_stationary_c_steal_local(domino_handle h, const dist_spa
             if (dist_tile_owner(C->w, C->tc, i, j) != rank && touches_local(A, B, i, l, j, rank))
                 cand[ncand++] = tile * S + st;
         }
-    uint64_t x = (seed + (uint64_t)rank) * 0x9e3779b97f4a7c15ULL + 1;
-    for (int k = ncand - 1; k > 0; k--) { /* random order (xorshift) */
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (uint64_t)(k + 1)), tmp = cand[k];
-        cand[k] = cand[r];
-        cand[r] = tmp;
-    }
+    if (!s) dist_shuffle(cand, ncand, seed + (uint64_t)rank);
     for (int k = 0; !s && k < ncand; k++) {
         int tile = cand[k] / S, st = cand[k] % S, i = tile / C->tc, j = tile % C->tc;
         if ((s = claim(h, C, slots, tile, st, S, &got)) || !got) continue;
         int64_t rows = C->rb[i + 1] - C->rb[i], cols = C->cb[j + 1] - C->cb[j];
         memset(acc, 0, (size_t)(rows * cols) * sizeof(double));
         s = product(h, A, B, i, (i + j + st) % S, j, rows, cols, pair, acc, &t);
-        if (!s) s = deliver(h, C, tile, acc, rows * cols, &t);
+        if (!s) s = spmm_deliver(h, C, tile, acc, rows * cols, &t);
         t.stolen++;
     }
-    double before = domino_wtime();
-    domino_status b = os_barrier(h, C->w); /* every rank, failed or not */
-    if (!s) s = b;
-    t.imbalance = domino_wtime() - before;
-    t.total = domino_wtime() - start;
-    if (times) *times = t;
+    s = dist_close(h, C->w, s, start, &t, times);
     spmm_buffers_free(pair, acc);
     os_window_free(h, slots);
     domino_free(cand);

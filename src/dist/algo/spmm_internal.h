@@ -1,5 +1,5 @@
-/* spmm_internal.h: what the SpMM algorithms over the one-sided layer share
- * (internal to src/dist/algo) */
+/* spmm_internal.h: what the SpMM and SpGEMM algorithms over the one-sided
+ * layer share (internal to src/dist/algo) */
 #ifndef DOMINO_SPMM_INTERNAL_H
 #define DOMINO_SPMM_INTERNAL_H
 
@@ -30,5 +30,23 @@ void spmm_multiply(const tile_pair *P, domino_type t, int64_t rows, int64_t cols
 /* the same shapes and types check of every SpMM algorithm */
 domino_status spmm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_dense *B,
                          const dist_dense *C);
+
+/* add the dense partial tile acc (count values, summed in double) into C
+ * tile t at its owner; acc is turned into C's type in place first */
+domino_status spmm_deliver(domino_handle h, dist_dense *C, int t, double *acc, int64_t count,
+                           dist_times *times);
+
+/* permute a[0..n) at random (xorshift seeded with seed) */
+void dist_shuffle(int *a, int n, uint64_t seed);
+
+/* The end of every algorithm: the closing barrier, which every rank enters
+ * failed or not so no rank hangs in it; t->imbalance is the time in it,
+ * t->total the time since start; t copied to times (may be NULL).  Returns
+ * s, or the barrier's failure when s is SUCCESS. */
+domino_status dist_close(domino_handle h, os_world *w, domino_status s, double start, dist_times *t,
+                         dist_times *times);
+
+/* the shape and type checks of the SpGEMM algorithms */
+domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B);
 
 #endif

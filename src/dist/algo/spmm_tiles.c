@@ -1,5 +1,6 @@
-/* spmm_tiles.c: the tile fetching and local product the SpMM algorithms
- * over the one-sided layer share */
+/* spmm_tiles.c: what the algorithms over the one-sided layer share: tile
+ * fetching, the local dense product and its delivery, the random order of
+ * stealing, the closing barrier, the argument checks */
 #include "spmm_internal.h"
 
 #include <string.h>
@@ -123,5 +124,52 @@ domino_status spmm_check(domino_handle h, const char *fn, const dist_sparse *A, 
                             B->tc, (long long)C->m, (long long)C->n, C->tr, C->tc);
     if (A->type != B->type || A->type != C->type)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: A, B and C must have one value type", fn);
+    return DOMINO_SUCCESS;
+}
+
+domino_status spmm_deliver(domino_handle h, dist_dense *C, int t, double *acc, int64_t count,
+                           dist_times *times)
+{
+    if (C->type == DOMINO_FLOAT32) /* in place, front to back: each float below its double */
+        for (int64_t k = 0; k < count; k++) ((float *)acc)[k] = (float)acc[k];
+    double t0 = domino_wtime();
+    domino_status s = os_accumulate_sum(h, C->wval, dist_tile_owner(C->w, C->tc, t / C->tc, t % C->tc),
+                                        (size_t)C->at[t] * domino_type_size(C->type), acc,
+                                        (size_t)count, C->type);
+    times->communication += domino_wtime() - t0;
+    return s;
+}
+
+void dist_shuffle(int *a, int n, uint64_t seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (int k = n - 1; k > 0; k--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int r = (int)(x % (uint64_t)(k + 1)), tmp = a[k];
+        a[k] = a[r];
+        a[r] = tmp;
+    }
+}
+
+domino_status dist_close(domino_handle h, os_world *w, domino_status s, double start, dist_times *t,
+                         dist_times *times)
+{
+    double before = domino_wtime();
+    domino_status b = os_barrier(h, w);
+    t->imbalance = domino_wtime() - before;
+    t->total = domino_wtime() - start;
+    if (times) *times = *t;
+    return s ? s : b;
+}
+
+domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B)
+{
+    if (A->n != B->m || A->tc != B->tr)
+        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: A %lld x %lld (%d x %d tiles) and B "
+                            "%lld x %lld (%d x %d tiles) do not fit", fn, (long long)A->m,
+                            (long long)A->n, A->tr, A->tc, (long long)B->m, (long long)B->n, B->tr, B->tc);
+    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, "%s: A and B differ in type", fn);
     return DOMINO_SUCCESS;
 }

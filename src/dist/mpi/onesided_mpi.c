@@ -72,13 +72,6 @@ domino_status os_barrier(domino_handle h, os_world *w)
     return mpi_status(h, MPI_Barrier(w->comm), "os_barrier", w->rank);
 }
 
-domino_status os_allreduce_sum_i64(domino_handle h, os_world *w, int64_t *v)
-{
-    int64_t in = *v;
-    return mpi_status(h, MPI_Allreduce(&in, v, 1, MPI_INT64_T, MPI_SUM, w->comm),
-                      "os_allreduce_sum_i64", w->rank);
-}
-
 domino_status os_allreduce_i64(domino_handle h, os_world *w, int64_t *v, int count)
 {
     return mpi_status(h, MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_INT64_T, MPI_SUM, w->comm),
