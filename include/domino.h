@@ -327,6 +327,10 @@ typedef struct domino_launch_info {
  * signal), with a message on stderr naming the PE; -1 if the processes
  * could not be started (message on stderr). */
 int domino_launch(int npes, int (*pe_main)(const domino_launch_info *info, void *arg), void *arg);
+/* the number of CUDA devices, counted in a short-lived child process so that
+ * this one stays free of CUDA and may still launch PEs (a process that has
+ * initialised CUDA cannot use it in forked children) */
+int domino_launch_gpu_count(void);
 /* the launch info of this process, or NULL when not started by domino_launch */
 const domino_launch_info *domino_launch_self(void);
 
@@ -354,7 +358,61 @@ domino_status domino_dist_barrier(domino_handle h, domino_dist D);
 domino_status domino_dist_ring_check(domino_handle h, domino_dist D);
 /* leave the run (collective); D is freed */
 domino_status domino_dist_leave(domino_handle h, domino_dist D);
+/* Collective: every PE learns whether any PE failed.  Returns
+ * DOMINO_SUCCESS when every PE passed DOMINO_SUCCESS; mine when this PE
+ * failed; else the status of the lowest failing PE, with a message naming
+ * it (its own message is on that PE's handle and stderr). */
+domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mine);
+/* the largest of every PE's v (collective) */
+domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max);
 #endif
+
+/* ------------------------------------- multi-GPU triangular solve
+ * L x = b (or U x = b) spread over the PEs of a distribution plan
+ * (domino_dist_plan_make), in double precision, one right-hand side: each
+ * PE's GPU solves its components in order with the synchronization-free
+ * CSC push kernel (warp per component) and learns of contributions from
+ * other GPUs through counts and sums (Xie et al., ICPP 2021).  Three ways
+ * to carry them: */
+typedef enum domino_dist_solver {
+    DOMINO_DIST_UNIFIED = 0,  /* Algorithm 2: one process drives plan->npes GPUs; the counts
+                                 and sums of contributions that cross GPUs in managed memory,
+                                 system-scope atomics (the baseline) */
+    DOMINO_DIST_ZEROCOPY = 1, /* Algorithm 3: PE q keeps its contributions in its own symmetric
+                                 arrays; the owner of a row reads every PE's count (one lane
+                                 per PE) and then the sums: read-only communication */
+    DOMINO_DIST_PUSH = 2      /* beyond the paper: a contribution is added into the owner's
+                                 symmetric arrays with remote atomics; the owner polls its own
+                                 memory only */
+} domino_dist_solver;
+typedef struct domino_dist_trsv_s *domino_dist_trsv;
+
+/* The unified-memory solver on GPUs 0 .. plan->npes-1 of this process for
+ * the triangle `fill` of square A (CSR or CSC, any type; symmetric storage
+ * expanded).  Never asks for more managed memory than the GPU has free
+ * (DOMINO_OUT_OF_MEMORY).  A missing or zero diagonal (non-unit) is
+ * reported with its row. */
+domino_status domino_dist_trsv_unified(domino_handle h, domino_fill fill, domino_diag diag,
+                                       domino_matrix A, const domino_dist_plan *plan,
+                                       domino_dist_trsv *T);
+#ifdef DOMINO_HAVE_NVSHMEM
+/* Collective: the ZEROCOPY or PUSH solver, this PE's share of plan (made
+ * alike on every PE, plan->npes = the run's PEs); A is the whole matrix,
+ * the same on every PE.  Every PE fails alike when one fails. */
+domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_solver solver,
+                                    domino_fill fill, domino_diag diag, domino_matrix A,
+                                    const domino_dist_plan *plan, domino_dist_trsv *T);
+#endif
+/* Solve with b (host, all n) into x (host, all n: every PE receives the
+ * whole solution); collective for the NVSHMEM solvers.  seconds: the
+ * solve proper (from the start of the kernels, after the arrays are
+ * cleared and the PEs met, to the end of the last), the largest over PEs;
+ * may be NULL.  A wait that lasts longer than DOMINO_DIST_TIMEOUT_S
+ * seconds (20) ends the solve with DOMINO_TIMEOUT naming the PE and row. */
+domino_status domino_dist_trsv_solve(domino_handle h, domino_dist_trsv T, const double *b, double *x,
+                                     double *seconds);
+/* free T (collective for the NVSHMEM solvers); NULL is accepted */
+void domino_dist_trsv_free(domino_dist_trsv T);
 
 /* ----------------------------------------------- CPU reference (the oracle) */
 

@@ -3,6 +3,7 @@
 #include "gpu_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *what)
@@ -64,10 +65,14 @@ domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context 
     domino_status s = DOMINO_SUCCESS;
     cudaError_t e;
     struct cudaDeviceProp prop;
-    const domino_launch_info *pe = domino_launch_self(); /* one GPU per launched PE */
-    int count = 0;
-    if (pe && cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
-        (e = cudaSetDevice(pe->rank % count))) {
+    /* one GPU per PE: launched by domino run, or a local rank of mpirun */
+    const domino_launch_info *pe = domino_launch_self();
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+    if (!local) local = getenv("MPI_LOCALRANKID");
+    if (!local) local = getenv("SLURM_LOCALID");
+    int count = 0, rank = pe ? pe->rank : local ? atoi(local) : -1;
+    if (rank >= 0 && cudaGetDeviceCount(&count) == cudaSuccess && count > 0 &&
+        (e = cudaSetDevice(rank % count))) {
         s = domino_cuda_status(h, e, "GPU context: selecting the PE's GPU");
         goto cleanup;
     }

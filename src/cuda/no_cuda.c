@@ -167,3 +167,20 @@ domino_status domino_dmatrix_download(domino_handle h, domino_dmatrix dA, domino
     if (A) *A = NULL;
     return NO_CUDA(h, "domino_dmatrix_download");
 }
+
+domino_status domino_dist_trsv_unified(domino_handle h, domino_fill fill, domino_diag diag,
+                                       domino_matrix A, const domino_dist_plan *plan,
+                                       domino_dist_trsv *T)
+{
+    (void)fill; (void)diag; (void)A; (void)plan;
+    if (T) *T = NULL;
+    return NO_CUDA(h, "domino_dist_trsv_unified");
+}
+domino_status domino_dist_trsv_solve(domino_handle h, domino_dist_trsv T, const double *b, double *x,
+                                     double *seconds)
+{
+    (void)T; (void)b; (void)x;
+    if (seconds) *seconds = 0;
+    return NO_CUDA(h, "domino_dist_trsv_solve");
+}
+void domino_dist_trsv_free(domino_dist_trsv T) { (void)T; }

@@ -74,6 +74,22 @@ static void run_pe(int rank, int npes, void *shared,
     _exit(code & 255);
 }
 
+int domino_launch_gpu_count(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) return 0;
+    if (pid == 0) { /* the child alone touches CUDA */
+        int count = domino_gpu_count();
+        _exit(count > 250 ? 250 : count);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return 0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+}
+
 int domino_launch(int npes, int (*pe_main)(const domino_launch_info *info, void *arg), void *arg)
 {
     pid_t pids[DOMINO_LAUNCH_MAX_PES];

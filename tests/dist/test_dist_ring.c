@@ -35,7 +35,7 @@ static int pe_ring(const domino_launch_info *info, void *arg)
 
 int main(void)
 {
-    int npes = domino_gpu_count();
+    int npes = domino_launch_gpu_count(); /* CUDA stays out of this process */
     if (npes == 0) {
         printf("test_dist_ring: no CUDA device, skipped\n");
         return 0;

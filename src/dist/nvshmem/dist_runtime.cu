@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef DOMINO_NVSHMEM_WITH_MPI
+#include <mpi.h>
+#endif
 
 #define DIST_MAGIC 0x646f6d696e6f4431ULL
 #define UID_READY 0x756964726561647aULL /* "uidready" */
@@ -23,6 +26,9 @@ struct domino_dist_s {
     int npes;       /* PEs of the run */
     int *ring;      /* symmetric word of the ring check */
     int *result;    /* device word: what the ring check saw, or a failure code */
+    int *words;     /* symmetric: [0] sent, [1] received by domino_dist_agree */
+    double *value;  /* symmetric: [0] sent, [1] received by domino_dist_max */
+    int mpi_owned;  /* 1: MPI_Init was called here, MPI_Finalize at leave */
 };
 
 /* the launch's shared page during start-up */
@@ -61,6 +67,35 @@ static domino_status share_uid(domino_handle h, const domino_launch_info *pe, nv
     return DOMINO_SUCCESS;
 }
 
+/* under mpirun: rank and size from MPI, PE 0's unique ID broadcast;
+ * *owned = 1 when MPI was initialised here */
+static domino_status mpi_uid(domino_handle h, int *rank, int *npes, nvshmemx_uniqueid_t *uid, int *owned)
+{
+#ifdef DOMINO_NVSHMEM_WITH_MPI
+    int ready = 0;
+    MPI_Initialized(&ready);
+    if (!ready && MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return domino_error(h, DOMINO_DEVICE_ERROR, "domino_dist_join: MPI_Init failed");
+    *owned = !ready;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, npes);
+    if (*rank == 0 && nvshmemx_get_uniqueid(uid) != 0)
+        MPI_Abort(MPI_COMM_WORLD, 1); /* the others would wait in the broadcast */
+    MPI_Bcast(uid, sizeof(*uid), MPI_BYTE, 0, MPI_COMM_WORLD);
+    return DOMINO_SUCCESS;
+#else
+    (void)rank; (void)npes; (void)uid; (void)owned;
+    return domino_error(h, DOMINO_NOT_SUPPORTED, "domino_dist_join: started by mpirun, but this "
+                        "build has no MPI (install libopenmpi-dev and rebuild)");
+#endif
+}
+
+/* 1 when this process looks started by mpirun (Open MPI, MPICH, Slurm PMI) */
+static int under_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
 domino_status domino_dist_join(domino_handle h, domino_dist *out)
 {
     const char *fn = "domino_dist_join";
@@ -70,20 +105,29 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: D is NULL", fn);
     *out = NULL;
     const domino_launch_info *pe = domino_launch_self();
-    if (!pe)
-        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: this process was not started by "
-                            "domino run -n N (the mpirun start-up is not written yet)", fn);
+    int rank = 0, npes = 0, mpi_owned = 0;
+    if (!pe && !under_mpirun())
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: this process was started neither by "
+                            "domino run -n N nor by mpirun", fn);
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1);
     domino_status s = domino_gpu_context_get(h, &gpu); /* selects the PE's GPU */
-    if (s || (s = share_uid(h, pe, &uid))) return s;
-    if (nvshmemx_set_attr_uniqueid_args(pe->rank, pe->npes, &uid, &attr) != 0 ||
+    if (s) return s;
+    if (pe) {
+        rank = pe->rank;
+        npes = pe->npes;
+        s = share_uid(h, pe, &uid);
+    } else {
+        s = mpi_uid(h, &rank, &npes, &uid, &mpi_owned);
+    }
+    if (s) return s;
+    if (nvshmemx_set_attr_uniqueid_args(rank, npes, &uid, &attr) != 0 ||
         nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr) != 0)
         return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d of %d: NVSHMEM did not start", fn,
-                            pe->rank, pe->npes);
-    if (nvshmem_my_pe() != pe->rank || nvshmem_n_pes() != pe->npes) {
+                            rank, npes);
+    if (nvshmem_my_pe() != rank || nvshmem_n_pes() != npes) {
         nvshmem_finalize();
         return domino_error(h, DOMINO_DEVICE_ERROR, "%s: NVSHMEM says PE %d of %d, the launcher %d of %d",
-                            fn, nvshmem_my_pe(), nvshmem_n_pes(), pe->rank, pe->npes);
+                            fn, nvshmem_my_pe(), nvshmem_n_pes(), rank, npes);
     }
     struct domino_dist_s *D = (struct domino_dist_s *)domino_calloc(1, sizeof(*D));
     if (!D) {
@@ -91,9 +135,50 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     }
     D->magic = DIST_MAGIC;
-    D->rank = pe->rank;
-    D->npes = pe->npes;
+    D->rank = rank;
+    D->npes = npes;
+    D->mpi_owned = mpi_owned;
+    D->words = (int *)nvshmem_malloc(2 * sizeof(int));
+    D->value = (double *)nvshmem_malloc(2 * sizeof(double));
+    if (!D->words || !D->value) {
+        domino_dist_leave(h, D);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d: no symmetric memory for its "
+                            "agreement words", fn, rank);
+    }
     *out = D;
+    return DOMINO_SUCCESS;
+}
+
+domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mine)
+{
+    const char *fn = "domino_dist_agree";
+    if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    /* the lowest failing PE wins: it sends rank * 1024 + (-status), others INT_MAX */
+    int send = mine ? D->rank * 1024 + (int)(-mine) : 0x7fffffff, got = 0;
+    cudaError_t e = cudaMemcpy(D->words, &send, sizeof(int), cudaMemcpyHostToDevice);
+    if (e) return domino_cuda_status(h, e, fn);
+    nvshmem_barrier_all();
+    if (nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1) != 0)
+        return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
+    if ((e = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost)))
+        return domino_cuda_status(h, e, fn);
+    if (mine) return mine;
+    if (got == 0x7fffffff) return DOMINO_SUCCESS;
+    return domino_error(h, (domino_status)(-(got % 1024)), "PE %d failed (status %d); its message is "
+                        "on its stderr", got / 1024, -(got % 1024));
+}
+
+domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max)
+{
+    const char *fn = "domino_dist_max";
+    if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    cudaError_t e = cudaMemcpy(D->value, &v, sizeof(double), cudaMemcpyHostToDevice);
+    if (e) return domino_cuda_status(h, e, fn);
+    nvshmem_barrier_all();
+    if (nvshmem_double_max_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1) != 0)
+        return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
+    if ((e = cudaMemcpy(max, D->value + 1, sizeof(double), cudaMemcpyDeviceToHost)))
+        return domino_cuda_status(h, e, fn);
     return DOMINO_SUCCESS;
 }
 
@@ -188,7 +273,12 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D)
     if (!D || D->magic != DIST_MAGIC)
         return domino_error(h, DOMINO_INVALID_OBJECT, "domino_dist_leave: not joined");
     if (D->ring) nvshmem_free(D->ring);
+    if (D->words) nvshmem_free(D->words);
+    if (D->value) nvshmem_free(D->value);
     nvshmem_finalize();
+#ifdef DOMINO_NVSHMEM_WITH_MPI
+    if (D->mpi_owned) MPI_Finalize();
+#endif
     D->magic = DOMINO_FREED_MAGIC;
     domino_free(D);
     return DOMINO_SUCCESS;

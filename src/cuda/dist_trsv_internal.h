@@ -1,0 +1,122 @@
+/* dist_trsv_internal.h: the multi-GPU triangular solve shared by its
+ * unified-memory driver (libdomino) and its NVSHMEM drivers (domino_nvshmem):
+ * one kernel, fed with where each PE reads and writes its counts and sums */
+#ifndef DOMINO_DIST_TRSV_INTERNAL_H
+#define DOMINO_DIST_TRSV_INTERNAL_H
+
+#include "dist/dist_share.h"
+#include "gpu_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DIST_MAX_GPUS 32        /* PEs (NVSHMEM) or GPUs (unified memory): one lane each */
+#define DIST_WARPS_PER_BLOCK 4  /* 128 threads */
+#define DIST_TIMEOUT_S 20.0     /* a wait on one row gives up after this (DOMINO_DIST_TIMEOUT_S) */
+#define DIST_TRSV_MAGIC 0x646f6d696e6f5431ULL /* "dominoT1" */
+
+/* What one GPU's kernel reads and writes.  Component k (solve order) of this
+ * GPU is row comp[k]; it waits until the count at each source s reaches
+ * need[s][k] (src_in[s][row], acquire) and takes the matching sum
+ * (src_sum[s][row]); then it adds val * x to dst_sum[q][r] and, after a
+ * fence, 1 to dst_in[q][r] for every entry (r, row) of its column, q the
+ * PE of row r. */
+typedef struct dist_trsv_args {
+    int32_t nloc;            /* components of this GPU */
+    const int32_t *comp;     /* their rows, solve order */
+    const int64_t *ptr;      /* column offsets, nloc + 1 */
+    const int32_t *row;      /* rows of the strict entries */
+    const double *val;       /* their values */
+    const double *pivot;     /* diagonal (1 for unit) */
+    const double *b;         /* right-hand side of the components */
+    double *x;               /* their solution */
+    int nsrc;                /* count sources, <= 32 */
+    const int32_t *need;     /* nsrc x nloc */
+    int *const *src_in;      /* nsrc count arrays (size n, indexed by row) */
+    double *const *src_sum;  /* nsrc sum arrays */
+    int me;                  /* this GPU's PE */
+    int *const *dst_in;      /* npes count arrays: where a contribution to PE q's row goes */
+    double *const *dst_sum;  /* npes sum arrays */
+    const int *task_pe;      /* PE of each task */
+    int32_t task_size;       /* components per task */
+    unsigned *ticket;        /* next component to take (0 at start) */
+    int *error;              /* [0] 1 once a wait timed out, [1] its row, [2] its source */
+    unsigned long long timeout_ns; /* a wait gives up after this */
+} dist_trsv_args;
+
+/* one GPU's part of a solve: its share on the device */
+typedef struct dist_trsv_gpu {
+    int device;              /* CUDA device */
+    cudaStream_t stream;     /* its work (owned unless borrowed) */
+    int own_stream;          /* 1: stream made here */
+    int32_t nloc;            /* components */
+    int32_t *comp_h;         /* host copy of comp, to place the solution */
+    dist_trsv_args a;        /* kernel arguments (device pointers) */
+    void *pointers;          /* device block of src_in, src_sum, dst_in, dst_sum */
+    int *task_pe;            /* device copy of the plan's task_pe */
+    int *l_in;               /* unified memory: device-local counts (size n) */
+    double *l_sum;           /* unified memory: device-local sums (size n) */
+    int blocks;              /* persistent grid */
+    cudaEvent_t done;        /* end of the last solve */
+} dist_trsv_gpu;
+
+/* a multi-GPU solve ready to run */
+struct domino_dist_trsv_s {
+    uint64_t magic;          /* DIST_TRSV_MAGIC while alive */
+    int solver;              /* domino_dist_solver */
+    int npes;                /* PEs of the plan */
+    int ngpu;                /* GPUs driven by this process: npes (unified) or 1 */
+    int pe;                  /* this process's PE (0 for unified memory) */
+    int32_t n;               /* order */
+    int32_t task_size;       /* of the plan */
+    int *task_pe_h;          /* host copy of the plan's task_pe */
+    int32_t ntasks;          /* tasks */
+    dist_trsv_gpu g[DIST_MAX_GPUS]; /* the GPUs */
+    int *m_in;               /* unified memory: managed counts for contributions crossing GPUs */
+    double *m_sum;           /* unified memory: managed sums */
+    void *dist;              /* NVSHMEM: the run (domino_dist) */
+    int *s_in;               /* NVSHMEM: symmetric counts, size n */
+    double *s_sum;           /* NVSHMEM: symmetric sums, size n */
+    double *s_x;             /* NVSHMEM: symmetric solution, size n, to gather x */
+    int *s_status;           /* NVSHMEM: symmetric words for agreeing on errors and times */
+    double *s_time;          /* NVSHMEM: symmetric time, max over PEs */
+    double **peer_x;         /* NVSHMEM: device array of every PE's s_x as this GPU addresses it */
+    domino_status (*solve)(domino_handle h, struct domino_dist_trsv_s *T, const double *b,
+                           double *x, double *seconds); /* the driver's solve */
+    void (*destroy)(struct domino_dist_trsv_s *T);     /* the driver's clean-up */
+};
+
+/* the kernel and its launch shape on the current device (blocks for a
+ * persistent grid of nloc components) */
+const void *dist_trsv_kernel_fn(void);
+int dist_trsv_blocks(int32_t nloc, int device);
+/* x_full[comp[k]] = x[k], k < nloc (stream-ordered) */
+cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, int32_t nloc, double *x_full,
+                              cudaStream_t stream);
+/* x_full[i] = peer_x[q][i] for every row i whose PE q (task_pe[i / task_size]) is not me */
+cudaError_t dist_trsv_gather(double *x_full, double *const *peer_x, const int *task_pe, int32_t task_size,
+                             int32_t n, int me, cudaStream_t stream);
+
+/* Upload share S to the current device into g (kernel arguments except the
+ * source and destination arrays, which the driver fills with
+ * dist_trsv_gpu_set_pointers); task_pe: the plan's. */
+domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist_share *S,
+                                   const int *task_pe, int32_t ntasks, int32_t task_size,
+                                   dist_trsv_gpu *g);
+domino_status dist_trsv_gpu_set_pointers(domino_handle h, const char *what, dist_trsv_gpu *g,
+                                         int *const *src_in, double *const *src_sum, int nsrc,
+                                         int *const *dst_in, double *const *dst_sum, int npes);
+/* zero the ticket and error word and copy b's components (host, full) in */
+domino_status dist_trsv_gpu_prepare(domino_handle h, const char *what, dist_trsv_gpu *g, const double *b);
+/* after a solve: DOMINO_TIMEOUT naming the PE, row and source when a wait gave up */
+domino_status dist_trsv_gpu_check(domino_handle h, const char *what, dist_trsv_gpu *g, int pe);
+void dist_trsv_gpu_free(dist_trsv_gpu *g);
+/* a new T with the plan's task map; NULL when out of memory */
+struct domino_dist_trsv_s *dist_trsv_new(const domino_dist_plan *plan, int solver, int pe, int ngpu);
+void dist_trsv_delete(struct domino_dist_trsv_s *T);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,143 @@
+/* dist_trsv_kernel.cu: the synchronization-free multi-GPU triangular solve
+ * (CSC push, warp per component) and the scatter / gather of its solution.
+ * The same kernel runs the unified-memory, zero-copy and push solvers: they
+ * differ only in where counts and sums live (dist_trsv_args). */
+#include "dist_trsv_internal.h"
+
+#define FULL_MASK 0xffffffffu
+
+/* count with acquire at system scope: a peer GPU may have written it */
+static __device__ __forceinline__ int load_acquire_sys(const int *p)
+{
+    int v;
+    asm volatile("ld.acquire.sys.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* a sum, after its count was seen with acquire */
+static __device__ __forceinline__ double load_relaxed_sys(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.sys.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+
+static __device__ __forceinline__ unsigned long long global_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* wait until *cnt >= need; 0, or 1 when the wait timed out or another warp's did */
+static __device__ int wait_count(const int *cnt, int need, const dist_trsv_args *a)
+{
+    if (load_acquire_sys(cnt) >= need) return 0;
+    unsigned long long t0 = global_ns();
+    for (unsigned polls = 1;; polls++) {
+        if (load_acquire_sys(cnt) >= need) return 0;
+        if ((polls & 255) == 0) {
+            if (*(volatile int *)a->error) return 1;
+            if (global_ns() - t0 > a->timeout_ns) return 2;
+        }
+    }
+}
+
+/* Each warp takes components in solve order from the ticket: waits for the
+ * counts of its row at every source (one lane per source), sums their sums
+ * with shuffles, solves, then pushes its column: sums first, a fence (system
+ * scope when a row of another PE is touched), then counts.  Blocks never
+ * wait on components taken after theirs, so any start order finishes. */
+__global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(dist_trsv_args a)
+{
+    int lane = threadIdx.x & 31;
+    for (;;) {
+        unsigned t = 0;
+        if (lane == 0) t = atomicAdd(a.ticket, 1u);
+        t = __shfl_sync(FULL_MASK, t, 0);
+        if (t >= (unsigned)a.nloc) return;
+        int32_t i = __ldg(a.comp + t);
+        double part = 0.0;
+        int stuck = 0;
+        for (int s = lane; s < a.nsrc && !stuck; s += 32) {
+            int need = __ldg(a.need + (size_t)s * a.nloc + t);
+            if (need == 0) continue; /* nothing comes from there */
+            int w = wait_count(a.src_in[s] + i, need, &a);
+            if (w) stuck = w == 2 ? s + 1 : -1;
+            else part += load_relaxed_sys(a.src_sum[s] + i);
+        }
+        if (__any_sync(FULL_MASK, stuck)) {
+            if (stuck > 0 && atomicCAS(a.error, 0, 1) == 0) {
+                a.error[1] = i;
+                a.error[2] = stuck - 1;
+            }
+            return;
+        }
+        for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(FULL_MASK, part, o);
+        double xi = (__ldg(a.b + t) - part) / __ldg(a.pivot + t);
+        if (lane == 0) a.x[t] = xi;
+        int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
+        int far = 0;
+        for (int64_t k = k0 + lane; k < k1; k += 32) {
+            int32_t r = __ldg(a.row + k);
+            int q = __ldg(a.task_pe + r / a.task_size);
+            atomicAdd_system(a.dst_sum[q] + r, __ldg(a.val + k) * xi);
+            far |= q != a.me;
+        }
+        if (__any_sync(FULL_MASK, far)) __threadfence_system();
+        else __threadfence();
+        for (int64_t k = k0 + lane; k < k1; k += 32) {
+            int32_t r = __ldg(a.row + k);
+            int q = __ldg(a.task_pe + r / a.task_size);
+            atomicAdd_system(a.dst_in[q] + r, 1);
+        }
+    }
+}
+
+extern "C" const void *dist_trsv_kernel_fn(void) { return (const void *)dist_trsv_kernel; }
+
+extern "C" int dist_trsv_blocks(int32_t nloc, int device)
+{
+    int per_sm = 0, sms = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dist_trsv_kernel,
+                                                      DIST_WARPS_PER_BLOCK * 32, 0) ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) {
+        cudaGetLastError();
+        per_sm = 1;
+        sms = 1;
+    }
+    int64_t want = ((int64_t)nloc + DIST_WARPS_PER_BLOCK - 1) / DIST_WARPS_PER_BLOCK;
+    int64_t most = (int64_t)per_sm * sms;
+    return (int)(want < 1 ? 1 : want < most ? want : most);
+}
+
+/* x_full[comp[k]] = x[k] */
+__global__ void scatter_kernel(const int32_t *comp, const double *x, int32_t nloc, double *x_full)
+{
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nloc; k += (int64_t)gridDim.x * blockDim.x)
+        x_full[comp[k]] = x[k];
+}
+
+extern "C" cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, int32_t nloc,
+                                         double *x_full, cudaStream_t stream)
+{
+    if (nloc > 0) scatter_kernel<<<1024, 256, 0, stream>>>(comp, x, nloc, x_full);
+    return cudaGetLastError();
+}
+
+/* x_full[i] = peer_x[q][i] for rows of other PEs */
+__global__ void gather_kernel(double *x_full, double *const *peer_x, const int *task_pe,
+                              int32_t task_size, int32_t n, int me)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        int q = task_pe[i / task_size];
+        if (q != me) x_full[i] = load_relaxed_sys(peer_x[q] + i);
+    }
+}
+
+extern "C" cudaError_t dist_trsv_gather(double *x_full, double *const *peer_x, const int *task_pe,
+                                        int32_t task_size, int32_t n, int me, cudaStream_t stream)
+{
+    if (n > 0) gather_kernel<<<1024, 256, 0, stream>>>(x_full, peer_x, task_pe, task_size, n, me);
+    return cudaGetLastError();
+}
