@@ -1,6 +1,7 @@
 /* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_dist_plan.h"
+#include "bench_dist_trsv.h"
 #include "bench_engines.h"
 #include "bench_precond.h"
 #include "bench_problems.h"
@@ -18,8 +19,8 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan] [--quick]\n"
-    "                    [--grid N | --problem NAME] [--pes N]\n"
+    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist] [--quick]\n"
+    "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
@@ -44,6 +45,14 @@ static const char bench_usage[] =
     "                   4..32 tasks per PE, level-tied task pool) spread the trsv suite's triangles over\n"
     "                   --pes N PEs (default 2): balance, remote share, bytes;\n"
     "                   planning only, no GPU; takes --quick, --pes, --csv\n"
+    "  --suite trsv-dist  the multi-GPU solves, run as domino run -n N bench --suite\n"
+    "                   trsv-dist (or under mpirun): cusparse-1gpu, domino-1gpu, the\n"
+    "                   unified-memory baseline um, um-tasks8 (PE 0 drives all N GPUs),\n"
+    "                   zerocopy and push, contiguous and -tasks4/8/16/32, on stencils,\n"
+    "                   R-MAT, random DAGs and the shared matrices; --engines picks\n"
+    "                   configurations, --problem takes a comma-separated list,\n"
+    "                   --budget-mb M caps each GPU's share of the multi-GPU plans;\n"
+    "                   takes --quick, --problem, --engines, --repeat, --budget-mb, --csv\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
     "                   with :upper for the upper triangle (d3n7:64:upper),\n"
@@ -78,6 +87,7 @@ typedef struct bench_request {
     int json, quick, use_float; /* flags */
     int upper, tune;         /* --upper, --tune */
     int64_t pes;             /* --pes (dist-plan) */
+    int64_t budget_mb;       /* --budget-mb (trsv-dist) */
     const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
     int nengines;            /* size of engine_list */
 } bench_request;
@@ -136,17 +146,26 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                               {"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"tune", 0, OPT_FLAG, 0, 0, &rq->tune},
                               {"pes", 0, OPT_INT, 1, 1024, &rq->pes},
+                              {"budget-mb", 0, OPT_INT, 1, 1e9, &rq->budget_mb},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
     int rc = opts_parse("bench", bench_usage, specs, argc, argv, 1, pos, 0, &npos);
     if (rc != OPTS_OK) return rc;
     int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0 ||
-                   strcmp(rq->suite, "precond") == 0 || strcmp(rq->suite, "dist-plan") == 0;
+                   strcmp(rq->suite, "precond") == 0 || strcmp(rq->suite, "dist-plan") == 0 ||
+                   strcmp(rq->suite, "trsv-dist") == 0;
     if (strcmp(rq->suite, "default") != 0 && !is_suite)
         return opts_usage_error("bench", bench_usage,
-                                "--suite: unknown suite '%s' (default, trsv, stencil, precond, dist-plan)",
-                                rq->suite);
+                                "--suite: unknown suite '%s' (default, trsv, stencil, precond, dist-plan, "
+                                "trsv-dist)", rq->suite);
+    if (rq->budget_mb && strcmp(rq->suite, "trsv-dist") != 0)
+        return opts_usage_error("bench", bench_usage, "--budget-mb goes with --suite trsv-dist");
+    if (strcmp(rq->suite, "trsv-dist") == 0)
+        return rq->upper || rq->tune || rq->use_float || rq->json || rq->json_path || rq->grid || rq->pes
+                   ? opts_usage_error("bench", bench_usage, "--suite trsv-dist takes only --quick, "
+                                      "--problem, --engines, --repeat, --budget-mb and --csv")
+                   : OPTS_OK;
     if (rq->pes && strcmp(rq->suite, "dist-plan") != 0)
         return opts_usage_error("bench", bench_usage, "--pes goes with --suite dist-plan");
     if (strcmp(rq->suite, "dist-plan") == 0)
@@ -391,6 +410,10 @@ int cmd_bench(int argc, char **argv)
         const char *dir = getenv("DOMINO_MATRICES");
         return bench_dist_plan_run(rq.quick, rq.pes ? (int)rq.pes : 2,
                                    dir && *dir ? dir : "../shared/matrices", rq.csv_path);
+    }
+    if (strcmp(rq.suite, "trsv-dist") == 0) {
+        dist_bench_request d = {rq.quick, rq.problem, rq.engines, (int)rq.repeat, rq.budget_mb, rq.csv_path};
+        return bench_dist_trsv_run(&d);
     }
     if (strcmp(rq.suite, "precond") == 0) {
         const char *dir = getenv("DOMINO_MATRICES");
