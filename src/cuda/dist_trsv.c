@@ -29,7 +29,10 @@ struct domino_dist_trsv_s *dist_trsv_new(const domino_dist_plan *plan, int solve
 
 void dist_trsv_delete(struct domino_dist_trsv_s *T)
 {
+    int back = 0;
+    cudaGetDevice(&back);
     for (int g = 0; g < T->ngpu; g++) dist_trsv_gpu_free(&T->g[g]);
+    cudaSetDevice(back);
     domino_free(T->task_pe_h);
     T->magic = DOMINO_FREED_MAGIC;
     domino_free(T);

@@ -29,6 +29,7 @@ struct domino_dist_s {
     int *words;     /* symmetric: [0] sent, [1] received by domino_dist_agree */
     double *value;  /* symmetric: [0] sent, [1] received by domino_dist_max */
     int mpi_owned;  /* 1: MPI_Init was called here, MPI_Finalize at leave */
+    int device;     /* this PE's GPU, current again in every collective here */
 };
 
 /* the launch's shared page during start-up */
@@ -138,6 +139,7 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
     D->rank = rank;
     D->npes = npes;
     D->mpi_owned = mpi_owned;
+    D->device = gpu->device;
     D->words = (int *)nvshmem_malloc(2 * sizeof(int));
     D->value = (double *)nvshmem_malloc(2 * sizeof(double));
     if (!D->words || !D->value) {
@@ -153,16 +155,17 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
 {
     const char *fn = "domino_dist_agree";
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
-    /* the lowest failing PE wins: it sends rank * 1024 + (-status), others INT_MAX */
-    int send = mine ? D->rank * 1024 + (int)(-mine) : 0x7fffffff, got = 0;
+    /* the lowest failing PE wins: it sends rank * 1024 + (-status), others INT_MAX.
+     * Every step runs whatever failed before, so that no PE misses a collective. */
+    int send = mine ? D->rank * 1024 + (int)(-mine) : 0x7fffffff, got = 0x7fffffff;
+    cudaSetDevice(D->device);
     cudaError_t e = cudaMemcpy(D->words, &send, sizeof(int), cudaMemcpyHostToDevice);
-    if (e) return domino_cuda_status(h, e, fn);
     nvshmem_barrier_all();
-    if (nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1) != 0)
-        return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
-    if ((e = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost)))
-        return domino_cuda_status(h, e, fn);
+    int rc = nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1);
+    cudaError_t e2 = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost);
     if (mine) return mine;
+    if (e || e2) return domino_cuda_status(h, e ? e : e2, fn);
+    if (rc != 0) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
     if (got == 0x7fffffff) return DOMINO_SUCCESS;
     return domino_error(h, (domino_status)(-(got % 1024)), "PE %d failed (status %d); its message is "
                         "on its stderr", got / 1024, -(got % 1024));
@@ -172,13 +175,13 @@ domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *
 {
     const char *fn = "domino_dist_max";
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    cudaSetDevice(D->device);
     cudaError_t e = cudaMemcpy(D->value, &v, sizeof(double), cudaMemcpyHostToDevice);
-    if (e) return domino_cuda_status(h, e, fn);
     nvshmem_barrier_all();
-    if (nvshmem_double_max_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1) != 0)
-        return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
-    if ((e = cudaMemcpy(max, D->value + 1, sizeof(double), cudaMemcpyDeviceToHost)))
-        return domino_cuda_status(h, e, fn);
+    int rc = nvshmem_double_max_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1);
+    cudaError_t e2 = cudaMemcpy(max, D->value + 1, sizeof(double), cudaMemcpyDeviceToHost);
+    if (e || e2) return domino_cuda_status(h, e ? e : e2, fn);
+    if (rc != 0) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
     return DOMINO_SUCCESS;
 }
 
