@@ -88,8 +88,11 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
 
 domino_status dist_trsv_gpu_set_pointers(domino_handle h, const char *what, dist_trsv_gpu *g,
                                          int *const *src_in, double *const *src_sum, int nsrc,
-                                         int *const *dst_in, double *const *dst_sum, int npes)
+                                         unsigned src_local, int *const *dst_in, double *const *dst_sum,
+                                         int npes, unsigned dst_local)
 {
+    g->a.src_local = src_local;
+    g->a.dst_local = dst_local;
     size_t bytes = (size_t)(2 * nsrc + 2 * npes) * sizeof(void *);
     void **host = domino_malloc(bytes);
     if (!host) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory", what);

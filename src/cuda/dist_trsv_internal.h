@@ -40,6 +40,8 @@ typedef struct dist_trsv_args {
     double *const *dst_sum;  /* npes sum arrays */
     const int *task_pe;      /* PE of each task */
     int32_t task_size;       /* components per task */
+    unsigned src_local;      /* bit s: source s is this GPU's own memory (polled at GPU scope) */
+    unsigned dst_local;      /* bit q: destination q is this GPU's own memory (GPU-scope atomics) */
     unsigned *ticket;        /* next component to take (0 at start) */
     int *error;              /* [0] 1 once a wait timed out, [1] its row, [2] its source */
     unsigned long long timeout_ns; /* a wait gives up after this */
@@ -104,9 +106,12 @@ cudaError_t dist_trsv_gather(double *x_full, double *const *peer_x, const int *t
 domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist_share *S,
                                    const int *task_pe, int32_t ntasks, int32_t task_size,
                                    dist_trsv_gpu *g);
+/* src_local / dst_local: bit masks of the sources and destinations that are
+ * this GPU's own memory */
 domino_status dist_trsv_gpu_set_pointers(domino_handle h, const char *what, dist_trsv_gpu *g,
                                          int *const *src_in, double *const *src_sum, int nsrc,
-                                         int *const *dst_in, double *const *dst_sum, int npes);
+                                         unsigned src_local, int *const *dst_in, double *const *dst_sum,
+                                         int npes, unsigned dst_local);
 /* zero the ticket and error word and copy b's components (host, full) in */
 domino_status dist_trsv_gpu_prepare(domino_handle h, const char *what, dist_trsv_gpu *g, const double *b);
 /* after a solve: DOMINO_TIMEOUT naming the PE, row and source when a wait gave up */

@@ -6,19 +6,32 @@
 
 #define FULL_MASK 0xffffffffu
 
-/* count with acquire at system scope: a peer GPU may have written it */
-static __device__ __forceinline__ int load_acquire_sys(const int *p)
+/* a count of this GPU's memory, acquire at GPU scope */
+static __device__ __forceinline__ int load_acquire_gpu(const int *p)
 {
     int v;
-    asm volatile("ld.acquire.sys.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
-/* a sum, after its count was seen with acquire */
+/* a count or sum another GPU may write, or in another GPU's memory:
+ * relaxed at system scope (not cached), ordered by a fence once seen */
+static __device__ __forceinline__ int load_relaxed_sys_i32(const int *p)
+{
+    int v;
+    asm volatile("ld.relaxed.sys.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
 static __device__ __forceinline__ double load_relaxed_sys(const double *p)
 {
     double v;
     asm volatile("ld.relaxed.sys.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
+    return v;
+}
+static __device__ __forceinline__ double load_relaxed_gpu(const double *p)
+{
+    double v;
+    asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(v) : "l"(p) : "memory");
     return v;
 }
 
@@ -29,13 +42,27 @@ static __device__ __forceinline__ unsigned long long global_ns(void)
     return t;
 }
 
-/* wait until *cnt >= need; 0, or 1 when the wait timed out or another warp's did */
-static __device__ int wait_count(const int *cnt, int need, const dist_trsv_args *a)
+/* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
+ * when this one did.  local: the count is in this GPU's memory (acquire at
+ * GPU scope); else polled relaxed at system scope with a short back-off
+ * (the polls cross NVLink) and ordered by a system fence once met. */
+static __device__ int wait_count(const int *cnt, int need, int local, const dist_trsv_args *a)
 {
-    if (load_acquire_sys(cnt) >= need) return 0;
+    if (local ? load_acquire_gpu(cnt) >= need : load_relaxed_sys_i32(cnt) >= need) {
+        if (!local) __threadfence_system();
+        return 0;
+    }
     unsigned long long t0 = global_ns();
     for (unsigned polls = 1;; polls++) {
-        if (load_acquire_sys(cnt) >= need) return 0;
+        if (local) {
+            if (load_acquire_gpu(cnt) >= need) return 0;
+        } else {
+            __nanosleep(64);
+            if (load_relaxed_sys_i32(cnt) >= need) {
+                __threadfence_system();
+                return 0;
+            }
+        }
         if ((polls & 255) == 0) {
             if (*(volatile int *)a->error) return 1;
             if (global_ns() - t0 > a->timeout_ns) return 2;
@@ -62,9 +89,10 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         for (int s = lane; s < a.nsrc && !stuck; s += 32) {
             int need = __ldg(a.need + (size_t)s * a.nloc + t);
             if (need == 0) continue; /* nothing comes from there */
-            int w = wait_count(a.src_in[s] + i, need, &a);
+            int local = (a.src_local >> s) & 1;
+            int w = wait_count(a.src_in[s] + i, need, local, &a);
             if (w) stuck = w == 2 ? s + 1 : -1;
-            else part += load_relaxed_sys(a.src_sum[s] + i);
+            else part += local ? load_relaxed_gpu(a.src_sum[s] + i) : load_relaxed_sys(a.src_sum[s] + i);
         }
         if (__any_sync(FULL_MASK, stuck)) {
             if (stuck > 0 && atomicCAS(a.error, 0, 1) == 0) {
@@ -81,15 +109,18 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         for (int64_t k = k0 + lane; k < k1; k += 32) {
             int32_t r = __ldg(a.row + k);
             int q = __ldg(a.task_pe + r / a.task_size);
-            atomicAdd_system(a.dst_sum[q] + r, __ldg(a.val + k) * xi);
-            far |= q != a.me;
+            double v = __ldg(a.val + k) * xi;
+            if ((a.dst_local >> q) & 1) atomicAdd(a.dst_sum[q] + r, v);
+            else atomicAdd_system(a.dst_sum[q] + r, v);
+            far |= q != a.me; /* read or written by another GPU */
         }
         if (__any_sync(FULL_MASK, far)) __threadfence_system();
         else __threadfence();
         for (int64_t k = k0 + lane; k < k1; k += 32) {
             int32_t r = __ldg(a.row + k);
             int q = __ldg(a.task_pe + r / a.task_size);
-            atomicAdd_system(a.dst_in[q] + r, 1);
+            if ((a.dst_local >> q) & 1) atomicAdd(a.dst_in[q] + r, 1);
+            else atomicAdd_system(a.dst_in[q] + r, 1);
         }
     }
 }

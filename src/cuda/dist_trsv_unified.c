@@ -112,7 +112,8 @@ static domino_status setup_gpu(domino_handle h, struct domino_dist_trsv_s *T, do
         dst_in[q] = q == g ? G->l_in : T->m_in;
         dst_sum[q] = q == g ? G->l_sum : T->m_sum;
     }
-    return dist_trsv_gpu_set_pointers(h, WHAT, G, src_in, src_sum, 2, dst_in, dst_sum, T->npes);
+    /* local arrays (source 0, destination g) on this GPU, managed ones anywhere */
+    return dist_trsv_gpu_set_pointers(h, WHAT, G, src_in, src_sum, 2, 1u, dst_in, dst_sum, T->npes, 1u << g);
 }
 
 domino_status domino_dist_trsv_unified(domino_handle h, domino_fill fill, domino_diag diag,

@@ -117,10 +117,12 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
     cudaError_t e = cudaMalloc((void **)&T->peer_x, T->npes * sizeof(double *));
     if (!e) e = cudaMemcpy(T->peer_x, px, T->npes * sizeof(double *), cudaMemcpyHostToDevice);
     if (e) return domino_cuda_status(h, e, WHAT);
+    unsigned me = 1u << T->pe;
     if (solver == DOMINO_DIST_ZEROCOPY) /* read every PE's, write one's own */
-        return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, own_in, own_sum, T->npes);
+        return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, me, own_in, own_sum,
+                                          T->npes, 0xffffffffu);
     /* PUSH: read one's own, write the owner's */
-    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, in, sum, T->npes);
+    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, 1u, in, sum, T->npes, me);
 }
 
 domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_solver solver,
