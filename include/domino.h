@@ -261,6 +261,10 @@ typedef struct domino_dist_options {
     const int64_t *budget;     /* npes byte budgets, NULL = none: a PE whose share
                                   needs more fails the plan with DOMINO_OUT_OF_MEMORY
                                   naming the PE, its bytes and its budget */
+    int level_order;           /* multi-GPU solvers: 1 = each PE takes its components
+                                  level by level (a topological order that keeps a whole
+                                  wavefront in flight; levels computed on the host when
+                                  the share is built), 0 = in index order (0) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget */
 void domino_dist_options_init(domino_dist_options *opt);
@@ -269,6 +273,7 @@ typedef struct domino_dist_plan {
     int32_t n;              /* components */
     int npes;               /* PEs */
     domino_dist_scheme scheme; /* how it was made */
+    int level_order;        /* the solvers take components level by level (options) */
     int32_t task_size;      /* components per task (the last task may be shorter) */
     int32_t ntasks;         /* tasks, ceil(n / task_size) */
     int *task_pe;           /* PE of each task, size ntasks */

@@ -7,7 +7,7 @@
  * finishes must give domino_ref_trsv's answer; a schedule that stalls means
  * a wrong need.  Random DAGs, stencils (lower and upper, CSR and CSC,
  * float), symmetric storage and the shared matrices, 1 to 6 PEs, both
- * distributions; then the errors. */
+ * distributions, index and level order; then the errors. */
 #include "check.h"
 #include "domino.h"
 #include "dist/dist_share.h"
@@ -106,6 +106,7 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks;
+    opt.level_order = tasks == 4; /* the level order on one pool of each matrix */
     CHECK_OK(h, domino_dist_plan_make(h, A, fill, npes, &opt, &plan));
     double *x = malloc((size_t)n * sizeof(double) + 8);
     for (int mode = 0; plan && mode < 3; mode++) {
@@ -161,6 +162,7 @@ static void check_matrix(domino_handle h, const char *name, domino_matrix A, int
                 check_case(h, name, A, (domino_fill)fill, dg, npes, DOMINO_DIST_TASKPOOL, 4, xr, b);
             }
             check_case(h, name, A, (domino_fill)fill, dg, 3, DOMINO_DIST_TASKPOOL, 32, xr, b);
+            check_case(h, name, A, (domino_fill)fill, dg, 2, DOMINO_DIST_CONTIGUOUS, 4, xr, b); /* level order */
         }
     domino_matrix_free(E);
     domino_matrix_free(D);

@@ -8,16 +8,8 @@
 #include "dist_trsv_internal.h"
 
 #include <string.h>
-#include <time.h>
 
 #define WHAT "domino_dist_trsv_unified"
-
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 static void unified_destroy(struct domino_dist_trsv_s *T)
 {
@@ -51,7 +43,7 @@ static domino_status unified_solve(domino_handle h, struct domino_dist_trsv_s *T
                 e = cudaStreamSynchronize(T->g[g].stream);
             }
     }
-    double t0 = wall_seconds();
+    double t0 = domino_wtime();
     for (int g = 0; g < T->ngpu && !s && !e; g++) {
         dist_trsv_gpu *G = &T->g[g];
         void *args[] = {&G->a};
@@ -61,7 +53,7 @@ static domino_status unified_solve(domino_handle h, struct domino_dist_trsv_s *T
     }
     for (int g = 0; g < T->ngpu && !s && !e; g++)
         if (!(e = cudaSetDevice(T->g[g].device))) e = cudaStreamSynchronize(T->g[g].stream);
-    double t1 = wall_seconds();
+    double t1 = domino_wtime();
     if (!s && e) s = domino_cuda_status(h, e, what);
     for (int g = 0; g < T->ngpu && !s; g++) s = dist_trsv_gpu_check(h, what, &T->g[g], g);
     for (int g = 0; g < T->ngpu && !s; g++) {

@@ -1,7 +1,8 @@
 /* dist_options.c: default options of the distributed planning */
 #include "internal.h"
 
-/* opt := TASKPOOL, 8 tasks per PE, equal weights (NULL), no budget (NULL);
+/* opt := TASKPOOL, 8 tasks per PE, equal weights (NULL), no budget (NULL),
+ * index order;
  * NULL opt is ignored */
 void domino_dist_options_init(domino_dist_options *opt)
 {
@@ -11,4 +12,5 @@ void domino_dist_options_init(domino_dist_options *opt)
     opt->task_size = 0;
     opt->weight = NULL;
     opt->budget = NULL;
+    opt->level_order = 0;
 }

@@ -28,8 +28,9 @@ typedef struct dist_share {
     int32_t n;       /* order of the system */
     int32_t nloc;    /* components of this PE */
     int64_t nnz;     /* strict entries in this PE's columns */
-    int32_t *comp;   /* global index of local component k, solve order (increasing
-                        for lower, decreasing for upper), size nloc */
+    int32_t *comp;   /* global index of local component k, solve order: increasing
+                        for lower, decreasing for upper, or level by level when
+                        the plan says level_order, size nloc */
     int64_t *col_ptr; /* column of component k is col_row/col_val[col_ptr[k] .. col_ptr[k+1]), nloc+1 */
     int32_t *col_row; /* global row of each strict entry, size nnz */
     double *col_val;  /* its value (double whatever A's type), size nnz */

@@ -5,7 +5,8 @@
  *    random DAGs of several depths, a 27-point stencil (lower and upper),
  *    the shared matrices (cage8 with a dominant diagonal, bcsstk13 as
  *    stored: one triangle of a symmetric matrix, luxembourg), unit and
- *    non-unit, contiguous and task-pool distributions, two solves per plan;
+ *    non-unit, contiguous and task-pool distributions, index and level
+ *    order, two solves per plan;
  *  - a plan that does not fit the run fails on every PE alike, no hang;
  *  - a need that can never be met (white box) ends the solve with
  *    DOMINO_TIMEOUT naming the row on every PE, no hang. */
@@ -123,19 +124,24 @@ static void check_solves(domino_handle h, const char *who, const test_case *c, d
     free(xr);
 }
 
-static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme, int tasks)
+static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme, int tasks,
+                                   int level_order)
 {
     domino_dist_options opt;
     domino_dist_plan *plan = NULL;
     domino_dist_options_init(&opt);
     opt.scheme = (domino_dist_scheme)scheme;
     opt.tasks_per_pe = tasks;
+    opt.level_order = level_order;
     CHECK_OK(h, domino_dist_plan_make(h, c->A, c->fill, npes, &opt, &plan));
     return plan;
 }
 
 #define MAX_CASES 16
-static const int schemes[3][2] = {{DOMINO_DIST_CONTIGUOUS, 1}, {DOMINO_DIST_TASKPOOL, 8}, {DOMINO_DIST_TASKPOOL, 32}};
+/* scheme, tasks per PE, level order */
+#define NSCHEMES 4
+static const int schemes[NSCHEMES][3] = {{DOMINO_DIST_CONTIGUOUS, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 0},
+                                         {DOMINO_DIST_TASKPOOL, 32, 0}, {DOMINO_DIST_TASKPOOL, 8, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)
@@ -147,8 +153,8 @@ static int pe_unified(const domino_launch_info *info, void *arg)
     CHECK_OK(h, domino_create(&h));
     int nc = make_cases(h, c);
     for (int k = 0; k < nc; k++) {
-        for (int sc = 0; sc < 3 && c[k].A; sc++) {
-            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1]);
+        for (int sc = 0; sc < NSCHEMES && c[k].A; sc++) {
+            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1], schemes[sc][2]);
             domino_dist_trsv T = NULL;
             CHECK_OK(h, domino_dist_trsv_unified(h, c[k].fill, c[k].diag, c[k].A, plan, &T));
             if (T) check_solves(h, "unified", &c[k], T);
@@ -164,7 +170,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
 /* a wait that can never end: bump one need of PE 0's middle component */
 static void check_timeout(domino_handle h, domino_dist D, const test_case *c)
 {
-    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8);
+    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0);
     domino_dist_trsv T = NULL;
     setenv("DOMINO_DIST_TIMEOUT_S", "2", 1);
     CHECK_OK(h, domino_dist_trsv_make(h, D, DOMINO_DIST_PUSH, c->fill, c->diag, c->A, plan, &T));
@@ -209,8 +215,8 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
     int nc = make_cases(h, c);
     for (int k = 0; k < nc; k++) {
         for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PUSH && c[k].A; solver++)
-            for (int sc = 0; sc < 3; sc++) {
-                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1]);
+            for (int sc = 0; sc < NSCHEMES; sc++) {
+                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1], schemes[sc][2]);
                 domino_dist_trsv T = NULL;
                 snprintf(who, sizeof who, "PE %d/%d %s scheme %d", rank, npes,
                          solver == DOMINO_DIST_ZEROCOPY ? "zerocopy" : "push", sc);
@@ -222,13 +228,13 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
             }
     }
     /* a plan for another number of PEs: every PE fails alike */
-    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8);
+    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0);
     domino_dist_trsv T = NULL;
     CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH,
                  domino_dist_trsv_make(h, D, DOMINO_DIST_ZEROCOPY, DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, wrong, &T));
     domino_dist_plan_free(wrong);
     /* PE 0 alone has a bad solver: the others learn it from agreement */
-    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8);
+    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0);
     domino_status s = domino_dist_trsv_make(h, D, rank == 0 ? DOMINO_DIST_UNIFIED : DOMINO_DIST_PUSH,
                                             DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, plan, &T);
     CHECK(s == DOMINO_INVALID_VALUE && T == NULL);

@@ -35,16 +35,19 @@ typedef struct dist_config {
     config_kind kind;  /* what runs */
     int scheme;        /* domino_dist_scheme */
     int tasks;         /* tasks per PE (TASKPOOL) */
+    int level_order;   /* components taken level by level */
 } dist_config;
 
 static const dist_config configs[] = {
-    {"cusparse-1gpu", K_CUSPARSE, 0, 1},    {"domino-1gpu", K_DOMINO, 0, 1},
-    {"um", K_UNIFIED, 0, 1},                {"um-tasks8", K_UNIFIED, 1, 8},
-    {"zerocopy", K_ZEROCOPY, 0, 1},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4},
-    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16},
-    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32}, {"push", K_PUSH, 0, 1},
-    {"push-tasks4", K_PUSH, 1, 4},          {"push-tasks8", K_PUSH, 1, 8},
-    {"push-tasks16", K_PUSH, 1, 16},        {"push-tasks32", K_PUSH, 1, 32},
+    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0},
+    {"um", K_UNIFIED, 0, 1, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0},
+    {"zerocopy", K_ZEROCOPY, 0, 1, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0},
+    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0},
+    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0}, {"push", K_PUSH, 0, 1, 0},
+    {"push-tasks4", K_PUSH, 1, 4, 0},          {"push-tasks8", K_PUSH, 1, 8, 0},
+    {"push-tasks16", K_PUSH, 1, 16, 0},        {"push-tasks32", K_PUSH, 1, 32, 0},
+    {"um-tasks8-level", K_UNIFIED, 1, 8, 1}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1},
+    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1}, {"push-tasks8-level", K_PUSH, 1, 8, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -96,6 +99,7 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     domino_dist_options_init(&opt);
     opt.scheme = (domino_dist_scheme)c->scheme;
     opt.tasks_per_pe = c->tasks;
+    opt.level_order = c->level_order;
     for (int q = 0; q < npes; q++) budget[q] = budget_mb << 20;
     if (budget_mb > 0) opt.budget = budget;
     return domino_dist_plan_make(h, p->T, p->solve.fill, npes, &opt, plan);
@@ -169,7 +173,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
 static void report_budget(domino_handle h, const bench_problem *p, int npes, int64_t budget_mb)
 {
     domino_dist_plan *plan = NULL;
-    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8};
+    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0};
     domino_status s1 = make_plan(h, p, &tp8, 1, budget_mb, &plan);
     printf("# budget %lld MiB per GPU: on 1 GPU %s", (long long)budget_mb,
            s1 ? "does not fit" : "fits");
@@ -192,7 +196,7 @@ static void report(const bench_problem *p, const problem_spec *spec, int npes, c
     double bytes = (double)p->nnz * 12 + (double)(p->n + 1) * 8 + 2.0 * p->n * 8;
     printf("%s: n %d, nnz %lld, levels %d, parallelism %.0f, dependency %.2f\n", spec->name, p->n,
            (long long)p->nnz, p->levels->nlevels, p->levels->parallelism, p->levels->dependency);
-    printf("  %-18s %4s %10s %8s %7s %8s %8s %8s %9s %6s\n", "config", "gpus", "ms", "GB/s", "%copy",
+    printf("  %-22s %4s %10s %8s %7s %8s %8s %8s %9s %6s\n", "config", "gpus", "ms", "GB/s", "%copy",
            "xUM", "xcuSP", "xdomino", "fwd-err", "remote");
     for (int c = 0; c < NCONFIGS; c++) {
         if (!run[c]) continue;
@@ -200,9 +204,9 @@ static void report(const bench_problem *p, const problem_spec *spec, int npes, c
         double ms = r[c].seconds * 1e3, gbs = bytes / r[c].seconds * 1e-9;
         int ok = isfinite(r[c].seconds) && r[c].error <= ANSWER_TOL;
         if (!ok) {
-            printf("  %-18s %4d  FAILED: %s (error %.2e)\n", configs[c].name, gpus, r[c].note, r[c].error);
+            printf("  %-22s %4d  FAILED: %s (error %.2e)\n", configs[c].name, gpus, r[c].note, r[c].error);
         } else {
-            printf("  %-18s %4d %10.3f %8.1f %7.1f %8.2f %8.2f %8.2f %9.1e %6.3f %s\n", configs[c].name, gpus,
+            printf("  %-22s %4d %10.3f %8.1f %7.1f %8.2f %8.2f %8.2f %9.1e %6.3f %s\n", configs[c].name, gpus,
                    ms, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 0, base_um / r[c].seconds,
                    base_cus / r[c].seconds, base_dom / r[c].seconds, r[c].error, r[c].remote_share,
                    configs[c].kind == K_DOMINO ? r[c].note : "");
@@ -271,7 +275,8 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
         if (!known) {
             fprintf(stderr, "domino bench: --engines: unknown configuration '%.*s' of --suite trsv-dist "
                             "(cusparse-1gpu, domino-1gpu, um, um-tasks8, zerocopy[-tasksK], push[-tasksK], "
-                            "K = 4, 8, 16, 32)\n", (int)l, p);
+                            "K = 4, 8, 16, 32, um-tasks8-level, zerocopy-level, zerocopy-tasks8-level, "
+                            "push-tasks8-level)\n", (int)l, p);
             return 2;
         }
         p = end ? end + 1 : p + l;

@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <time.h> /* nanosleep */
 #ifdef DOMINO_NVSHMEM_WITH_MPI
 #include <mpi.h>
 #endif
@@ -39,13 +39,6 @@ typedef struct uid_page {
 } uid_page;
 static_assert(sizeof(uid_page) <= DOMINO_LAUNCH_SHARED_BYTES, "the unique ID must fit the page");
 
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 /* PE 0 publishes the unique ID, the others wait for it */
 static domino_status share_uid(domino_handle h, const domino_launch_info *pe, nvshmemx_uniqueid_t *uid)
 {
@@ -57,8 +50,8 @@ static domino_status share_uid(domino_handle h, const domino_launch_info *pe, nv
         __atomic_store_n(&page->ready, UID_READY, __ATOMIC_RELEASE);
         return DOMINO_SUCCESS;
     }
-    for (double t0 = wall_seconds(); __atomic_load_n(&page->ready, __ATOMIC_ACQUIRE) != UID_READY;) {
-        if (wall_seconds() - t0 > UID_WAIT_S)
+    for (double t0 = domino_wtime(); __atomic_load_n(&page->ready, __ATOMIC_ACQUIRE) != UID_READY;) {
+        if (domino_wtime() - t0 > UID_WAIT_S)
             return domino_error(h, DOMINO_TIMEOUT, "domino_dist_join: PE %d of %d waited %d s for PE 0's "
                                 "NVSHMEM unique ID", pe->rank, pe->npes, UID_WAIT_S);
         struct timespec pause = {0, 1000000};

@@ -13,16 +13,8 @@
 #include <nvshmemx.h>
 
 #include <string.h>
-#include <time.h>
 
 #define WHAT "domino_dist_trsv_make"
-
-static double wall_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 static void nvshmem_destroy(struct domino_dist_trsv_s *T)
 {
@@ -50,12 +42,12 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
                (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
     if ((s = domino_dist_agree(h, D, s))) return s; /* nobody starts unless all are ready */
-    t0 = wall_seconds();
+    t0 = domino_wtime();
     void *args[] = {&G->a};
     int launched = nvshmemx_collective_launch(dist_trsv_kernel_fn(), dim3(G->blocks),
                                               dim3(DIST_WARPS_PER_BLOCK * 32), args, 0, G->stream);
     e = cudaStreamSynchronize(G->stream);
-    t1 = wall_seconds();
+    t1 = domino_wtime();
     if (launched != 0) s = domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the collective launch failed", what, T->pe);
     else if (e) s = domino_cuda_status(h, e, what);
     else s = dist_trsv_gpu_check(h, what, G, T->pe);
