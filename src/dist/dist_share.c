@@ -32,9 +32,13 @@ static int strict(const share_walk *w, int32_t r, int32_t c)
     return w->lower ? r > c : r < c;
 }
 
-/* pass 0: count column entries and needs; pass 1: fill the columns */
+/* pass 0: count column entries and needs; pass 1: fill the columns.  Runs
+ * on OpenMP threads: counts are atomic, a column's slots taken with an
+ * atomic capture (the order of a column's entries is not fixed); a
+ * component's pivot comes from its own row or column of A, visited by one
+ * thread.  *remote: this thread's count of entries sent away. */
 static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int pass, int64_t *next,
-                  int32_t r, int32_t c, double v)
+                  int32_t r, int32_t c, double v, int64_t *remote)
 {
     if (r == c) {
         if (pass == 0 && w->loc[r] >= 0) S->pivot[w->loc[r]] += v;
@@ -45,15 +49,20 @@ static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int 
     if (qc == w->pe) {
         int32_t k = w->loc[c];
         if (pass == 0) {
+#pragma omp atomic
             S->col_ptr[k + 1]++;
-            if (qr != w->pe) S->remote++;
+            if (qr != w->pe) (*remote)++;
         } else {
-            S->col_row[next[k]] = r;
-            S->col_val[next[k]++] = v;
+            int64_t at;
+#pragma omp atomic capture
+            at = next[k]++;
+            S->col_row[at] = r;
+            S->col_val[at] = v;
         }
     }
     if (pass == 0 && qr == w->pe) {
         int src = mode == DIST_COUNT_PER_PE ? qc : mode == DIST_COUNT_ONE ? 0 : (qc == w->pe ? 0 : 1);
+#pragma omp atomic
         S->need[(size_t)src * S->nloc + w->loc[r]]++;
     }
 }
@@ -65,13 +74,16 @@ static void walk(const share_walk *w, dist_share *S, dist_count_mode mode, int p
     int csr = A->format == DOMINO_CSR;
     int32_t nptr = domino_matrix_nptr(A);
     double sign = A->symmetry == DOMINO_SKEW_SYMMETRIC ? -1.0 : 1.0;
+    int64_t remote = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : remote)
     for (int32_t a = 0; a < nptr; a++)
         for (int64_t k = A->ptr[a]; k < A->ptr[a + 1]; k++) {
             int32_t r = csr ? a : A->ind[k], c = csr ? A->ind[k] : a;
             double v = domino_matrix_value(A, k);
-            visit(w, S, mode, pass, next, r, c, v);
-            if (A->symmetry != DOMINO_GENERAL && r != c) visit(w, S, mode, pass, next, c, r, sign * v);
+            visit(w, S, mode, pass, next, r, c, v, &remote);
+            if (A->symmetry != DOMINO_GENERAL && r != c) visit(w, S, mode, pass, next, c, r, sign * v, &remote);
         }
+    S->remote += remote;
 }
 
 /* the components of pe in solve order and their local indices */
