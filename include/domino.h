@@ -44,7 +44,7 @@ typedef enum domino_status {
     DOMINO_IO_ERROR = -104,         /* a file could not be opened, read or written */
     DOMINO_DEVICE_ERROR = -105,     /* CUDA, cuSPARSE, NCCL or NVSHMEM failure */
     DOMINO_NOT_SUPPORTED = -106,    /* valid request this build or machine cannot do */
-    DOMINO_TIMEOUT = -107           /* a bounded wait expired (debug builds) */
+    DOMINO_TIMEOUT = -107           /* a bounded wait expired (message: who waited for what) */
 } domino_status;
 
 /* name of a status, e.g. "DOMINO_BAD_INPUT" */
@@ -413,7 +413,8 @@ domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_
  * solve proper (from the start of the kernels, after the arrays are
  * cleared and the PEs met, to the end of the last), the largest over PEs;
  * may be NULL.  A wait that lasts longer than DOMINO_DIST_TIMEOUT_S
- * seconds (20) ends the solve with DOMINO_TIMEOUT naming the PE and row. */
+ * seconds (60) without its count moving ends the solve with DOMINO_TIMEOUT
+ * naming the PE and row. */
 domino_status domino_dist_trsv_solve(domino_handle h, domino_dist_trsv T, const double *b, double *x,
                                      double *seconds);
 /* free T (collective for the NVSHMEM solvers); NULL is accepted */

@@ -13,7 +13,8 @@ extern "C" {
 
 #define DIST_MAX_GPUS 32        /* PEs (NVSHMEM) or GPUs (unified memory): one lane each */
 #define DIST_WARPS_PER_BLOCK 4  /* 128 threads */
-#define DIST_TIMEOUT_S 20.0     /* a wait on one row gives up after this (DOMINO_DIST_TIMEOUT_S) */
+#define DIST_TIMEOUT_S 60.0     /* a wait on one row that sees no progress for this long gives up
+                                   (DOMINO_DIST_TIMEOUT_S) */
 #define DIST_TRSV_MAGIC 0x646f6d696e6f5431ULL /* "dominoT1" */
 
 /* What one GPU's kernel reads and writes.  Component k (solve order) of this
@@ -49,7 +50,7 @@ typedef struct dist_trsv_args {
 
 /* one GPU's part of a solve: its share on the device */
 typedef struct dist_trsv_gpu {
-    int device;              /* CUDA device */
+    int device;              /* CUDA device, -1 until the share is uploaded */
     cudaStream_t stream;     /* its work (owned unless borrowed) */
     int own_stream;          /* 1: stream made here */
     int32_t nloc;            /* components */
@@ -60,7 +61,6 @@ typedef struct dist_trsv_gpu {
     int *l_in;               /* unified memory: device-local counts (size n) */
     double *l_sum;           /* unified memory: device-local sums (size n) */
     int blocks;              /* persistent grid */
-    cudaEvent_t done;        /* end of the last solve */
 } dist_trsv_gpu;
 
 /* a multi-GPU solve ready to run */

@@ -43,29 +43,38 @@ static __device__ __forceinline__ unsigned long long global_ns(void)
 }
 
 /* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
- * when this one did.  local: the count is in this GPU's memory (acquire at
+ * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory (acquire at
  * GPU scope); else polled relaxed at system scope with a short back-off
  * (the polls cross NVLink) and ordered by a system fence once met. */
 static __device__ int wait_count(const int *cnt, int need, int local, const dist_trsv_args *a)
 {
-    if (local ? load_acquire_gpu(cnt) >= need : load_relaxed_sys_i32(cnt) >= need) {
+    int seen = local ? load_acquire_gpu(cnt) : load_relaxed_sys_i32(cnt);
+    if (seen >= need) {
         if (!local) __threadfence_system();
         return 0;
     }
     unsigned long long t0 = global_ns();
     for (unsigned polls = 1;; polls++) {
+        int now;
         if (local) {
-            if (load_acquire_gpu(cnt) >= need) return 0;
+            now = load_acquire_gpu(cnt);
         } else {
             __nanosleep(64);
-            if (load_relaxed_sys_i32(cnt) >= need) {
-                __threadfence_system();
-                return 0;
-            }
+            now = load_relaxed_sys_i32(cnt);
+        }
+        if (now >= need) {
+            if (!local) __threadfence_system();
+            return 0;
         }
         if ((polls & 255) == 0) {
             if (*(volatile int *)a->error) return 1;
-            if (global_ns() - t0 > a->timeout_ns) return 2;
+            unsigned long long t = global_ns();
+            if (now != seen) { /* progress: the clock starts again */
+                seen = now;
+                t0 = t;
+            } else if (t - t0 > a->timeout_ns) {
+                return 2;
+            }
         }
     }
 }

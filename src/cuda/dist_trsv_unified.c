@@ -26,6 +26,7 @@ static domino_status unified_solve(domino_handle h, struct domino_dist_trsv_s *T
     cudaError_t e = cudaSuccess;
     size_t n = (size_t)T->n;
     int back;
+    if (n > 0 && (!b || !x)) return domino_error(h, DOMINO_NULL_POINTER, "%s: %s is NULL", what, !b ? "b" : "x");
     cudaGetDevice(&back);
     for (int g = 0; g < T->ngpu && !s; g++) {
         dist_trsv_gpu *G = &T->g[g];
@@ -51,8 +52,12 @@ static domino_status unified_solve(domino_handle h, struct domino_dist_trsv_s *T
         if (!(e = cudaSetDevice(G->device)))
             e = cudaLaunchKernel(dist_trsv_kernel_fn(), grid, block, args, 0, G->stream);
     }
-    for (int g = 0; g < T->ngpu && !s && !e; g++)
-        if (!(e = cudaSetDevice(T->g[g].device))) e = cudaStreamSynchronize(T->g[g].stream);
+    /* every GPU's work ends before we return, even after a failed launch */
+    for (int g = 0; g < T->ngpu && !s; g++) {
+        cudaError_t f = cudaSetDevice(T->g[g].device);
+        if (!f) f = cudaStreamSynchronize(T->g[g].stream);
+        if (!e) e = f;
+    }
     double t1 = domino_wtime();
     if (!s && e) s = domino_cuda_status(h, e, what);
     for (int g = 0; g < T->ngpu && !s; g++) s = dist_trsv_gpu_check(h, what, &T->g[g], g);

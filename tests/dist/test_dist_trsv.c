@@ -139,9 +139,10 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
 
 #define MAX_CASES 16
 /* scheme, tasks per PE, level order */
-#define NSCHEMES 4
+#define NSCHEMES 5
 static const int schemes[NSCHEMES][3] = {{DOMINO_DIST_CONTIGUOUS, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 0},
-                                         {DOMINO_DIST_TASKPOOL, 32, 0}, {DOMINO_DIST_TASKPOOL, 8, 1}};
+                                         {DOMINO_DIST_TASKPOOL, 32, 0}, {DOMINO_DIST_TASKPOOL, 8, 1},
+                                         {DOMINO_DIST_CONTIGUOUS, 1, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)

@@ -90,6 +90,15 @@ static int under_mpirun(void)
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
 
+/* words[0] := "this PE failed with a device error", so that when the next
+ * agreement cannot even write its word (a sticky CUDA error), the others
+ * still learn of the failure instead of reading a stale success */
+static void preset_failure(domino_dist D)
+{
+    int fail = D->rank * 1024 + (int)(-DOMINO_DEVICE_ERROR);
+    cudaMemcpy(D->words, &fail, sizeof(int), cudaMemcpyHostToDevice);
+}
+
 domino_status domino_dist_join(domino_handle h, domino_dist *out)
 {
     const char *fn = "domino_dist_join";
@@ -140,6 +149,7 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d: no symmetric memory for its "
                             "agreement words", fn, rank);
     }
+    preset_failure(D);
     *out = D;
     return DOMINO_SUCCESS;
 }
@@ -156,6 +166,7 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
     nvshmem_barrier_all();
     int rc = nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1);
     cudaError_t e2 = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost);
+    preset_failure(D);
     if (mine) return mine;
     if (e || e2) return domino_cuda_status(h, e ? e : e2, fn);
     if (rc != 0) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);

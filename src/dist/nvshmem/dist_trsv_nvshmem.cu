@@ -36,7 +36,9 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
     size_t n = (size_t)T->n;
     cudaError_t e = cudaSuccess;
     double t0 = 0, t1 = 0;
-    domino_status s = dist_trsv_gpu_prepare(h, what, G, b);
+    domino_status s = n > 0 && (!b || !x)
+                          ? domino_error(h, DOMINO_NULL_POINTER, "%s: PE %d: %s is NULL", what, T->pe, !b ? "b" : "x")
+                          : dist_trsv_gpu_prepare(h, what, G, b);
     if (!s && ((e = cudaMemsetAsync(T->s_in, 0, n * sizeof(int), G->stream)) ||
                (e = cudaMemsetAsync(T->s_sum, 0, n * sizeof(double), G->stream)) ||
                (e = cudaStreamSynchronize(G->stream))))
@@ -53,7 +55,8 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
     else s = dist_trsv_gpu_check(h, what, G, T->pe);
     if ((s = domino_dist_agree(h, D, s))) return s;
     double mine = t1 - t0, worst = 0;
-    if ((s = domino_dist_max(h, D, mine, &worst))) return s;
+    s = domino_dist_max(h, D, mine, &worst);
+    if ((s = domino_dist_agree(h, D, s))) return s;
     /* every PE's solution into its s_x, then everybody gathers the rest */
     if ((e = dist_trsv_scatter(G->a.comp, G->a.x, G->nloc, T->s_x, G->stream)) ||
         (e = cudaStreamSynchronize(G->stream)))
@@ -91,10 +94,12 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
     size_t n = (size_t)T->n;
     int *in[DIST_MAX_GPUS], *own_in[DIST_MAX_GPUS];
     double *sum[DIST_MAX_GPUS], *own_sum[DIST_MAX_GPUS], *px[DIST_MAX_GPUS];
-    domino_status s = domino_dist_malloc(h, D, n * sizeof(int), (void **)&T->s_in);
-    if (!s) s = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_sum);
-    if (!s) s = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_x);
-    if (s) return s;
+    /* collective: every PE makes all three calls, whatever failed before */
+    domino_status s1 = domino_dist_malloc(h, D, n * sizeof(int), (void **)&T->s_in);
+    domino_status s2 = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_sum);
+    domino_status s3 = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_x);
+    domino_status s = s1 ? s1 : s2 ? s2 : s3;
+    if ((s = domino_dist_agree(h, D, s))) return s;
     for (int q = 0; q < T->npes; q++) {
         in[q] = (int *)nvshmem_ptr(T->s_in, q);
         sum[q] = (double *)nvshmem_ptr(T->s_sum, q);
@@ -109,12 +114,15 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
     cudaError_t e = cudaMalloc((void **)&T->peer_x, T->npes * sizeof(double *));
     if (!e) e = cudaMemcpy(T->peer_x, px, T->npes * sizeof(double *), cudaMemcpyHostToDevice);
     if (e) return domino_cuda_status(h, e, WHAT);
+    /* GPU scope only for words no other GPU writes or reads: the counts and
+     * sums of this PE's own rows in ZEROCOPY (its own contributions); every
+     * word a peer touches is updated and polled at system scope */
     unsigned me = 1u << T->pe;
     if (solver == DOMINO_DIST_ZEROCOPY) /* read every PE's, write one's own */
         return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, me, own_in, own_sum,
-                                          T->npes, 0xffffffffu);
-    /* PUSH: read one's own, write the owner's */
-    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, 1u, in, sum, T->npes, me);
+                                          T->npes, me);
+    /* PUSH: read one's own (peers add into it), write the owner's */
+    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, 0u, in, sum, T->npes, 0u);
 }
 
 domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_solver solver,
