@@ -263,8 +263,10 @@ typedef struct domino_dist_options {
                                   naming the PE, its bytes and its budget */
     int level_order;           /* multi-GPU solvers: 1 = each PE takes its components
                                   level by level (a topological order that keeps a whole
-                                  wavefront in flight; levels computed on the host when
-                                  the share is built), 0 = in index order (0) */
+                                  wavefront in flight), 0 = in index order (0) */
+    const int32_t *row_level;  /* level_order: the level of every row when the caller has
+                                  them (domino_levels.row_level of this triangle, copied),
+                                  NULL = computed by the plan (NULL) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget */
 void domino_dist_options_init(domino_dist_options *opt);
@@ -274,6 +276,7 @@ typedef struct domino_dist_plan {
     int npes;               /* PEs */
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
+    int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
     int32_t task_size;      /* components per task (the last task may be shorter) */
     int32_t ntasks;         /* tasks, ceil(n / task_size) */
     int *task_pe;           /* PE of each task, size ntasks */

@@ -210,6 +210,35 @@ int main(void)
     domino_matrix_free(B);
     A = B = NULL;
 
+    /* the plan's levels: computed, or copied from the caller's, alike */
+    {
+        domino_dist_options opt;
+        domino_dist_plan *P1 = NULL, *P2 = NULL;
+        domino_levels *lv = NULL;
+        CHECK_OK(h, domino_gen_dag(h, 3000, 4, 60, 0, 77, DOMINO_FLOAT64, &A));
+        CHECK_OK(h, domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, A, &lv));
+        domino_dist_options_init(&opt);
+        opt.level_order = 1;
+        CHECK_OK(h, domino_dist_plan_make(h, A, DOMINO_LOWER, 3, &opt, &P1));
+        opt.row_level = lv ? lv->row_level : NULL;
+        CHECK_OK(h, domino_dist_plan_make(h, A, DOMINO_LOWER, 3, &opt, &P2));
+        if (P1 && P2 && lv) {
+            CHECK(P1->row_level && P2->row_level);
+            CHECK(memcmp(P1->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
+            CHECK(memcmp(P2->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
+        }
+        opt.level_order = 0;
+        domino_dist_plan *P3 = NULL;
+        CHECK_OK(h, domino_dist_plan_make(h, A, DOMINO_LOWER, 3, &opt, &P3));
+        CHECK(P3 && P3->row_level == NULL); /* index order keeps no levels */
+        domino_dist_plan_free(P1);
+        domino_dist_plan_free(P2);
+        domino_dist_plan_free(P3);
+        domino_levels_free(lv);
+        domino_matrix_free(A);
+        A = NULL;
+    }
+
     /* errors: a missing diagonal and a zero pivot named by row, a PE
      * outside the plan, a plan of another size */
     domino_dist_plan *plan = NULL;

@@ -13,4 +13,5 @@ void domino_dist_options_init(domino_dist_options *opt)
     opt->weight = NULL;
     opt->budget = NULL;
     opt->level_order = 0;
+    opt->row_level = NULL;
 }

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #define WHAT "domino_dist_plan_make"
 
@@ -160,6 +161,28 @@ static domino_status check_budget(domino_handle h, const domino_dist_plan *P,
     return DOMINO_SUCCESS;
 }
 
+/* the level of every component into P->row_level: copied from given, or
+ * computed (symmetric storage expanded first) */
+static domino_status plan_levels(domino_handle h, domino_matrix L, domino_fill fill, const int32_t *given,
+                                 domino_dist_plan *P)
+{
+    domino_matrix E = NULL;
+    domino_levels *lv = NULL;
+    domino_status s = DOMINO_SUCCESS;
+    P->row_level = domino_malloc((size_t)P->n * sizeof(int32_t) + 1);
+    if (!P->row_level) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory for %d levels", P->n);
+    if (given) {
+        memcpy(P->row_level, given, (size_t)P->n * sizeof(int32_t));
+        return DOMINO_SUCCESS;
+    }
+    if (L->symmetry != DOMINO_GENERAL) s = domino_matrix_symmetric_expand(h, L, &E);
+    if (!s) s = domino_ref_levels(h, DOMINO_OP_N, fill, E ? E : L, &lv);
+    if (!s) memcpy(P->row_level, lv->row_level, (size_t)P->n * sizeof(int32_t));
+    domino_matrix_free(E);
+    domino_levels_free(lv);
+    return s;
+}
+
 /* *plan = the distribution of the components of triangle `fill` of square L
  * (CSR or CSC, any type, other triangle ignored) over npes PEs with the
  * scheme, tasks, weights and budgets of opt (NULL: defaults); see domino.h.
@@ -202,6 +225,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     if (s) goto cleanup;
     count_bytes(P, (int64_t)domino_type_size(L->type));
     s = check_budget(h, P, opt->budget);
+    if (!s && P->level_order) s = plan_levels(h, L, fill, opt->row_level, P);
 cleanup:
     domino_free(credit);
     if (s)

@@ -11,5 +11,6 @@ void domino_dist_plan_free(domino_dist_plan *plan)
     domino_free(plan->pe_nnz);
     domino_free(plan->pe_bytes);
     domino_free(plan->pe_remote);
+    domino_free(plan->row_level);
     domino_free(plan);
 }

@@ -111,37 +111,32 @@ static void list_components(const domino_dist_plan *plan, int pe, int lower, dis
     for (int32_t j = 0; j < k; j++) loc[S->comp[j]] = j;
 }
 
-/* reorder the components of S level by level (stable: index order, or its
- * reverse for upper, within a level) and renumber loc; A's triangle `fill` */
-static domino_status order_by_level(domino_handle h, const char *what, domino_matrix A, domino_fill fill,
-                                    dist_share *S, int32_t *loc)
+/* reorder the components of S level by level (levels of the plan; stable:
+ * index order, or its reverse for upper, within a level) and renumber loc */
+static domino_status order_by_level(domino_handle h, const char *what, const int32_t *level, dist_share *S,
+                                    int32_t *loc)
 {
-    domino_matrix E = NULL;
-    domino_levels *L = NULL;
-    int32_t *count = NULL, *sorted = NULL;
-    domino_status s = DOMINO_SUCCESS;
-    if (A->symmetry != DOMINO_GENERAL) s = domino_matrix_symmetric_expand(h, A, &E);
-    if (!s) s = domino_ref_levels(h, DOMINO_OP_N, fill, E ? E : A, &L);
-    domino_matrix_free(E);
-    if (s) return s;
-    count = domino_calloc((size_t)L->nlevels + 1, sizeof(int32_t));
-    sorted = domino_malloc((size_t)S->nloc * sizeof(int32_t) + 1);
+    int32_t top = 0;
+    for (int32_t k = 0; k < S->nloc; k++)
+        if (level[S->comp[k]] > top) top = level[S->comp[k]];
+    int32_t *count = domino_calloc((size_t)top + 2, sizeof(int32_t));
+    int32_t *sorted = domino_malloc((size_t)S->nloc * sizeof(int32_t) + 1);
     if (!count || !sorted) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d: out of host memory for the level order", what, S->pe);
-        goto cleanup;
+        domino_free(count);
+        domino_free(sorted);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d: out of host memory for the level order",
+                            what, S->pe);
     }
-    for (int32_t k = 0; k < S->nloc; k++) count[L->row_level[S->comp[k]] + 1]++;
-    for (int32_t l = 0; l < L->nlevels; l++) count[l + 1] += count[l];
-    for (int32_t k = 0; k < S->nloc; k++) sorted[count[L->row_level[S->comp[k]]]++] = S->comp[k];
+    for (int32_t k = 0; k < S->nloc; k++) count[level[S->comp[k]] + 1]++;
+    for (int32_t l = 0; l <= top; l++) count[l + 1] += count[l];
+    for (int32_t k = 0; k < S->nloc; k++) sorted[count[level[S->comp[k]]]++] = S->comp[k];
     for (int32_t k = 0; k < S->nloc; k++) {
         S->comp[k] = sorted[k];
         loc[sorted[k]] = k;
     }
-cleanup:
     domino_free(count);
     domino_free(sorted);
-    domino_levels_free(L);
-    return s;
+    return DOMINO_SUCCESS;
 }
 
 domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A, domino_fill fill,
@@ -182,7 +177,11 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
     if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need) goto oom;
     share_walk w = {A, fill == DOMINO_LOWER, plan, pe, loc};
     list_components(plan, pe, w.lower, S, loc);
-    if (plan->level_order && (s = order_by_level(h, what, A, fill, S, loc))) goto cleanup;
+    if (plan->level_order && !plan->row_level) {
+        s = domino_error(h, DOMINO_INVALID_VALUE, "%s: the plan asks for the level order but has no levels", what);
+        goto cleanup;
+    }
+    if (plan->level_order && (s = order_by_level(h, what, plan->row_level, S, loc))) goto cleanup;
     walk(&w, S, mode, 0, NULL);
     for (size_t k = 0; k < nloc; k++) S->col_ptr[k + 1] += S->col_ptr[k];
     S->nnz = S->col_ptr[nloc];

@@ -100,6 +100,7 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     opt.scheme = (domino_dist_scheme)c->scheme;
     opt.tasks_per_pe = c->tasks;
     opt.level_order = c->level_order;
+    opt.row_level = p->levels->row_level; /* computed once with the problem */
     for (int q = 0; q < npes; q++) budget[q] = budget_mb << 20;
     if (budget_mb > 0) opt.budget = budget;
     return domino_dist_plan_make(h, p->T, p->solve.fill, npes, &opt, plan);
