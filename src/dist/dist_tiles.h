@@ -142,6 +142,39 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
                                              dist_times *times);
 
 
+/* ------------------------------------------------ bulk-synchronous SUMMA
+ * The baseline of the one-sided algorithms: C = A B on a pr x pc process
+ * grid (pr pc = ranks; 1 x N, 2 x N/2 and square grids alike).  The inner
+ * dimension is cut into K = lcm(pr, pc) blocks; rank (r, c) = r pc + c
+ * holds A(r, l) for the blocks l with l mod pc = c, B(l, c) for l mod pr =
+ * r, and C(r, c).  Step l: A(r, l) is broadcast along grid row r, B(l, c)
+ * along grid column c (os_bcast in row and column groups), and every rank
+ * adds A(r, l) B(l, c) into its C tile.  Everyone moves in lock-step. */
+typedef struct dist_summa {
+    os_world *w;          /* the run */
+    domino_type type;     /* value type */
+    int64_t m, k, n;      /* A is m x k, B k x n (row-major), C m x n */
+    int pr, pc, K;        /* grid, inner blocks */
+    int myr, myc;         /* this rank's grid row and column */
+    int64_t *rb, *kb, *cb; /* boundaries of C's rows (pr+1), the inner blocks (K+1), C's columns (pc+1) */
+    int64_t *a_nnz;       /* entries of A(r, l), pr x K (every rank knows every size) */
+    domino_matrix *a;     /* A(myr, l) for the l this rank holds, else NULL; K entries */
+    void **b;             /* B(l, myc) row-major for the l this rank holds, else NULL; K entries */
+    double *c;            /* C(myr, myc) row-major, summed in double */
+    os_group *row, *col;  /* this rank's grid row and column */
+} dist_summa;
+
+/* Collective: every rank passes the same global CSR A (m x k) and row-major
+ * B (k x n, leading dimension ldb) and keeps its tiles; pr pc must equal
+ * the number of ranks (else DOMINO_INVALID_VALUE on every rank). */
+domino_status dist_summa_make(domino_handle h, os_world *w, domino_matrix A, const void *B, int64_t n,
+                              int64_t ldb, int pr, int pc, dist_summa **S);
+/* Collective: C = A B, bulk-synchronous; times may be NULL */
+domino_status dist_spmm_summa(domino_handle h, dist_summa *S, dist_times *times);
+/* Collective: every rank gets all of C (m x n row-major, ldc >= n, S's type) */
+domino_status dist_summa_gather(domino_handle h, dist_summa *S, void *C, int64_t ldc);
+void dist_summa_free(dist_summa *S);
+
 #ifdef __cplusplus
 }
 #endif

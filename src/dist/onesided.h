@@ -29,6 +29,16 @@ domino_status os_allreduce_i64(domino_handle h, os_world *w, int64_t *v, int cou
 /* element-wise sum (take_max 0) or maximum (1) of v[0..count) over the
  * ranks, on every rank (collective) */
 domino_status os_allreduce_f64(domino_handle h, os_world *w, double *v, int count, int take_max);
+/* Groups for the bulk-synchronous baselines (SUMMA): the ranks of one row
+ * or one column of a process grid.  Collective over the world: ranks that
+ * pass the same color form a group, ordered by key. */
+typedef struct os_group os_group;
+domino_status os_group_split(domino_handle h, os_world *w, int color, int key, os_group **g);
+int os_group_rank(const os_group *g);
+int os_group_size(const os_group *g);
+/* bytes of buf from the group's rank root to every rank of the group */
+domino_status os_bcast(domino_handle h, os_group *g, void *buf, size_t bytes, int root);
+void os_group_free(os_group *g);
 /* leave the run (MPI: finalizes MPI when os_world_init initialized it) */
 domino_status os_world_finalize(domino_handle h, os_world *w);
 /* end every rank at once with this exit code, the reason on stderr */

@@ -18,22 +18,24 @@
 /* what was asked */
 typedef struct bench_args {
     int scale, tiles, repeat; /* R-MAT scale, tiles per dimension, timed runs */
+    int pr, pc;               /* SUMMA's process grid (0: the squarest that fits) */
     int64_t k;                /* dense width */
     const char *csv;          /* CSV file (rank 0), or NULL */
 } bench_args;
 
 static int parse(int argc, char **argv, bench_args *a)
 {
-    a->scale = 14, a->tiles = 8, a->repeat = 5, a->k = 64, a->csv = NULL;
+    a->scale = 14, a->tiles = 8, a->repeat = 5, a->k = 64, a->csv = NULL, a->pr = a->pc = 0;
     for (int i = 1; i < argc; i++) {
         if (i + 1 < argc && strcmp(argv[i], "--scale") == 0) a->scale = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--tiles") == 0) a->tiles = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--repeat") == 0) a->repeat = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--k") == 0) a->k = atoll(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--csv") == 0) a->csv = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--grid") == 0 && sscanf(argv[i + 1], "%dx%d", &a->pr, &a->pc) == 2) i++;
         else {
             fprintf(stderr, "usage: mpirun -np N domino-spmm-mpi [--scale S] [--k K] [--tiles T] "
-                            "[--repeat R] [--csv FILE]\n");
+                            "[--repeat R] [--grid PRxPC (SUMMA)] [--csv FILE]\n");
             return 2;
         }
     }
@@ -111,13 +113,15 @@ static int compare_doubles(const void *x, const void *y)
 }
 
 static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal",
-                                              "stationary-c+steal-local", "stationary-a"};
-#define ALGORITHMS 4
+                                              "stationary-c+steal-local", "stationary-a", "summa"};
+#define ALGORITHMS 5
+#define ALG_SUMMA 4 /* the bulk-synchronous baseline, on its own layout */
 
-/* one run of algorithm alg into C (zeroed first) */
+/* one run of algorithm alg into C (zeroed first), or of SUMMA into S */
 static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, const dist_dense *B,
-                              dist_dense *C, dist_times *t)
+                              dist_dense *C, dist_summa *S, dist_times *t)
 {
+    if (alg == ALG_SUMMA) return dist_spmm_summa(h, S, t);
     domino_status s = dist_dense_zero(h, C);
     if (s) return s;
     if (alg == 1) return dist_spmm_stationary_c_steal(h, A, B, C, 7, t);
@@ -126,13 +130,20 @@ static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, co
     return dist_spmm_stationary_c(h, A, B, C, t);
 }
 
-/* max |C - R| / max |R| of the gathered product */
-static double check_answer(domino_handle h, const dist_dense *C, const double *R, int64_t m, int64_t k)
+/* max |C - R| / max |R| of the gathered product (from S when not NULL);
+ * collective for SUMMA (R NULL on the ranks without the reference), rank 0
+ * only otherwise */
+static double check_answer(domino_handle h, const dist_dense *C, dist_summa *S, const double *R, int64_t m,
+                           int64_t k)
 {
     double *G = malloc((size_t)(m * k) * sizeof(double) + 8), d = 0, scale = 0;
-    if (!G || dist_dense_gather(h, C, G, k)) {
+    if (!G || (S ? dist_summa_gather(h, S, G, k) : dist_dense_gather(h, C, G, k))) {
         free(G);
         return INFINITY;
+    }
+    if (!R) { /* a rank without the reference only took part in the gather */
+        free(G);
+        return 0;
     }
     for (int64_t i = 0; i < m * k; i++) {
         d = fmax(d, fabs(G[i] - R[i]));
@@ -171,6 +182,12 @@ int main(int argc, char **argv)
         dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, a.tiles, a.tiles, &dB) ||
         dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &dC))
         os_abort(w, 1, domino_last_error(h));
+    /* SUMMA's grid: asked, or the squarest pr x pc = size */
+    if (!a.pr)
+        for (int pr = 1; pr * pr <= size; pr++)
+            if (size % pr == 0) a.pr = pr, a.pc = size / pr;
+    dist_summa *S = NULL;
+    if (dist_summa_make(h, w, A, B, a.k, a.k, a.pr, a.pc, &S)) os_abort(w, 1, domino_last_error(h));
     /* load balance of A's tiles over the ranks: max / mean entries per rank */
     double nnz_rank[1024] = {0};
     for (int t = 0; t < a.tiles * a.tiles && size <= 1024; t++)
@@ -202,13 +219,14 @@ int main(int argc, char **argv)
     for (int alg = 0; alg < ALGORITHMS; alg++) {
         dist_times t;
         double err = INFINITY, *totals = malloc((size_t)a.repeat * sizeof(double) * 8);
-        if (run_once(h, alg, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
-        if (rank == 0) err = check_answer(h, dC, R, n, a.k); /* rank 0 holds the reference */
+        if (run_once(h, alg, dA, dB, dC, S, &t)) os_abort(w, 1, domino_last_error(h));
+        if (alg == ALG_SUMMA) err = check_answer(h, dC, S, rank == 0 ? R : NULL, n, a.k); /* collective */
+        else if (rank == 0) err = check_answer(h, dC, NULL, R, n, a.k); /* rank 0 holds the reference */
         os_barrier(h, w); /* nobody zeroes C for the next run while rank 0 still reads it */
         double stats[7] = {0}; /* medians of the per-rank values over the runs, then reduced */
         double *runs = totals;
         for (int r = 0; r < a.repeat; r++) {
-            if (run_once(h, alg, dA, dB, dC, &t)) os_abort(w, 1, domino_last_error(h));
+            if (run_once(h, alg, dA, dB, dC, S, &t)) os_abort(w, 1, domino_last_error(h));
             double v[7] = {t.total, t.compute, t.compute, t.communication, t.communication,
                            t.imbalance, t.imbalance};
             for (int q = 0; q < 7; q++) runs[q * a.repeat + r] = v[q];
@@ -224,7 +242,9 @@ int main(int argc, char **argv)
         os_allreduce_f64(h, w, mx, 7, 1);
         os_allreduce_f64(h, w, sm, 7, 0);
         os_allreduce_i64(h, w, &stolen, 1);
-        const char *name = algorithm_names[alg];
+        char name[64];
+        if (alg == ALG_SUMMA) snprintf(name, sizeof(name), "summa-%dx%d", a.pr, a.pc);
+        else snprintf(name, sizeof(name), "%s", algorithm_names[alg]);
         if (rank == 0) {
             printf("%-22s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %7lld %9.2e\n", name, 1e3 * mx[0],
                    1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5],
@@ -241,6 +261,7 @@ int main(int argc, char **argv)
         free(totals);
     }
     if (csv) fclose(csv);
+    dist_summa_free(S);
     dist_sparse_free(h, dA);
     dist_dense_free(h, dB);
     dist_dense_free(h, dC);

@@ -1,6 +1,6 @@
 /* dist_matrix.c: tiled distributed matrices (dist_tiles.h): made from a
  * global matrix every rank holds, gathered back, freed */
-#include "dist/dist_tiles.h"
+#include "spmm_internal.h"
 
 #include <string.h>
 
@@ -8,8 +8,7 @@
 #define DIST_MAX_TILES (1 << 22)  /* tiles of one matrix */
 #define DIST_MAX_ROW_TILES 4096   /* tile columns dist_sparse_gather handles */
 
-/* b[0..parts] = an even split of len */
-static int64_t *split(int64_t len, int parts)
+int64_t *dist_split(int64_t len, int parts)
 {
     int64_t *b = domino_malloc(((size_t)parts + 1) * sizeof(int64_t));
     for (int p = 0; b && p <= parts; p++) b[p] = len * p / parts;
@@ -77,8 +76,8 @@ static domino_status sparse_shell(domino_handle h, const char *fn, os_world *w, 
     D->n = n;
     D->tr = tr;
     D->tc = tc;
-    D->rb = split(m, tr);
-    D->cb = split(n, tc);
+    D->rb = dist_split(m, tr);
+    D->cb = dist_split(n, tc);
     D->nnz = domino_calloc((size_t)tr * tc, sizeof(int64_t));
     D->at_ptr = domino_calloc((size_t)tr * tc, sizeof(int64_t));
     D->at_ent = domino_calloc((size_t)tr * tc, sizeof(int64_t));
@@ -148,8 +147,7 @@ cleanup:
     return s;
 }
 
-/* tile (i, j) of the global CSR A as a new CSR with local column indices */
-static domino_status cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
+domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
                               int i, int j, domino_matrix *T)
 {
     int64_t count = 0;
@@ -186,11 +184,11 @@ domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matri
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad tile grid %d x %d (1 to %d tiles)", fn,
                             tr, tc, DIST_MAX_TILES);
     domino_matrix *tiles = domino_calloc((size_t)tr * tc, sizeof(domino_matrix));
-    int64_t *rb = split(A->nrows, tr), *cb = split(A->ncols, tc);
+    int64_t *rb = dist_split(A->nrows, tr), *cb = dist_split(A->ncols, tc);
     if (!tiles || !rb || !cb) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     for (int t = 0; !s && t < tr * tc; t++)
         if (dist_tile_owner(w, tc, t / tc, t % tc) == os_rank(w))
-            s = cut_tile(h, A, rb, cb, t / tc, t % tc, &tiles[t]);
+            s = dist_cut_tile(h, A, rb, cb, t / tc, t % tc, &tiles[t]);
     /* a rank that failed still takes part; from_tiles reports it everywhere */
     domino_status c = dist_sparse_from_tiles(h, w, A->type, A->nrows, A->ncols, tr, tc, tiles, out);
     if (!s) s = c;
@@ -274,8 +272,8 @@ domino_status dist_dense_from_global(domino_handle h, os_world *w, domino_type t
     D->n = n;
     D->tr = tr;
     D->tc = tc;
-    D->rb = split(m, tr);
-    D->cb = split(n, tc);
+    D->rb = dist_split(m, tr);
+    D->cb = dist_split(n, tc);
     D->at = domino_calloc((size_t)tr * tc, sizeof(int64_t));
     if (!D->rb || !D->cb || !D->at) {
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);

@@ -84,6 +84,54 @@ domino_status os_allreduce_f64(domino_handle h, os_world *w, double *v, int coun
                                        w->comm), "os_allreduce_f64", w->rank);
 }
 
+struct os_group {
+    MPI_Comm comm;    /* the ranks of one color */
+    int rank, size;   /* this rank in it, its ranks */
+    int world_rank;   /* for messages */
+};
+
+domino_status os_group_split(domino_handle h, os_world *w, int color, int key, os_group **out)
+{
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, "os_group_split: g is NULL");
+    *out = NULL;
+    os_group *g = domino_calloc(1, sizeof(*g));
+    /* every rank takes part in the split, even one out of memory */
+    int code = MPI_Comm_split(w->comm, g ? color : MPI_UNDEFINED, key, g ? &g->comm : &(MPI_Comm){0});
+    if (!g) return domino_error(h, DOMINO_OUT_OF_MEMORY, "os_group_split: out of memory (rank %d)", w->rank);
+    if (code != MPI_SUCCESS) {
+        domino_free(g);
+        return mpi_status(h, code, "os_group_split", w->rank);
+    }
+    MPI_Comm_set_errhandler(g->comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(g->comm, &g->rank);
+    MPI_Comm_size(g->comm, &g->size);
+    g->world_rank = w->rank;
+    *out = g;
+    return DOMINO_SUCCESS;
+}
+
+int os_group_rank(const os_group *g) { return g ? g->rank : -1; }
+int os_group_size(const os_group *g) { return g ? g->size : 0; }
+
+domino_status os_bcast(domino_handle h, os_group *g, void *buf, size_t bytes, int root)
+{
+    /* in pieces that an int count can say */
+    const size_t piece = (size_t)1 << 30;
+    for (size_t at = 0; at < bytes; at += piece) {
+        size_t len = bytes - at < piece ? bytes - at : piece;
+        int code = MPI_Bcast((char *)buf + at, (int)len, MPI_BYTE, root, g->comm);
+        if (code != MPI_SUCCESS) return mpi_status(h, code, "os_bcast", g->world_rank);
+    }
+    return DOMINO_SUCCESS;
+}
+
+void os_group_free(os_group *g)
+{
+    if (!g) return;
+    MPI_Comm_free(&g->comm);
+    domino_free(g);
+}
+
 domino_status os_world_finalize(domino_handle h, os_world *w)
 {
     if (!w) return DOMINO_SUCCESS;
