@@ -8,13 +8,6 @@
 #define DIST_MAX_TILES (1 << 22)  /* tiles of one matrix */
 #define DIST_MAX_ROW_TILES 4096   /* tile columns dist_sparse_gather handles */
 
-int64_t *dist_split(int64_t len, int parts)
-{
-    int64_t *b = domino_malloc(((size_t)parts + 1) * sizeof(int64_t));
-    for (int p = 0; b && p <= parts; p++) b[p] = len * p / parts;
-    return b;
-}
-
 void dist_sparse_free(domino_handle h, dist_sparse *D)
 {
     if (!D) return;
@@ -145,29 +138,6 @@ domino_status dist_sparse_from_tiles(domino_handle h, os_world *w, domino_type t
 cleanup:
     dist_sparse_free(h, D);
     return s;
-}
-
-domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
-                              int i, int j, domino_matrix *T)
-{
-    int64_t count = 0;
-    for (int64_t r = rb[i]; r < rb[i + 1]; r++)
-        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) count += A->ind[k] >= cb[j] && A->ind[k] < cb[j + 1];
-    domino_status s = domino_matrix_new(h, DOMINO_CSR, A->type, (int32_t)(rb[i + 1] - rb[i]),
-                                        (int32_t)(cb[j + 1] - cb[j]), count, T);
-    if (s) return s;
-    size_t vs = domino_type_size(A->type);
-    int64_t e = 0;
-    for (int64_t r = rb[i]; r < rb[i + 1]; r++) {
-        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) {
-            if (A->ind[k] < cb[j] || A->ind[k] >= cb[j + 1]) continue;
-            (*T)->ind[e] = (int32_t)(A->ind[k] - cb[j]);
-            memcpy((char *)(*T)->val + (size_t)e * vs, (const char *)A->val + (size_t)k * vs, vs);
-            e++;
-        }
-        (*T)->ptr[r - rb[i] + 1] = e;
-    }
-    return DOMINO_SUCCESS;
 }
 
 domino_status dist_sparse_from_global(domino_handle h, os_world *w, domino_matrix A, int tr, int tc,

@@ -3,6 +3,7 @@
 #ifndef DOMINO_SPMM_INTERNAL_H
 #define DOMINO_SPMM_INTERNAL_H
 
+#include "dist/dist_tile_cut.h"
 #include "dist/dist_tiles.h"
 
 /* the buffers of one fetched pair of tiles A(i, l), B(l, j) */
@@ -45,13 +46,6 @@ void dist_shuffle(int *a, int n, uint64_t seed);
  * s, or the barrier's failure when s is SUCCESS. */
 domino_status dist_close(domino_handle h, os_world *w, domino_status s, double start, dist_times *t,
                          dist_times *times);
-
-/* b[0..parts] = an even split of len (domino_malloc; NULL when out of memory) */
-int64_t *dist_split(int64_t len, int parts);
-/* tile (i, j) of the global CSR A cut at rows rb and columns cb, as a new
- * CSR with local column indices */
-domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb, int i,
-                            int j, domino_matrix *T);
 
 /* the shape and type checks of the SpGEMM algorithms */
 domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B);

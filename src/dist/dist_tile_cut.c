@@ -1,0 +1,36 @@
+/* dist_tile_cut.c: an even split of a dimension, and one tile of a global
+ * CSR cut out with local column indices */
+#include "dist/dist_tile_cut.h"
+
+#include <string.h>
+
+int64_t *dist_split(int64_t len, int parts)
+{
+    int64_t *b = domino_malloc(((size_t)parts + 1) * sizeof(int64_t));
+    for (int p = 0; b && p <= parts; p++) b[p] = len * p / parts;
+    return b;
+}
+
+domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
+                            int i, int j, domino_matrix *T)
+{
+    int64_t count = 0;
+    for (int64_t r = rb[i]; r < rb[i + 1]; r++)
+        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) count += A->ind[k] >= cb[j] && A->ind[k] < cb[j + 1];
+    domino_status s = domino_matrix_new(h, DOMINO_CSR, A->type, (int32_t)(rb[i + 1] - rb[i]),
+                                        (int32_t)(cb[j + 1] - cb[j]), count, T);
+    if (s) return s;
+    size_t vs = domino_type_size(A->type);
+    int64_t e = 0;
+    for (int64_t r = rb[i]; r < rb[i + 1]; r++) {
+        for (int64_t k = A->ptr[r]; k < A->ptr[r + 1]; k++) {
+            if (A->ind[k] < cb[j] || A->ind[k] >= cb[j + 1]) continue;
+            (*T)->ind[e] = (int32_t)(A->ind[k] - cb[j]);
+            memcpy((char *)(*T)->val + (size_t)e * vs, (const char *)A->val + (size_t)k * vs, vs);
+            e++;
+        }
+        (*T)->ptr[r - rb[i] + 1] = e;
+    }
+    return DOMINO_SUCCESS;
+}
+

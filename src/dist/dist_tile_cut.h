@@ -1,0 +1,22 @@
+/* dist_tile_cut.h: cutting a global CSR into a grid of tiles, shared by the
+ * tiled distributed algorithms of every backend (internal) */
+#ifndef DOMINO_DIST_TILE_CUT_H
+#define DOMINO_DIST_TILE_CUT_H
+
+#include "internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* b[0..parts] = an even split of len (domino_malloc; NULL when out of memory) */
+int64_t *dist_split(int64_t len, int parts);
+/* tile (i, j) of the global CSR A cut at rows rb and columns cb, as a new
+ * CSR with local column indices */
+domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb, int i,
+                            int j, domino_matrix *T);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
