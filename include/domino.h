@@ -375,6 +375,36 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
 domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max);
 #endif
 
+#ifdef DOMINO_HAVE_NCCL
+/* ------------------------------------- bulk-synchronous SUMMA SpMM on GPUs
+ * The baseline of the one-sided SpMM algorithms (library domino_nccl, built
+ * where NCCL is found, which defines DOMINO_HAVE_NCCL): C = A B with A
+ * sparse, one PE per GPU on a pr x pc grid (pr pc = PEs), started by
+ * domino run -n N or mpirun.  The inner dimension is cut into lcm(pr, pc)
+ * blocks; at each step A's block is broadcast along grid rows and B's
+ * along grid columns (ncclBroadcast in split communicators), and each GPU
+ * adds the product into its C tile (cusparseSpMM).  All steps in lock-step. */
+typedef struct domino_summa_gpu_s *domino_summa_gpu;
+/* what one PE spent (seconds, wall clock, each phase synchronized) */
+typedef struct domino_summa_gpu_times {
+    double compute;       /* the local products */
+    double communication; /* the broadcasts */
+    double total;         /* the whole product */
+} domino_summa_gpu_times;
+/* Collective: every PE passes the same global CSR A (m x k, general) and
+ * row-major B (k x n, leading dimension ldb) and keeps its blocks on its
+ * GPU; a grid that does not fit the PEs, or a failure on any PE, fails on
+ * every PE. */
+domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n,
+                                    int64_t ldb, int pr, int pc, domino_summa_gpu *S);
+/* Collective: C = A B; times may be NULL */
+domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_summa_gpu_times *times);
+/* Collective: every PE gets all of C (host, m x n row-major, ldc >= n, A's type) */
+domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void *C, int64_t ldc);
+/* free S (collective: its communicators are destroyed) */
+void domino_summa_gpu_free(domino_summa_gpu S);
+#endif
+
 /* ------------------------------------- multi-GPU triangular solve
  * L x = b (or U x = b) spread over the PEs of a distribution plan
  * (domino_dist_plan_make), in double precision, one right-hand side: each

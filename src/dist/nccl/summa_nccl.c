@@ -1,0 +1,383 @@
+/* summa_nccl.c: the bulk-synchronous SUMMA SpMM on GPUs, the baseline of
+ * the one-sided algorithms (issue 9): one PE per GPU, started by domino run
+ * -n N (NCCL's unique ID through the launch's shared page) or by mpirun
+ * (through MPI); A's blocks broadcast along grid rows and B's along grid
+ * columns with ncclBroadcast in communicators split from the world's, and
+ * every GPU adds A(r, l) B(l, c) into its C tile with cusparseSpMM.  The
+ * layout is the CPU version's (dist_spmm_summa.c): K = lcm(pr, pc) inner
+ * blocks, A(r, l) on (r, l mod pc), B(l, c) on (l mod pr, c), C(r, c) on
+ * (r, c). */
+#define _POSIX_C_SOURCE 200809L
+#include "cuda/gpu_internal.h"
+#include "dist/dist_tile_cut.h"
+
+#include <nccl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef DOMINO_NCCL_WITH_MPI
+#include <mpi.h>
+#endif
+
+#define WHAT "domino_summa_gpu"
+#define ID_OFFSET 2048                 /* NCCL's ID in the launch page, after NVSHMEM's */
+#define ID_READY 0x6e63636c00000000ULL /* "nccl" and the generation in the low bits */
+#define ID_WAIT_S 60
+
+/* the launch page's second half during start-up */
+typedef struct nccl_page {
+    uint64_t ready;    /* ID_READY + generation once that generation's id is written */
+    ncclUniqueId id;   /* PE 0's unique ID */
+} nccl_page;
+
+/* one GPU's part of a SUMMA product */
+struct domino_summa_gpu_s {
+    int rank, size;            /* this PE, PEs */
+    int pr, pc, K, myr, myc;   /* grid, inner blocks, this PE's grid row and column */
+    domino_type type;          /* value type */
+    int64_t m, k, n;           /* A m x k, B k x n, C m x n */
+    int64_t *rb, *kb, *cb;     /* boundaries of C's rows, the inner blocks, C's columns */
+    int64_t *a_nnz;            /* entries of A(r, l), pr x K */
+    int32_t **a_ptr, **a_ind;  /* device A(myr, l) (row offsets as int32) for the blocks held, else NULL */
+    void **a_val;              /* their values */
+    void **b;                  /* device B(l, myc) row-major for the blocks held, else NULL */
+    void *c;                   /* device C(myr, myc), row-major, S's type */
+    int32_t *r_ptr, *r_ind;    /* receive buffers of A blocks */
+    void *r_val, *r_b;         /* and of B blocks */
+    void *work;                /* cusparseSpMM workspace */
+    size_t work_bytes;         /* its size */
+    ncclComm_t world, row, col; /* all PEs, this grid row, this grid column */
+    cudaStream_t stream;       /* the handle's */
+    cusparseHandle_t sparse;   /* the handle's */
+};
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
+
+static domino_status nccl_status(domino_handle h, ncclResult_t r, const char *what, int rank)
+{
+    if (r == ncclSuccess) return DOMINO_SUCCESS;
+    return domino_error(h, DOMINO_DEVICE_ERROR, "%s (PE %d): NCCL: %s", what, rank, ncclGetErrorString(r));
+}
+
+#ifdef DOMINO_NCCL_WITH_MPI
+static void finalize_mpi(void) { MPI_Finalize(); }
+#endif
+
+/* PE 0's unique ID to every PE, and this PE's rank and size.  Every PE
+ * makes the same products in the same order, so the count of them (the
+ * generation) tells a new ID from the last one. */
+static domino_status share_id(domino_handle h, ncclUniqueId *id, int *rank, int *size)
+{
+    static uint64_t generation;
+    const domino_launch_info *pe = domino_launch_self();
+    if (pe) {
+        uint64_t want = ID_READY + (++generation & 0xffffffffULL);
+        nccl_page *page = (nccl_page *)((char *)pe->shared + ID_OFFSET);
+        *rank = pe->rank;
+        *size = pe->npes;
+        if (pe->rank == 0) {
+            if (ncclGetUniqueId(id) != ncclSuccess)
+                return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": PE 0 could not get an NCCL unique ID");
+            memcpy(&page->id, id, sizeof(*id));
+            __atomic_store_n(&page->ready, want, __ATOMIC_RELEASE);
+            return DOMINO_SUCCESS;
+        }
+        for (double t0 = now(); __atomic_load_n(&page->ready, __ATOMIC_ACQUIRE) != want;) {
+            if (now() - t0 > ID_WAIT_S)
+                return domino_error(h, DOMINO_TIMEOUT, WHAT ": PE %d waited %d s for PE 0's NCCL ID", pe->rank,
+                                    ID_WAIT_S);
+            struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
+        }
+        memcpy(id, &page->id, sizeof(*id));
+        return DOMINO_SUCCESS;
+    }
+#ifdef DOMINO_NCCL_WITH_MPI
+    int up = 0;
+    MPI_Initialized(&up);
+    if (!up) { /* MPI lives as long as the process: products may come and go */
+        if (MPI_Init(NULL, NULL) != MPI_SUCCESS) return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": MPI_Init failed");
+        atexit(finalize_mpi);
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (*rank == 0 && ncclGetUniqueId(id) != ncclSuccess) MPI_Abort(MPI_COMM_WORLD, 1);
+    MPI_Bcast(id, sizeof(*id), MPI_BYTE, 0, MPI_COMM_WORLD);
+    return DOMINO_SUCCESS;
+#else
+    (void)id;
+    return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": this process was started neither by domino run -n N "
+                        "nor by mpirun with MPI in this build");
+#endif
+}
+
+void domino_summa_gpu_free(domino_summa_gpu S)
+{
+    if (!S) return;
+    for (int l = 0; l < S->K; l++) {
+        if (S->a_ptr) cudaFree(S->a_ptr[l]);
+        if (S->a_ind) cudaFree(S->a_ind[l]);
+        if (S->a_val) cudaFree(S->a_val[l]);
+        if (S->b) cudaFree(S->b[l]);
+    }
+    domino_free(S->a_ptr);
+    domino_free(S->a_ind);
+    domino_free(S->a_val);
+    domino_free(S->b);
+    cudaFree(S->c);
+    cudaFree(S->r_ptr);
+    cudaFree(S->r_ind);
+    cudaFree(S->r_val);
+    cudaFree(S->r_b);
+    cudaFree(S->work);
+    if (S->row) ncclCommDestroy(S->row);
+    if (S->col) ncclCommDestroy(S->col);
+    if (S->world) ncclCommDestroy(S->world);
+    domino_free(S->rb);
+    domino_free(S->kb);
+    domino_free(S->cb);
+    domino_free(S->a_nnz);
+    domino_free(S);
+}
+
+/* copy to the device (src NULL: zeros) */
+static cudaError_t put(void **dst, const void *src, size_t bytes)
+{
+    cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
+    if (e) return e;
+    return src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
+}
+
+/* this PE's blocks of A (row offsets narrowed to int32) and B on its GPU,
+ * its zeroed C, and receive buffers for the largest blocks it is sent */
+static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, domino_summa_gpu S)
+{
+    size_t vs = domino_type_size(S->type);
+    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    int64_t max_nnz = 1, max_k = 1;
+    cudaError_t e = cudaSuccess;
+    for (int l = 0; l < S->K; l++) {
+        int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
+        if (nnz > max_nnz) max_nnz = nnz;
+        if (kr > max_k) max_k = kr;
+        if (nnz >= INT32_MAX)
+            return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": block A(%d, %d) has %lld entries, more than "
+                                "32-bit offsets hold; use more PEs", S->myr, l, (long long)nnz);
+    }
+    for (int l = 0; l < S->K && !e; l++) {
+        if (l % S->pc == S->myc) {
+            domino_matrix T = NULL;
+            domino_status s = dist_cut_tile(h, A, S->rb, S->kb, S->myr, l, &T);
+            if (s) return s;
+            int32_t *p32 = domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
+            for (int64_t r = 0; p32 && r <= rows; r++) p32[r] = (int32_t)T->ptr[r];
+            if (!p32) e = cudaErrorMemoryAllocation;
+            if (!e) e = put((void **)&S->a_ptr[l], p32, (size_t)(rows + 1) * sizeof(int32_t));
+            if (!e) e = put((void **)&S->a_ind[l], T->ind, (size_t)T->nnz * sizeof(int32_t));
+            if (!e) e = put(&S->a_val[l], T->val, (size_t)T->nnz * vs);
+            domino_free(p32);
+            domino_matrix_free(T);
+        }
+        if (!e && l % S->pr == S->myr) {
+            int64_t kr = S->kb[l + 1] - S->kb[l];
+            char *blk = domino_malloc((size_t)(kr * cols) * vs + 1);
+            if (!blk) e = cudaErrorMemoryAllocation;
+            for (int64_t q = 0; blk && q < kr; q++)
+                memcpy(blk + (size_t)(q * cols) * vs,
+                       (const char *)B + (size_t)((S->kb[l] + q) * ldb + S->cb[S->myc]) * vs, (size_t)cols * vs);
+            if (!e) e = put(&S->b[l], blk, (size_t)(kr * cols) * vs);
+            domino_free(blk);
+        }
+    }
+    if (!e) e = put(&S->c, NULL, (size_t)(rows * cols) * vs);
+    if (!e) e = put((void **)&S->r_ptr, NULL, (size_t)(rows + 1) * sizeof(int32_t));
+    if (!e) e = put((void **)&S->r_ind, NULL, (size_t)max_nnz * sizeof(int32_t));
+    if (!e) e = put(&S->r_val, NULL, (size_t)max_nnz * vs);
+    if (!e) e = put(&S->r_b, NULL, (size_t)(max_k * cols) * vs);
+    return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
+}
+
+domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
+                                    int pr, int pc, domino_summa_gpu *out)
+{
+    struct domino_gpu_context *gpu;
+    ncclUniqueId id;
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
+    *out = NULL;
+    domino_status s = domino_check_matrix(h, A, WHAT);
+    if (s) return s;
+    if (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A must be CSR stored general");
+    if (n < 1 || ldb < n || (!B && A->ncols > 0))
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": B of %lld columns, leading dimension %lld",
+                            (long long)n, (long long)ldb);
+    if ((s = domino_gpu_context_get(h, &gpu))) return s; /* selects the PE's GPU */
+    domino_summa_gpu S = domino_calloc(1, sizeof(*S));
+    if (!S) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    S->stream = gpu->stream;
+    S->sparse = gpu->cusparse;
+    if ((s = share_id(h, &id, &S->rank, &S->size))) goto failed;
+    if ((s = nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
+        goto failed;
+    /* from here every PE takes part in every collective, failed or not */
+    S->type = A->type;
+    S->m = A->nrows;
+    S->k = A->ncols;
+    S->n = n;
+    S->pr = pr;
+    S->pc = pc;
+    if (pr < 1 || pc < 1 || (int64_t)pr * pc != S->size) {
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": a %d x %d grid for %d PEs", pr, pc, S->size);
+        S->pr = 1, S->pc = S->size; /* a grid to split by, so the collectives still match */
+    }
+    S->K = S->pr / gcd(S->pr, S->pc) * S->pc;
+    S->myr = S->rank / S->pc;
+    S->myc = S->rank % S->pc;
+    S->rb = dist_split(S->m, S->pr);
+    S->kb = dist_split(S->k, S->K);
+    S->cb = dist_split(n, S->pc);
+    S->a_nnz = domino_calloc((size_t)S->pr * S->K, sizeof(int64_t));
+    S->a_ptr = domino_calloc((size_t)S->K, sizeof(int32_t *));
+    S->a_ind = domino_calloc((size_t)S->K, sizeof(int32_t *));
+    S->a_val = domino_calloc((size_t)S->K, sizeof(void *));
+    S->b = domino_calloc((size_t)S->K, sizeof(void *));
+    if (!s && (!S->rb || !S->kb || !S->cb || !S->a_nnz || !S->a_ptr || !S->a_ind || !S->a_val || !S->b))
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->rank);
+    for (int r = 0; !s && r < S->pr; r++)
+        for (int64_t i = S->rb[r]; i < S->rb[r + 1]; i++)
+            for (int64_t e = A->ptr[i]; e < A->ptr[i + 1]; e++) {
+                int l = 0;
+                while (A->ind[e] >= S->kb[l + 1]) l++;
+                S->a_nnz[(size_t)r * S->K + l]++;
+            }
+    if (!s) s = own_blocks(h, A, B, ldb, S);
+    domino_status g1 = nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split", S->rank);
+    domino_status g2 = nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);
+    if (!s) s = g1 ? g1 : g2;
+    /* everyone learns whether someone failed */
+    int *flag = NULL, failed = s != DOMINO_SUCCESS;
+    cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
+    if (!e) e = cudaMemcpy(flag, &failed, sizeof(int), cudaMemcpyHostToDevice);
+    ncclResult_t r = ncclAllReduce(flag, flag, 1, ncclInt32, ncclMax, S->world, S->stream);
+    if (!e) e = cudaStreamSynchronize(S->stream);
+    if (!e) e = cudaMemcpy(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(flag);
+    if (!s && (e || r != ncclSuccess)) s = e ? domino_cuda_status(h, e, WHAT) : nccl_status(h, r, WHAT, S->rank);
+    if (!s && failed) s = domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
+    if (s) goto failed;
+    *out = S;
+    return DOMINO_SUCCESS;
+failed:
+    domino_summa_gpu_free(S);
+    return s;
+}
+
+/* C tile += A block (in the receive buffers) times B block */
+static domino_status multiply(domino_handle h, domino_summa_gpu S, int64_t rows, int64_t kr, int64_t cols, int64_t nnz)
+{
+    if (rows == 0 || cols == 0 || kr == 0 || nnz == 0) return DOMINO_SUCCESS;
+    cudaDataType vt = S->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+    cusparseSpMatDescr_t a = NULL;
+    cusparseDnMatDescr_t b = NULL, c = NULL;
+    double one = 1.0;
+    float onef = 1.0f;
+    const void *alpha = S->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
+    size_t bytes = 0;
+    cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, S->r_ptr, S->r_ind, S->r_val, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (!st) st = cusparseCreateDnMat(&b, kr, cols, cols, S->r_b, vt, CUSPARSE_ORDER_ROW);
+    if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, S->c, vt, CUSPARSE_ORDER_ROW);
+    if (!st) st = cusparseSpMM_bufferSize(S->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                          alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+    domino_status s = st ? domino_cusparse_status(h, st, WHAT ": SpMM") : DOMINO_SUCCESS;
+    if (!s && bytes > S->work_bytes) {
+        cudaFree(S->work);
+        S->work = NULL;
+        cudaError_t e = cudaMalloc(&S->work, bytes);
+        S->work_bytes = e ? 0 : bytes;
+        if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
+    }
+    if (!s && (st = cusparseSpMM(S->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+                                 a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, S->work)))
+        s = domino_cusparse_status(h, st, WHAT ": SpMM");
+    if (a) cusparseDestroySpMat(a);
+    if (b) cusparseDestroyDnMat(b);
+    if (c) cusparseDestroyDnMat(c);
+    return s;
+}
+
+domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_summa_gpu_times *t)
+{
+    domino_summa_gpu_times z;
+    memset(&z, 0, sizeof(z));
+    if (!S) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
+    size_t vs = domino_type_size(S->type);
+    ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
+    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    domino_status s = DOMINO_SUCCESS;
+    cudaError_t e = cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs + 1, S->stream);
+    if (!e) e = cudaStreamSynchronize(S->stream);
+    double start = now();
+    for (int l = 0; l < S->K && !e && !s; l++) {
+        int aroot = l % S->pc, broot = l % S->pr;
+        int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
+        double t0 = now();
+        if (aroot == S->myc) { /* the sender's own block into the buffers it broadcasts from */
+            e = cudaMemcpyAsync(S->r_ptr, S->a_ptr[l], (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
+            if (!e && nnz) e = cudaMemcpyAsync(S->r_ind, S->a_ind[l], (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
+            if (!e && nnz) e = cudaMemcpyAsync(S->r_val, S->a_val[l], (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->stream);
+        }
+        if (!e && broot == S->myr && kr * cols > 0)
+            e = cudaMemcpyAsync(S->r_b, S->b[l], (size_t)(kr * cols) * vs, cudaMemcpyDeviceToDevice, S->stream);
+        ncclResult_t r = ncclGroupStart();
+        if (!r) r = ncclBroadcast(S->r_ptr, S->r_ptr, (size_t)(rows + 1), ncclInt32, aroot, S->row, S->stream);
+        if (!r && nnz) r = ncclBroadcast(S->r_ind, S->r_ind, (size_t)nnz, ncclInt32, aroot, S->row, S->stream);
+        if (!r && nnz) r = ncclBroadcast(S->r_val, S->r_val, (size_t)nnz, nt, aroot, S->row, S->stream);
+        if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->col, S->stream);
+        ncclResult_t r2 = ncclGroupEnd();
+        if (!r) r = r2;
+        if (r) s = nccl_status(h, r, WHAT ": broadcast", S->rank);
+        if (!e) e = cudaStreamSynchronize(S->stream);
+        z.communication += now() - t0;
+        t0 = now();
+        if (!s && !e) s = multiply(h, S, rows, kr, cols, nnz);
+        if (!s && !e) e = cudaStreamSynchronize(S->stream);
+        z.compute += now() - t0;
+    }
+    z.total = now() - start;
+    if (!s && e) s = domino_cuda_status(h, e, WHAT);
+    if (t) *t = z;
+    return s;
+}
+
+domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void *C, int64_t ldc)
+{
+    if (!S || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
+    size_t vs = domino_type_size(S->type);
+    ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
+    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    void *all = NULL;
+    /* every entry of C is held by one PE: a sum over zeros is a gather */
+    cudaError_t e = cudaMalloc(&all, (size_t)(S->m * S->n) * vs + 1);
+    if (!e) e = cudaMemsetAsync(all, 0, (size_t)(S->m * S->n) * vs + 1, S->stream);
+    if (!e && rows * cols > 0)
+        e = cudaMemcpy2DAsync((char *)all + (size_t)(S->rb[S->myr] * S->n + S->cb[S->myc]) * vs, (size_t)S->n * vs,
+                              S->c, (size_t)cols * vs, (size_t)cols * vs, (size_t)rows, cudaMemcpyDeviceToDevice,
+                              S->stream);
+    ncclResult_t r = ncclAllReduce(all ? all : S->c, all ? all : S->c, all ? (size_t)(S->m * S->n) : 0, nt, ncclSum,
+                                   S->world, S->stream);
+    if (!e) e = cudaStreamSynchronize(S->stream);
+    if (!e && r == ncclSuccess)
+        e = cudaMemcpy2D(C, (size_t)ldc * vs, all, (size_t)S->n * vs, (size_t)S->n * vs, (size_t)S->m,
+                         cudaMemcpyDeviceToHost);
+    cudaFree(all);
+    if (e) return domino_cuda_status(h, e, WHAT ": gather");
+    return nccl_status(h, r, WHAT ": gather", S->rank);
+}

@@ -1,0 +1,106 @@
+/* test_summa_nccl.c: the bulk-synchronous SUMMA SpMM on GPUs (NCCL
+ * broadcasts, cuSPARSE products) against domino_ref_spmm, one PE per GPU of
+ * the machine (forked by domino_launch, or started by mpirun when run under
+ * it): every grid of the PEs, R-MAT and a shared matrix, double and float,
+ * uneven splits, fewer columns than grid columns; a grid that does not fit
+ * fails on every PE.  Label dist. */
+#include "check.h"
+#include "domino.h"
+#include "test_values.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void check_product(domino_handle h, int npes, const char *name, domino_matrix A, int64_t n, int pr, int pc)
+{
+    domino_matrix_view v;
+    domino_summa_gpu S = NULL;
+    domino_summa_gpu_times t;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
+    void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
+         *R = malloc((size_t)(v.nrows * n) * vs + 8);
+    lcg_state = 23; /* the same B on every PE */
+    for (int64_t i = 0; i < v.ncols * n; i++) set_value(B, v.type, i, 2 * lcg_uniform() - 1);
+    CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
+    CHECK_OK(h, domino_summa_gpu_make(h, A, B, n, n, pr, pc, &S));
+    for (int round = 0; round < 2 && S; round++) {
+        CHECK_OK(h, domino_summa_gpu_spmm(h, S, &t));
+        CHECK(t.total >= 0 && t.compute >= 0 && t.communication >= 0);
+        CHECK_OK(h, domino_summa_gpu_gather(h, S, C, n));
+        double diff = 0, scale = 0;
+        for (int64_t i = 0; i < v.nrows * n; i++) {
+            double c = get_value(C, v.type, i), r = get_value(R, v.type, i);
+            diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
+            scale = fmax(scale, fabs(r));
+        }
+        if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: %s n=%lld grid %dx%d of %d: max diff %.3e\n", name, (long long)n, pr, pc, npes,
+                    diff);
+        }
+    }
+    domino_summa_gpu_free(S);
+    free(B);
+    free(C);
+    free(R);
+}
+
+static int pe_main(const domino_launch_info *info, void *arg)
+{
+    int npes = info ? info->npes : *(int *)arg;
+    domino_handle h = NULL;
+    domino_matrix A = NULL, F = NULL, M = NULL;
+    char name[96];
+    CHECK_OK(h, domino_create(&h));
+    CHECK_OK(h, domino_gen_rmat(h, 10, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 7, DOMINO_FLOAT64, &A));
+    for (int pr = 1; pr <= npes && A; pr++)
+        if (npes % pr == 0) {
+            check_product(h, npes, "rmat 10", A, 64, pr, npes / pr);
+            check_product(h, npes, "rmat 10", A, 7, pr, npes / pr);
+        }
+    if (A) check_product(h, npes, "rmat 10, one column", A, 1, 1, npes);
+    if (A) CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
+    if (F) check_product(h, npes, "rmat 10 float", F, 16, npes, 1);
+    snprintf(name, sizeof(name), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
+    CHECK_OK(h, domino_mm_read(h, name, DOMINO_FLOAT64, 0, &M));
+    if (M) check_product(h, npes, "cage8", M, 32, 1, npes);
+    /* a grid for another number of PEs: every PE fails, none hangs */
+    domino_summa_gpu S = NULL;
+    if (A) {
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+        double *Bw = calloc((size_t)v.ncols * 2 + 1, sizeof(double));
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_summa_gpu_make(h, A, Bw, 2, 2, npes + 1, 1, &S));
+        free(Bw);
+    }
+    CHECK(S == NULL);
+    domino_matrix_free(A);
+    domino_matrix_free(F);
+    domino_matrix_free(M);
+    domino_destroy(h);
+    snprintf(name, sizeof(name), "test_summa_nccl PE %d of %d", info ? info->rank : -1, npes);
+    return check_summary(name) ? 1 : 0;
+}
+
+int main(void)
+{
+    if (getenv("OMPI_COMM_WORLD_SIZE")) { /* under mpirun: NCCL's ID through MPI */
+        int size = atoi(getenv("OMPI_COMM_WORLD_SIZE"));
+        if (domino_gpu_count() < size) {
+            printf("test_summa_nccl: %d ranks, %d GPUs: skipped\n", size, domino_gpu_count());
+            return 0;
+        }
+        return pe_main(NULL, &size);
+    }
+    int npes = domino_launch_gpu_count(); /* CUDA stays out of this process */
+    if (npes == 0) {
+        printf("test_summa_nccl: no CUDA device, skipped\n");
+        return 0;
+    }
+    CHECK(domino_launch(npes, pe_main, NULL) == 0);
+    return check_summary("test_summa_nccl");
+}
