@@ -419,9 +419,12 @@ typedef enum domino_dist_solver {
     DOMINO_DIST_ZEROCOPY = 1, /* Algorithm 3: PE q keeps its contributions in its own symmetric
                                  arrays; the owner of a row reads every PE's count (one lane
                                  per PE) and then the sums: read-only communication */
-    DOMINO_DIST_PUSH = 2      /* beyond the paper: a contribution is added into the owner's
+    DOMINO_DIST_PUSH = 2,     /* beyond the paper: a contribution is added into the owner's
                                  symmetric arrays with remote atomics; the owner polls its own
                                  memory only */
+    DOMINO_DIST_PULL = 3      /* beyond the paper: CSR pull, read-only; a component reads the
+                                 x_j of its row from their owners' symmetric solution arrays,
+                                 each value its own ready flag (no counts, no atomics) */
 } domino_dist_solver;
 typedef struct domino_dist_trsv_s *domino_dist_trsv;
 
@@ -434,7 +437,7 @@ domino_status domino_dist_trsv_unified(domino_handle h, domino_fill fill, domino
                                        domino_matrix A, const domino_dist_plan *plan,
                                        domino_dist_trsv *T);
 #ifdef DOMINO_HAVE_NVSHMEM
-/* Collective: the ZEROCOPY or PUSH solver, this PE's share of plan (made
+/* Collective: the ZEROCOPY, PUSH or PULL solver, this PE's share of plan (made
  * alike on every PE, plan->npes = the run's PEs); A is the whole matrix,
  * the same on every PE.  Every PE fails alike when one fails. */
 domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_solver solver,

@@ -3,7 +3,8 @@
  * PE's components in order, a component proceeding once every source's
  * count reaches its need, exactly as the GPU kernel reads and writes them
  * for the zero-copy (one count per PE), push (one count) and
- * unified-memory (local and far counts) solvers.  Any schedule that
+ * unified-memory (local and far counts) solvers, and the pull solver (a
+ * component waits for every x_j of its row).  Any schedule that
  * finishes must give domino_ref_trsv's answer; a schedule that stalls means
  * a wrong need.  Random DAGs, stencils (lower and upper, CSR and CSC,
  * float), symmetric storage and the shared matrices, 1 to 6 PEs, both
@@ -56,6 +57,7 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
         A.in[a] = calloc((size_t)n + 1, sizeof(int));
         A.sum[a] = calloc((size_t)n + 1, sizeof(double));
     }
+    char *done = calloc((size_t)n + 1, 1); /* pull: x_i computed */
     int left = 0, progress = 1;
     for (int p = 0; p < npes; p++) left += S[p]->nloc;
     while (left > 0 && progress) {
@@ -67,6 +69,19 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
                 int32_t k = next[p], i = P->comp[k];
                 int ready = 1;
                 double part = 0;
+                if (mode == DIST_PULL_ROWS) { /* the row's x_j, each once computed */
+                    for (int64_t e = P->col_ptr[k]; e < P->col_ptr[k + 1] && ready; e++)
+                        ready = done[P->col_row[e]];
+                    if (!ready) break;
+                    for (int64_t e = P->col_ptr[k]; e < P->col_ptr[k + 1]; e++)
+                        part += P->col_val[e] * x[P->col_row[e]];
+                    x[i] = (b[i] - part) / P->pivot[k];
+                    done[i] = 1;
+                    next[p]++;
+                    left--;
+                    progress = 1;
+                    continue;
+                }
                 for (int s = 0; s < P->nsrc && ready; s++) {
                     int a = src_of(mode, p, s, npes), need = P->need[(size_t)s * P->nloc + k];
                     if (A.in[a][i] < need) ready = 0;
@@ -90,6 +105,7 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
         free(A.in[a]);
         free(A.sum[a]);
     }
+    free(done);
     return left == 0 ? 0 : -1;
 }
 
@@ -109,7 +125,7 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
     opt.level_order = tasks == 4; /* the level order on one pool of each matrix */
     CHECK_OK(h, domino_dist_plan_make(h, A, fill, npes, &opt, &plan));
     double *x = malloc((size_t)n * sizeof(double) + 8);
-    for (int mode = 0; plan && mode < 3; mode++) {
+    for (int mode = 0; plan && mode < 4; mode++) {
         dist_share *S[MAX_PES] = {NULL};
         int64_t nnz = 0, seen = 0;
         for (int p = 0; p < npes; p++) {

@@ -55,7 +55,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     cudaError_t e;
     dist_trsv_args *a = &g->a;
     size_t nloc = (size_t)S->nloc;
-    if (S->nsrc > 32)
+    if (S->nsrc > 32) /* (0 for the pull solver, which counts nothing) */
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %d count sources, at most 32 (one lane each)",
                             what, S->nsrc);
     if ((e = cudaGetDevice(&g->device))) return domino_cuda_status(h, e, what);
@@ -83,7 +83,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
         (e = put((void **)&a->error, NULL, 4 * sizeof(int))))
         return domino_cuda_status(h, e, what);
     a->task_pe = g->task_pe;
-    g->blocks = dist_trsv_blocks(S->nloc, g->device);
+    g->blocks = dist_trsv_blocks(S->nloc, g->device, S->nsrc == 0);
     return DOMINO_SUCCESS;
 }
 
@@ -138,10 +138,10 @@ domino_status dist_trsv_gpu_check(domino_handle h, const char *what, dist_trsv_g
     if (!e) e = cudaMemcpy(err, g->a.error, sizeof(err), cudaMemcpyDeviceToHost);
     if (e) return domino_cuda_status(h, e, what);
     if (err[0])
-        return domino_error(h, DOMINO_TIMEOUT, "%s: PE %d: row %d waited more than %.0f s for the "
-                            "contributions counted at source %d (a PE or GPU that never delivered: "
-                            "wrong dependency or a dead PE)", what, pe, err[1],
-                            g->a.timeout_ns * 1e-9, err[2]);
+        return domino_error(h, DOMINO_TIMEOUT, "%s: PE %d: row %d waited more than %.0f s without "
+                            "progress for what source %d sends (for the zero-copy and pull solvers "
+                            "the source is the PE; a PE or GPU that never delivered: wrong dependency "
+                            "or a dead PE)", what, pe, err[1], g->a.timeout_ns * 1e-9, err[2]);
     return DOMINO_SUCCESS;
 }
 

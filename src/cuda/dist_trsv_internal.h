@@ -39,6 +39,8 @@ typedef struct dist_trsv_args {
     int me;                  /* this GPU's PE */
     int *const *dst_in;      /* npes count arrays: where a contribution to PE q's row goes */
     double *const *dst_sum;  /* npes sum arrays */
+    double *const *peer_x;   /* PULL: every PE's solution array (size n, global index) as this GPU
+                                addresses it; entry me is this GPU's own */
     const int *task_pe;      /* PE of each task */
     int32_t task_size;       /* components per task */
     unsigned src_local;      /* bit s: source s is this GPU's own memory (polled at GPU scope) */
@@ -92,7 +94,14 @@ struct domino_dist_trsv_s {
 /* the kernel and its launch shape on the current device (blocks for a
  * persistent grid of nloc components) */
 const void *dist_trsv_kernel_fn(void);
-int dist_trsv_blocks(int32_t nloc, int device);
+/* The PULL kernel: a warp per component reads the x_j of its row (ptr,
+ * row = column indices, val) from their owners' peer_x, each polled until
+ * it no longer holds the pending sentinel, and publishes x_i in
+ * peer_x[me][i] (the value is its own ready flag).  Same grid as above. */
+const void *dist_trsv_pull_kernel_fn(void);
+/* x[0..n) := the pending sentinel (stream-ordered) */
+cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t stream);
+int dist_trsv_blocks(int32_t nloc, int device, int pull);
 /* x_full[comp[k]] = x[k], k < nloc (stream-ordered) */
 cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, int32_t nloc, double *x_full,
                               cudaStream_t stream);

@@ -2,6 +2,7 @@
  * (CSC push, warp per component) and the scatter / gather of its solution.
  * The same kernel runs the unified-memory, zero-copy and push solvers: they
  * differ only in where counts and sums live (dist_trsv_args). */
+#include "device_util.cuh" /* the pending sentinel */
 #include "dist_trsv_internal.h"
 
 #define FULL_MASK 0xffffffffu
@@ -136,10 +137,91 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
 
 extern "C" const void *dist_trsv_kernel_fn(void) { return (const void *)dist_trsv_kernel; }
 
-extern "C" int dist_trsv_blocks(int32_t nloc, int device)
+/* wait until *p is no longer pending; its value, or the pending sentinel
+ * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1) */
+static __device__ double wait_value(const double *p, int local, const dist_trsv_args *a, int *stuck)
+{
+    unsigned long long t0 = global_ns();
+    for (unsigned polls = 1;; polls++) {
+        if (!local) __nanosleep(64);
+        double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
+        if (!is_pending(v)) return v;
+        if ((polls & 255) == 0) {
+            if (*(volatile int *)a->error) {
+                *stuck = 1;
+                return v;
+            }
+            if (global_ns() - t0 > a->timeout_ns) {
+                *stuck = 2;
+                return v;
+            }
+        }
+    }
+}
+
+/* PULL (CSR, read-only): each warp takes components in solve order from the
+ * ticket; its lanes read the x_j of the row, local ones at GPU scope and
+ * other PEs' through NVLink at system scope, each waited for while pending;
+ * the warp sums, solves and publishes x_i with one relaxed system-scope
+ * store (the value is the flag: no fence, no counter, no atomics). */
+__global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kernel(dist_trsv_args a)
+{
+    int lane = threadIdx.x & 31;
+    double *mine = a.peer_x[a.me];
+    for (;;) {
+        unsigned t = 0;
+        if (lane == 0) t = atomicAdd(a.ticket, 1u);
+        t = __shfl_sync(FULL_MASK, t, 0);
+        if (t >= (unsigned)a.nloc) return;
+        int32_t i = __ldg(a.comp + t);
+        int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
+        double acc = 0.0;
+        int stuck = 0, culprit = -1;
+        for (int64_t k = k0 + lane; k < k1 && !stuck; k += 32) {
+            int32_t j = __ldg(a.row + k);
+            int q = __ldg(a.task_pe + j / a.task_size);
+            const double *p = a.peer_x[q] + j;
+            int local = q == a.me;
+            double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
+            if (is_pending(v)) v = wait_value(p, local, &a, &stuck);
+            if (stuck) culprit = q;
+            else acc += __ldg(a.val + k) * v;
+        }
+        if (__any_sync(FULL_MASK, stuck)) {
+            if (stuck == 2 && atomicCAS(a.error, 0, 1) == 0) {
+                a.error[1] = i;
+                a.error[2] = culprit;
+            }
+            return;
+        }
+        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(FULL_MASK, acc, o);
+        if (lane == 0) {
+            double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
+            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi) : "memory");
+        }
+    }
+}
+
+extern "C" const void *dist_trsv_pull_kernel_fn(void) { return (const void *)dist_trsv_pull_kernel; }
+
+__global__ void fill_pending_kernel(double *x, int32_t n)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        make_pending(x + i);
+}
+
+extern "C" cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t stream)
+{
+    if (n > 0) fill_pending_kernel<<<1024, 256, 0, stream>>>(x, n);
+    return cudaGetLastError();
+}
+
+__global__ void dist_trsv_pull_kernel(dist_trsv_args a);
+
+extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull)
 {
     int per_sm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, dist_trsv_kernel,
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pull ? dist_trsv_pull_kernel : dist_trsv_kernel,
                                                       DIST_WARPS_PER_BLOCK * 32, 0) ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) {
         cudaGetLastError();

@@ -48,6 +48,22 @@ static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int 
     }
     if (!strict(w, r, c)) return;
     int qc = domino_dist_pe_of(w->plan, c), qr = domino_dist_pe_of(w->plan, r);
+    if (mode == DIST_PULL_ROWS) { /* the row of component r reads x_c */
+        if (qr != w->pe) return;
+        int32_t k = w->loc[r];
+        if (pass == 0) {
+#pragma omp atomic
+            S->col_ptr[k + 1]++;
+            if (qc != w->pe) (*remote)++;
+        } else {
+            int64_t at;
+#pragma omp atomic capture
+            at = next[k]++;
+            S->col_row[at] = c;
+            S->col_val[at] = v;
+        }
+        return;
+    }
     if (qc == w->pe) {
         int32_t k = w->loc[c];
         if (pass == 0) {
@@ -167,7 +183,7 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
     S->npes = plan->npes;
     S->n = n;
     S->nloc = plan->pe_components[pe];
-    S->nsrc = mode == DIST_COUNT_PER_PE ? plan->npes : mode == DIST_COUNT_ONE ? 1 : 2;
+    S->nsrc = mode == DIST_COUNT_PER_PE ? plan->npes : mode == DIST_COUNT_ONE ? 1 : mode == DIST_PULL_ROWS ? 0 : 2;
     size_t nloc = (size_t)S->nloc;
     loc = domino_malloc((size_t)n * sizeof(int32_t) + 1);
     S->comp = domino_malloc(nloc * sizeof(int32_t) + 1);

@@ -18,7 +18,12 @@ extern "C" {
  *              into the owner's arrays);
  *   LOCAL_FAR: two counts, from the owner's own columns and from the other
  *              PEs' (the unified-memory model: device-local and managed). */
-typedef enum dist_count_mode { DIST_COUNT_PER_PE = 0, DIST_COUNT_ONE = 1, DIST_COUNT_LOCAL_FAR = 2 } dist_count_mode;
+typedef enum dist_count_mode {
+    DIST_COUNT_PER_PE = 0,
+    DIST_COUNT_ONE = 1,
+    DIST_COUNT_LOCAL_FAR = 2,
+    DIST_PULL_ROWS = 3 /* no counts: the entries are each component's ROW (the x_j it reads) */
+} dist_count_mode;
 
 /* PE pe's share: its components in solve order with the strictly
  * triangular entries of their columns (the contributions they send) */
@@ -31,13 +36,15 @@ typedef struct dist_share {
     int32_t *comp;   /* global index of local component k, solve order: increasing
                         for lower, decreasing for upper, or level by level when
                         the plan says level_order, size nloc */
-    int64_t *col_ptr; /* column of component k is col_row/col_val[col_ptr[k] .. col_ptr[k+1]), nloc+1 */
-    int32_t *col_row; /* global row of each strict entry, size nnz */
+    int64_t *col_ptr; /* column of component k is col_row/col_val[col_ptr[k] .. col_ptr[k+1]), nloc+1
+                         (DIST_PULL_ROWS: its row) */
+    int32_t *col_row; /* global row of each strict entry (DIST_PULL_ROWS: global column), size nnz */
     double *col_val;  /* its value (double whatever A's type), size nnz */
     double *pivot;    /* diagonal of each component (1 for unit), size nloc */
-    int nsrc;         /* sources of counts: npes, 1 or 2 (dist_count_mode) */
+    int nsrc;         /* sources of counts: npes, 1 or 2 (dist_count_mode); 0 for DIST_PULL_ROWS */
     int32_t *need;    /* need[s * nloc + k]: contributions to component k counted at source s */
-    int64_t remote;   /* strict entries whose row belongs to another PE (sent away) */
+    int64_t remote;   /* strict entries whose row belongs to another PE (sent away); DIST_PULL_ROWS:
+                         whose column does (read from another PE) */
 } dist_share;
 
 /* Build PE pe's share of the triangle `fill` of square A (CSR or CSC, any

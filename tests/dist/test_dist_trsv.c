@@ -1,6 +1,6 @@
 /* test_dist_trsv.c: the multi-GPU triangular solvers against the CPU
  * reference, one PE per GPU of the machine.  Label dist.
- *  - ZEROCOPY and PUSH (NVSHMEM, PEs forked by domino_launch, or started by
+ *  - ZEROCOPY, PUSH and PULL (NVSHMEM, PEs forked by domino_launch, or started by
  *    mpirun when run under it) and UNIFIED (one process, every GPU):
  *    random DAGs of several depths, a 27-point stencil (lower and upper),
  *    the shared matrices (cage8 with a dominant diagonal, bcsstk13 as
@@ -215,12 +215,12 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
     int npes = domino_dist_npes(D), rank = domino_dist_rank(D);
     int nc = make_cases(h, c);
     for (int k = 0; k < nc; k++) {
-        for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PUSH && c[k].A; solver++)
+        for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PULL && c[k].A; solver++)
             for (int sc = 0; sc < NSCHEMES; sc++) {
                 domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1], schemes[sc][2]);
                 domino_dist_trsv T = NULL;
                 snprintf(who, sizeof who, "PE %d/%d %s scheme %d", rank, npes,
-                         solver == DOMINO_DIST_ZEROCOPY ? "zerocopy" : "push", sc);
+                         solver == DOMINO_DIST_ZEROCOPY ? "zerocopy" : solver == DOMINO_DIST_PUSH ? "push" : "pull", sc);
                 CHECK_OK(h, domino_dist_trsv_make(h, D, (domino_dist_solver)solver, c[k].fill, c[k].diag,
                                                   c[k].A, plan, &T));
                 if (T) check_solves(h, who, &c[k], T);

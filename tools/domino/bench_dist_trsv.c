@@ -28,7 +28,7 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
 #define ANSWER_TOL 1e-8 /* forward error accepted against the CPU reference */
 
 /* what a configuration runs */
-typedef enum config_kind { K_CUSPARSE = 0, K_DOMINO = 1, K_UNIFIED = 2, K_ZEROCOPY = 3, K_PUSH = 4 } config_kind;
+typedef enum config_kind { K_CUSPARSE = 0, K_DOMINO = 1, K_UNIFIED = 2, K_ZEROCOPY = 3, K_PUSH = 4, K_PULL = 5 } config_kind;
 
 typedef struct dist_config {
     const char *name;  /* as typed in --engines and printed */
@@ -48,6 +48,8 @@ static const dist_config configs[] = {
     {"push-tasks16", K_PUSH, 1, 16, 0},        {"push-tasks32", K_PUSH, 1, 32, 0},
     {"um-tasks8-level", K_UNIFIED, 1, 8, 1}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1},
     {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1}, {"push-tasks8-level", K_PUSH, 1, 8, 1},
+    {"pull", K_PULL, 0, 1, 0},              {"pull-tasks8", K_PULL, 1, 8, 0},
+    {"pull-level", K_PULL, 0, 1, 1},        {"pull-tasks8-level", K_PULL, 1, 8, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -151,7 +153,9 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
     } else {
         s = make_plan(h, p, c, npes, rq->budget_mb, &plan);
         s = domino_dist_agree(h, D, s);
-        domino_dist_solver solver = c->kind == K_ZEROCOPY ? DOMINO_DIST_ZEROCOPY : DOMINO_DIST_PUSH;
+        domino_dist_solver solver = c->kind == K_ZEROCOPY ? DOMINO_DIST_ZEROCOPY
+                                    : c->kind == K_PULL   ? DOMINO_DIST_PULL
+                                                          : DOMINO_DIST_PUSH;
         if (!s) s = domino_dist_trsv_make(h, D, solver, p->solve.fill, p->solve.diag, p->T, plan, &T);
         if (!s) s = time_solves(h, T, p, rq->repeat, x, r);
     }
@@ -277,7 +281,7 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
             fprintf(stderr, "domino bench: --engines: unknown configuration '%.*s' of --suite trsv-dist "
                             "(cusparse-1gpu, domino-1gpu, um, um-tasks8, zerocopy[-tasksK], push[-tasksK], "
                             "K = 4, 8, 16, 32, um-tasks8-level, zerocopy-level, zerocopy-tasks8-level, "
-                            "push-tasks8-level)\n", (int)l, p);
+                            "push-tasks8-level, pull, pull-tasks8, pull-level, pull-tasks8-level)\n", (int)l, p);
             return 2;
         }
         p = end ? end + 1 : p + l;

@@ -4,7 +4,9 @@
  * the owner of a row reads them from every PE, so no PE writes another's
  * memory) and PUSH (ours: contributions are added into the owner's
  * symmetric arrays with atomics over NVLink, and the owner polls its own
- * memory).  Both run the kernel of dist_trsv_kernel.cu through peer
+ * memory), both CSC push, and PULL (ours, CSR: a component reads the x_j
+ * of its row from their owners, read-only, each value its own flag).
+ * They run the kernels of dist_trsv_kernel.cu through peer
  * pointers (nvshmem_ptr), so they need PEs that can address each other's
  * memory (one node, NVLink or PCIe peer access). */
 #include "dist_trsv_internal.h"
@@ -36,17 +38,21 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
     size_t n = (size_t)T->n;
     cudaError_t e = cudaSuccess;
     double t0 = 0, t1 = 0;
+    int pull = T->solver == DOMINO_DIST_PULL;
     domino_status s = n > 0 && (!b || !x)
                           ? domino_error(h, DOMINO_NULL_POINTER, "%s: PE %d: %s is NULL", what, T->pe, !b ? "b" : "x")
                           : dist_trsv_gpu_prepare(h, what, G, b);
-    if (!s && ((e = cudaMemsetAsync(T->s_in, 0, n * sizeof(int), G->stream)) ||
-               (e = cudaMemsetAsync(T->s_sum, 0, n * sizeof(double), G->stream)) ||
-               (e = cudaStreamSynchronize(G->stream))))
+    if (!s && pull && ((e = dist_trsv_fill_pending(T->s_x, T->n, G->stream)) ||
+                       (e = cudaStreamSynchronize(G->stream))))
+        s = domino_cuda_status(h, e, what);
+    if (!s && !pull && ((e = cudaMemsetAsync(T->s_in, 0, n * sizeof(int), G->stream)) ||
+                        (e = cudaMemsetAsync(T->s_sum, 0, n * sizeof(double), G->stream)) ||
+                        (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
     if ((s = domino_dist_agree(h, D, s))) return s; /* nobody starts unless all are ready */
     t0 = domino_wtime();
     void *args[] = {&G->a};
-    int launched = nvshmemx_collective_launch(dist_trsv_kernel_fn(), dim3(G->blocks),
+    int launched = nvshmemx_collective_launch(pull ? dist_trsv_pull_kernel_fn() : dist_trsv_kernel_fn(), dim3(G->blocks),
                                               dim3(DIST_WARPS_PER_BLOCK * 32), args, 0, G->stream);
     e = cudaStreamSynchronize(G->stream);
     t1 = domino_wtime();
@@ -57,9 +63,10 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
     double mine = t1 - t0, worst = 0;
     s = domino_dist_max(h, D, mine, &worst);
     if ((s = domino_dist_agree(h, D, s))) return s;
-    /* every PE's solution into its s_x, then everybody gathers the rest */
-    if ((e = dist_trsv_scatter(G->a.comp, G->a.x, G->nloc, T->s_x, G->stream)) ||
-        (e = cudaStreamSynchronize(G->stream)))
+    /* every PE's solution into its s_x (the pull kernel wrote it there),
+     * then everybody gathers the rest */
+    if (!pull && ((e = dist_trsv_scatter(G->a.comp, G->a.x, G->nloc, T->s_x, G->stream)) ||
+                  (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
     if ((s = domino_dist_agree(h, D, s))) return s;
     if ((e = dist_trsv_gather(T->s_x, T->peer_x, G->task_pe, T->task_size, T->n, T->pe, G->stream)) ||
@@ -78,7 +85,9 @@ static domino_status setup_local(domino_handle h, struct domino_dist_trsv_s *T, 
                                  const domino_dist_plan *plan, cudaStream_t stream)
 {
     dist_share *S = NULL;
-    dist_count_mode mode = solver == DOMINO_DIST_ZEROCOPY ? DIST_COUNT_PER_PE : DIST_COUNT_ONE;
+    dist_count_mode mode = solver == DOMINO_DIST_ZEROCOPY ? DIST_COUNT_PER_PE
+                           : solver == DOMINO_DIST_PULL   ? DIST_PULL_ROWS
+                                                          : DIST_COUNT_ONE;
     domino_status s = dist_share_make(h, WHAT, A, fill, diag, plan, T->pe, mode, &S);
     if (!s) s = dist_trsv_gpu_upload(h, WHAT, S, plan->task_pe, plan->ntasks, plan->task_size, &T->g[0]);
     dist_share_free(S);
@@ -94,9 +103,11 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
     size_t n = (size_t)T->n;
     int *in[DIST_MAX_GPUS], *own_in[DIST_MAX_GPUS];
     double *sum[DIST_MAX_GPUS], *own_sum[DIST_MAX_GPUS], *px[DIST_MAX_GPUS];
-    /* collective: every PE makes all three calls, whatever failed before */
-    domino_status s1 = domino_dist_malloc(h, D, n * sizeof(int), (void **)&T->s_in);
-    domino_status s2 = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_sum);
+    /* collective: every PE makes all three calls, whatever failed before
+     * (the pull solver counts nothing: a word each) */
+    size_t counted = solver == DOMINO_DIST_PULL ? 1 : n;
+    domino_status s1 = domino_dist_malloc(h, D, counted * sizeof(int), (void **)&T->s_in);
+    domino_status s2 = domino_dist_malloc(h, D, counted * sizeof(double), (void **)&T->s_sum);
     domino_status s3 = domino_dist_malloc(h, D, n * sizeof(double), (void **)&T->s_x);
     domino_status s = s1 ? s1 : s2 ? s2 : s3;
     if ((s = domino_dist_agree(h, D, s))) return s;
@@ -118,6 +129,9 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
      * sums of this PE's own rows in ZEROCOPY (its own contributions); every
      * word a peer touches is updated and polled at system scope */
     unsigned me = 1u << T->pe;
+    T->g[0].a.peer_x = T->peer_x;
+    if (solver == DOMINO_DIST_PULL) /* reads every PE's solution, writes its own */
+        return DOMINO_SUCCESS;
     if (solver == DOMINO_DIST_ZEROCOPY) /* read every PE's, write one's own */
         return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, me, own_in, own_sum,
                                           T->npes, me);
@@ -138,8 +152,8 @@ domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_
     if (npes < 1) return domino_error(h, DOMINO_INVALID_OBJECT, WHAT ": D is not a joined run");
     /* everything local first: a PE that fails here must not leave the
      * others in a collective allocation */
-    if (solver != DOMINO_DIST_ZEROCOPY && solver != DOMINO_DIST_PUSH)
-        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": solver %d is not ZEROCOPY or PUSH (the "
+    if (solver != DOMINO_DIST_ZEROCOPY && solver != DOMINO_DIST_PUSH && solver != DOMINO_DIST_PULL)
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": solver %d is not ZEROCOPY, PUSH or PULL (the "
                          "unified-memory one is domino_dist_trsv_unified)", (int)solver);
     else if (!plan)
         s = domino_error(h, DOMINO_NULL_POINTER, WHAT ": plan is NULL");
