@@ -373,6 +373,39 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D);
 domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mine);
 /* the largest of every PE's v (collective) */
 domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max);
+
+/* ------------------------------------- one-sided SpMM on GPUs (NVSHMEM)
+ * C = A B (A sparse m x k, B dense k x n, C m x n, row-major) over the PEs
+ * of D (Brock, Bulu\c{c}, Yelick, ICS 2024).  A, B and C are cut into a
+ * tiles x tiles grid, tile (i, j) on PE (i tiles + j) mod npes, in
+ * symmetric memory; every PE knows where every tile lives and reads the
+ * tiles it needs with non-blocking gets, multiplying with cuSPARSE. */
+typedef struct domino_dspmm_s *domino_dspmm;
+typedef enum domino_dspmm_algorithm {
+    DOMINO_DSPMM_STATIONARY_C = 0,      /* the owner of C(i, j) sums A(i, l) B(l, j) from l = i + j on,
+                                           the next pair fetched while the current one is multiplied */
+    DOMINO_DSPMM_STATIONARY_C_STEAL = 1 /* the same with random work stealing: products claimed on
+                                           counters the C tiles' owners keep (atomics over NVLink),
+                                           partial tiles added into C at its owner */
+} domino_dspmm_algorithm;
+/* what one PE spent (seconds) */
+typedef struct domino_dspmm_times {
+    double compute;       /* local products (not yet measured: 0) */
+    double total;         /* from the common start to this PE's last product */
+    double imbalance;     /* waiting in the closing barrier for slower PEs */
+    int64_t stolen;       /* products computed for other PEs' C tiles */
+} domino_dspmm_times;
+/* Collective: every PE passes the same global CSR A (general) and B (host,
+ * row-major, leading dimension ldb, A's type); tiles 1..256 per dimension. */
+domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t n,
+                                int64_t ldb, int tiles, domino_dspmm *P);
+/* Collective: C = A B; times may be NULL */
+domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_algorithm algorithm,
+                               domino_dspmm_times *times);
+/* Collective: every PE gets all of C (host, m x n row-major, ldc >= n) */
+domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int64_t ldc);
+/* collective */
+void domino_dspmm_free(domino_dspmm P);
 #endif
 
 #ifdef DOMINO_HAVE_NCCL

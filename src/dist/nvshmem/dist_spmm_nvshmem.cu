@@ -1,0 +1,467 @@
+/* dist_spmm_nvshmem.cu: one-sided SpMM on GPUs over NVSHMEM (Brock, Buluc,
+ * Yelick, ICS 2024), one PE per GPU: A (CSR tiles, row offsets as int32),
+ * B and C (row-major tiles) cut into a t x t grid, tile (i, j) on PE
+ * (i t + j) mod npes, every PE holding the directory of every tile in its
+ * owner's symmetric windows.
+ *  - Stationary-C: the owner of C(i, j) sums A(i, l) B(l, j) from l = i + j
+ *    on, the next pair fetched with non-blocking gets on a second stream
+ *    while cuSPARSE multiplies the current pair.
+ *  - Random work stealing: products are claimed one by one with a
+ *    fetch-and-add on a counter the C tile's owner keeps (host-side AMO,
+ *    NVLink); owners drain their own tiles first, then every PE drains the
+ *    others' tiles in a random order.  Each product goes into a partial
+ *    tile that is added into C at its owner with atomics through the peer
+ *    pointer, so owners and thieves never race on C. */
+#include "cuda/gpu_internal.h"
+#include "dist/dist_tile_cut.h"
+
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include <string.h>
+
+#define WHAT "domino_dspmm"
+
+/* a distributed SpMM ready to run */
+struct domino_dspmm_s {
+    domino_dist D;            /* the run */
+    int rank, npes;           /* this PE, PEs */
+    domino_type type;         /* value type */
+    int64_t m, k, n;          /* A m x k, B k x n, C m x n */
+    int t;                    /* tiles per dimension */
+    int64_t *rb, *kb, *cb;    /* boundaries of rows, inner dimension, columns */
+    int64_t *nnz;             /* entries of A(i, l), t x t */
+    int64_t *at_ptr, *at_ent; /* where A(i, l) starts in its owner's ptr (int32 units) and ind/val windows */
+    int64_t *at_b, *at_c;     /* where B(l, j) and C(i, j) start in their owners' windows (values) */
+    int32_t *w_ptr, *w_ind;   /* symmetric windows: this PE's A tiles */
+    void *w_val, *w_b, *w_c;  /* and its B and C tiles */
+    long long *w_claim;       /* symmetric: one counter per C tile (stealing) */
+    int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
+    void *r_val[2], *r_b[2];
+    void *part;               /* device partial tile (stealing) */
+    void *work;               /* cusparseSpMM workspace */
+    size_t work_bytes;
+    cudaStream_t fetch;       /* the gets */
+    cudaStream_t compute;     /* the products (the handle's stream) */
+    cusparseHandle_t sparse;  /* the handle's */
+    cudaEvent_t got[2], used[2], t0, t1; /* pair fetched, pair consumed, product timers */
+};
+
+static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
+
+void domino_dspmm_free(domino_dspmm P)
+{
+    if (!P) return;
+    domino_dist D = P->D;
+    /* collective frees, in the same order on every PE */
+    domino_dist_free(D, P->w_ptr);
+    domino_dist_free(D, P->w_ind);
+    domino_dist_free(D, P->w_val);
+    domino_dist_free(D, P->w_b);
+    domino_dist_free(D, P->w_c);
+    domino_dist_free(D, P->w_claim);
+    for (int q = 0; q < 2; q++) {
+        domino_dist_free(D, P->r_ptr[q]);
+        domino_dist_free(D, P->r_ind[q]);
+        domino_dist_free(D, P->r_val[q]);
+        domino_dist_free(D, P->r_b[q]);
+        if (P->got[q]) cudaEventDestroy(P->got[q]);
+        if (P->used[q]) cudaEventDestroy(P->used[q]);
+    }
+    if (P->t0) cudaEventDestroy(P->t0);
+    if (P->t1) cudaEventDestroy(P->t1);
+    if (P->fetch) cudaStreamDestroy(P->fetch);
+    cudaFree(P->part);
+    cudaFree(P->work);
+    domino_free(P->rb);
+    domino_free(P->kb);
+    domino_free(P->cb);
+    domino_free(P->nnz);
+    domino_free(P->at_ptr);
+    domino_free(P->at_ent);
+    domino_free(P->at_b);
+    domino_free(P->at_c);
+    domino_free(P);
+}
+
+/* the directory (every PE computes the same) and the largest sizes; the
+ * window sizes are the largest over PEs, since symmetric allocations are */
+static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, int64_t *most)
+{
+    int T = P->t;
+    int64_t next[4 * 1024] = {0}; /* per PE: ptr, entries, B values, C values */
+    for (int i = 0; i < T; i++)
+        for (int64_t r = P->rb[i]; r < P->rb[i + 1]; r++)
+            for (int64_t e = A->ptr[r]; e < A->ptr[r + 1]; e++) {
+                int l = 0;
+                while (A->ind[e] >= P->kb[l + 1]) l++;
+                P->nnz[(size_t)i * T + l]++;
+            }
+    for (int q = 0; q < 4; q++) win[q] = most[q] = 1;
+    for (int x = 0; x < T * T; x++) {
+        int i = x / T, j = x % T, o = owner(P, i, j);
+        int64_t rows = P->rb[i + 1] - P->rb[i], kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
+        P->at_ptr[x] = next[4 * o];
+        P->at_ent[x] = next[4 * o + 1];
+        P->at_b[x] = next[4 * o + 2];
+        P->at_c[x] = next[4 * o + 3];
+        next[4 * o] += rows + 1;
+        next[4 * o + 1] += P->nnz[x];
+        next[4 * o + 2] += kr * (P->cb[j + 1] - P->cb[j]); /* B(i, j): rows of the inner block i */
+        next[4 * o + 3] += rows * cols;
+        if (rows + 1 > most[0]) most[0] = rows + 1;
+        if (P->nnz[x] > most[1]) most[1] = P->nnz[x];
+        if (kr * cols > most[2]) most[2] = kr * cols;
+        if (rows * cols > most[3]) most[3] = rows * cols;
+    }
+    for (int o = 0; o < P->npes; o++)
+        for (int q = 0; q < 4; q++)
+            if (next[4 * o + q] > win[q]) win[q] = next[4 * o + q];
+}
+
+/* this PE's tiles of A (offsets narrowed to int32) and B into its windows */
+static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, int64_t ldb, struct domino_dspmm_s *P)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    cudaError_t e = cudaSuccess;
+    for (int x = 0; x < T * T && !e; x++) {
+        int i = x / T, j = x % T;
+        if (owner(P, i, j) != P->rank) continue;
+        domino_matrix tile = NULL;
+        domino_status s = dist_cut_tile(h, A, P->rb, P->kb, i, j, &tile);
+        if (s) return s;
+        int64_t rows = P->rb[i + 1] - P->rb[i];
+        int32_t *p32 = (int32_t *)domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
+        if (!p32) e = cudaErrorMemoryAllocation;
+        for (int64_t r = 0; p32 && r <= rows; r++) p32[r] = (int32_t)tile->ptr[r];
+        if (!e) e = cudaMemcpy(P->w_ptr + P->at_ptr[x], p32, (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice);
+        if (!e && P->nnz[x])
+            e = cudaMemcpy(P->w_ind + P->at_ent[x], tile->ind, (size_t)P->nnz[x] * sizeof(int32_t), cudaMemcpyHostToDevice);
+        if (!e && P->nnz[x])
+            e = cudaMemcpy((char *)P->w_val + (size_t)P->at_ent[x] * vs, tile->val, (size_t)P->nnz[x] * vs,
+                           cudaMemcpyHostToDevice);
+        domino_free(p32);
+        domino_matrix_free(tile);
+        /* B(i, j): inner rows kb[i] .. kb[i+1], columns cb[j] .. cb[j+1] */
+        int64_t kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
+        if (!e && kr * cols > 0)
+            e = cudaMemcpy2D((char *)P->w_b + (size_t)P->at_b[x] * vs, (size_t)cols * vs,
+                             (const char *)B + (size_t)(P->kb[i] * ldb + P->cb[j]) * vs, (size_t)ldb * vs,
+                             (size_t)cols * vs, (size_t)kr, cudaMemcpyHostToDevice);
+    }
+    return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
+}
+
+domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t n,
+                                int64_t ldb, int tiles, domino_dspmm *out)
+{
+    struct domino_gpu_context *gpu = NULL;
+    domino_status s = DOMINO_SUCCESS;
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
+    *out = NULL;
+    int npes = domino_dist_npes(D);
+    if (npes < 1) return domino_error(h, DOMINO_INVALID_OBJECT, WHAT ": D is not a joined run");
+    struct domino_dspmm_s *P = (struct domino_dspmm_s *)domino_calloc(1, sizeof(*P));
+    if (!P) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    /* local checks and set-up; every PE then takes part in every collective */
+    if (!s) s = domino_check_matrix(h, A, WHAT);
+    if (!s && (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL))
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A must be CSR stored general");
+    if (!s && (tiles < 1 || tiles > 256 || npes > 1024))
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": %d tiles per dimension (1 to 256), %d PEs", tiles, npes);
+    if (!s && (n < 1 || ldb < n || !B))
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": B of %lld columns, leading dimension %lld", (long long)n,
+                         (long long)ldb);
+    if (!s) s = domino_gpu_context_get(h, &gpu);
+    int64_t win[4] = {1, 1, 1, 1}, most[4] = {1, 1, 1, 1};
+    if (!s) {
+        P->D = D;
+        P->rank = domino_dist_rank(D);
+        P->npes = npes;
+        P->type = A->type;
+        P->m = A->nrows;
+        P->k = A->ncols;
+        P->n = n;
+        P->t = tiles;
+        P->rb = dist_split(P->m, tiles);
+        P->kb = dist_split(P->k, tiles);
+        P->cb = dist_split(n, tiles);
+        size_t tt = (size_t)tiles * tiles;
+        P->nnz = (int64_t *)domino_calloc(tt, sizeof(int64_t));
+        P->at_ptr = (int64_t *)domino_calloc(tt, sizeof(int64_t));
+        P->at_ent = (int64_t *)domino_calloc(tt, sizeof(int64_t));
+        P->at_b = (int64_t *)domino_calloc(tt, sizeof(int64_t));
+        P->at_c = (int64_t *)domino_calloc(tt, sizeof(int64_t));
+        if (!P->rb || !P->kb || !P->cb || !P->nnz || !P->at_ptr || !P->at_ent || !P->at_b || !P->at_c)
+            s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+        else
+            directory(A, P, win, most);
+        for (int x = 0; !s && x < tiles * tiles; x++)
+            if (P->nnz[x] >= INT32_MAX)
+                s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": tile %d has %lld entries; use more tiles", x,
+                                 (long long)P->nnz[x]);
+    }
+    if ((s = domino_dist_agree(h, D, s))) goto failed;
+    {
+        size_t vs = domino_type_size(P->type);
+        domino_status a[14];
+        a[0] = domino_dist_malloc(h, D, (size_t)win[0] * sizeof(int32_t), (void **)&P->w_ptr);
+        a[1] = domino_dist_malloc(h, D, (size_t)win[1] * sizeof(int32_t), (void **)&P->w_ind);
+        a[2] = domino_dist_malloc(h, D, (size_t)win[1] * vs, &P->w_val);
+        a[3] = domino_dist_malloc(h, D, (size_t)win[2] * vs, &P->w_b);
+        a[4] = domino_dist_malloc(h, D, (size_t)win[3] * vs, &P->w_c);
+        a[5] = domino_dist_malloc(h, D, (size_t)tiles * tiles * sizeof(long long), (void **)&P->w_claim);
+        for (int q = 0; q < 2; q++) {
+            a[6 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[0] * sizeof(int32_t), (void **)&P->r_ptr[q]);
+            a[7 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[1] * sizeof(int32_t), (void **)&P->r_ind[q]);
+            a[8 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[1] * vs, &P->r_val[q]);
+            a[9 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[2] * vs, &P->r_b[q]);
+        }
+        for (int q = 0; q < 14 && !s; q++) s = a[q];
+        cudaError_t e = cudaSuccess;
+        if (!s) e = cudaMalloc(&P->part, (size_t)most[3] * vs);
+        if (!s && !e) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
+        for (int q = 0; q < 2 && !s && !e; q++)
+            if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
+        if (!s && !e) e = cudaEventCreate(&P->t0);
+        if (!s && !e) e = cudaEventCreate(&P->t1);
+        if (!s && e) s = domino_cuda_status(h, e, WHAT);
+        if (!s) {
+            P->compute = gpu->stream;
+            P->sparse = gpu->cusparse;
+            s = own_tiles(h, A, B, ldb, P);
+        }
+    }
+    if ((s = domino_dist_agree(h, D, s))) goto failed;
+    *out = P;
+    return DOMINO_SUCCESS;
+failed:
+    domino_dspmm_free(P);
+    return s;
+}
+
+/* start the gets of A(i, l) and B(l, j) into receive pair q on the fetch
+ * stream, after the products that last used it */
+static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int l, int j, int q)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t, xa = i * T + l, xb = l * T + j, oa = owner(P, i, l), ob = owner(P, l, j);
+    int64_t rows = P->rb[i + 1] - P->rb[i], kr = P->kb[l + 1] - P->kb[l], cols = P->cb[j + 1] - P->cb[j];
+    cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
+    if (e) return domino_cuda_status(h, e, WHAT ": fetch");
+    nvshmemx_getmem_nbi_on_stream(P->r_ptr[q], P->w_ptr + P->at_ptr[xa], (size_t)(rows + 1) * sizeof(int32_t), oa, P->fetch);
+    if (P->nnz[xa]) {
+        nvshmemx_getmem_nbi_on_stream(P->r_ind[q], P->w_ind + P->at_ent[xa], (size_t)P->nnz[xa] * sizeof(int32_t), oa,
+                                      P->fetch);
+        nvshmemx_getmem_nbi_on_stream(P->r_val[q], (char *)P->w_val + (size_t)P->at_ent[xa] * vs,
+                                      (size_t)P->nnz[xa] * vs, oa, P->fetch);
+    }
+    if (kr * cols > 0)
+        nvshmemx_getmem_nbi_on_stream(P->r_b[q], (char *)P->w_b + (size_t)P->at_b[xb] * vs, (size_t)(kr * cols) * vs, ob,
+                                      P->fetch);
+    nvshmemx_quiet_on_stream(P->fetch);
+    e = cudaEventRecord(P->got[q], P->fetch);
+    return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
+}
+
+/* out (rows x cols, row-major, on the compute stream) = beta out + A B of pair q */
+static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, int64_t rows, int64_t kr,
+                             int64_t cols, int64_t nnz, void *out, int beta)
+{
+    cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
+    if (e) return domino_cuda_status(h, e, WHAT ": product");
+    if (!beta && rows * cols > 0)
+        e = cudaMemsetAsync(out, 0, (size_t)(rows * cols) * domino_type_size(P->type), P->compute);
+    domino_status s = e ? domino_cuda_status(h, e, WHAT ": product") : DOMINO_SUCCESS;
+    if (!s && rows > 0 && cols > 0 && kr > 0 && nnz > 0) {
+        cudaDataType vt = P->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+        double one = 1.0;
+        float onef = 1.0f;
+        const void *alpha = P->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
+        cusparseSpMatDescr_t a = NULL;
+        cusparseDnMatDescr_t b = NULL, c = NULL;
+        size_t bytes = 0;
+        cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q],
+                                                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+        if (!st) st = cusparseCreateDnMat(&b, kr, cols, cols, P->r_b[q], vt, CUSPARSE_ORDER_ROW);
+        if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, out, vt, CUSPARSE_ORDER_ROW);
+        if (!st)
+            st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                         alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+        if (st) s = domino_cusparse_status(h, st, WHAT ": SpMM");
+        if (!s && bytes > P->work_bytes) {
+            cudaStreamSynchronize(P->compute);
+            cudaFree(P->work);
+            P->work = NULL;
+            e = cudaMalloc(&P->work, bytes);
+            P->work_bytes = e ? 0 : bytes;
+            if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
+        }
+        if (!s && (st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work)))
+            s = domino_cusparse_status(h, st, WHAT ": SpMM");
+        if (a) cusparseDestroySpMat(a);
+        if (b) cusparseDestroyDnMat(b);
+        if (c) cusparseDestroyDnMat(c);
+    }
+    e = cudaEventRecord(P->used[q], P->compute);
+    if (!s && e) s = domino_cuda_status(h, e, WHAT ": product");
+    return s;
+}
+
+/* dst[k] += src[k] atomically, k < count (dst: the C tile at its owner, through NVLink) */
+template <typename V> __global__ void accumulate_kernel(V *dst, const V *src, int64_t count)
+{
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += (int64_t)gridDim.x * blockDim.x)
+        atomicAdd_system(dst + k, src[k]);
+}
+
+static domino_status accumulate(domino_handle h, struct domino_dspmm_s *P, int x, int64_t count)
+{
+    if (count <= 0) return DOMINO_SUCCESS;
+    size_t vs = domino_type_size(P->type);
+    void *dst = nvshmem_ptr((char *)P->w_c + (size_t)P->at_c[x] * vs, owner(P, x / P->t, x % P->t));
+    if (!dst)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's C directly (stealing "
+                            "needs peer access)", P->rank, owner(P, x / P->t, x % P->t));
+    int blocks = (int)((count + 255) / 256 < 1024 ? (count + 255) / 256 : 1024);
+    if (P->type == DOMINO_FLOAT64)
+        accumulate_kernel<double><<<blocks, 256, 0, P->compute>>>((double *)dst, (const double *)P->part, count);
+    else
+        accumulate_kernel<float><<<blocks, 256, 0, P->compute>>>((float *)dst, (const float *)P->part, count);
+    cudaError_t e = cudaGetLastError();
+    return e ? domino_cuda_status(h, e, WHAT ": accumulate") : DOMINO_SUCCESS;
+}
+
+/* stationary-C: this PE's C tiles, pairs prefetched one ahead */
+static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t, q = 0;
+    domino_status s = DOMINO_SUCCESS;
+    for (int x = 0; x < T * T && !s; x++) {
+        int i = x / T, j = x % T;
+        if (owner(P, i, j) != P->rank) continue;
+        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+        void *c = (char *)P->w_c + (size_t)P->at_c[x] * vs;
+        s = fetch(h, P, i, (i + j) % T, j, q);
+        for (int step = 0; step < T && !s; step++) {
+            int l = (i + j + step) % T;
+            if (step + 1 < T) s = fetch(h, P, i, (i + j + step + 1) % T, j, 1 - q);
+            if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], c, step > 0);
+            q = 1 - q;
+        }
+    }
+    return s;
+}
+
+/* permute a[0..n) (xorshift seeded with seed) */
+static void shuffle(int *a, int n, unsigned long long seed)
+{
+    unsigned long long x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (int k = n - 1; k > 0; k--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int r = (int)(x % (unsigned long long)(k + 1)), t = a[k];
+        a[k] = a[r];
+        a[r] = t;
+    }
+}
+
+/* random work stealing: own tiles first, then the others in a random order;
+ * each product claimed on the tile owner's counter */
+static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed, long long *stolen)
+{
+    int T = P->t, q = 0;
+    int *order = (int *)domino_malloc((size_t)T * T * sizeof(int));
+    if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    int k = 0;
+    for (int x = 0; x < T * T; x++)
+        if (owner(P, x / T, x % T) == P->rank) order[k++] = x;
+    int mine = k;
+    for (int x = 0; x < T * T; x++)
+        if (owner(P, x / T, x % T) != P->rank) order[k++] = x;
+    shuffle(order + mine, T * T - mine, seed + (unsigned long long)P->rank);
+    domino_status s = DOMINO_SUCCESS;
+    for (int z = 0; z < T * T && !s; z++) {
+        int x = order[z], i = x / T, j = x % T, o = owner(P, i, j);
+        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+        for (;;) {
+            long long claim = nvshmem_longlong_atomic_fetch_add(P->w_claim + x, 1LL, o);
+            if (claim >= T) break;
+            int l = (int)((i + j + claim) % T);
+            if (o != P->rank) (*stolen)++;
+            s = fetch(h, P, i, l, j, q);
+            if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
+            if (!s) s = accumulate(h, P, x, rows * cols);
+            if (!s) { /* the partial tile is reused by the next product */
+                cudaError_t e = cudaStreamSynchronize(P->compute);
+                if (e) s = domino_cuda_status(h, e, WHAT ": steal");
+            }
+            q = 1 - q;
+            if (s) break;
+        }
+    }
+    domino_free(order);
+    return s;
+}
+
+domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_algorithm algorithm, domino_dspmm_times *times)
+{
+    domino_dspmm_times z;
+    memset(&z, 0, sizeof(z));
+    if (!P) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
+    size_t vs = domino_type_size(P->type);
+    domino_status s = DOMINO_SUCCESS;
+    if (algorithm != DOMINO_DSPMM_STATIONARY_C && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL)
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": algorithm %d", (int)algorithm);
+    /* C and the claim counters start at zero on every PE before anyone starts */
+    cudaError_t e = cudaSuccess;
+    if (!s) e = cudaMemset(P->w_claim, 0, (size_t)P->t * P->t * sizeof(long long));
+    for (int x = 0; !s && !e && x < P->t * P->t; x++)
+        if (owner(P, x / P->t, x % P->t) == P->rank)
+            e = cudaMemset((char *)P->w_c + (size_t)P->at_c[x] * vs, 0,
+                           (size_t)((P->rb[x / P->t + 1] - P->rb[x / P->t]) * (P->cb[x % P->t + 1] - P->cb[x % P->t])) * vs + 1);
+    if (!s && !e) e = cudaDeviceSynchronize();
+    if (!s && e) s = domino_cuda_status(h, e, WHAT);
+    if ((s = domino_dist_agree(h, P->D, s))) return s;
+    double start = domino_wtime();
+    long long stolen = 0;
+    if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
+    else s = run_steal(h, P, 12345ULL, &stolen);
+    if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
+    if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
+    double done = domino_wtime();
+    s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is the imbalance */
+    z.imbalance = domino_wtime() - done;
+    z.total = domino_wtime() - start;
+    z.stolen = stolen;
+    if (times) *times = z;
+    return s;
+}
+
+domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int64_t ldc)
+{
+    if (!P || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    domino_status s = DOMINO_SUCCESS;
+    cudaError_t e = cudaSuccess;
+    /* every tile from its owner's window through the peer pointer */
+    for (int x = 0; x < T * T && !s && !e; x++) {
+        int i = x / T, j = x % T;
+        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+        if (rows * cols == 0) continue;
+        const void *src = nvshmem_ptr((char *)P->w_c + (size_t)P->at_c[x] * vs, owner(P, i, j));
+        if (!src) {
+            s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's C", P->rank, owner(P, i, j));
+            break;
+        }
+        e = cudaMemcpy2D((char *)C + (size_t)(P->rb[i] * ldc + P->cb[j]) * vs, (size_t)ldc * vs, src, (size_t)cols * vs,
+                         (size_t)cols * vs, (size_t)rows, cudaMemcpyDeviceToHost);
+    }
+    if (!s && e) s = domino_cuda_status(h, e, WHAT ": gather");
+    return domino_dist_agree(h, P->D, s);
+}
