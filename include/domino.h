@@ -721,6 +721,12 @@ domino_status domino_gpu_timer_end(domino_handle h, double *ms);
 /* a sparse matrix resident on the GPU (CSR or CSC, as on the host) */
 typedef struct domino_dmatrix_s *domino_dmatrix;
 domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dmatrix *dA);
+/* C = A B on the GPU with cusparseSpMM (the single-GPU SpMM, and the
+ * reference of the distributed ones): dA CSR with fewer than 2^31 entries,
+ * dB and dC device arrays of dA's type, row-major (dB: dA's columns x n,
+ * ldb >= n; dC: dA's rows x n, ldc >= n); returns after the product. */
+domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb,
+                              void *dC, int64_t ldc);
 /* new values for the same pattern (A must have dA's pattern) */
 domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A);
 void domino_dmatrix_free(domino_dmatrix dA);

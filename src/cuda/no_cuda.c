@@ -184,3 +184,9 @@ domino_status domino_dist_trsv_solve(domino_handle h, domino_dist_trsv T, const 
     return NO_CUDA(h, "domino_dist_trsv_solve");
 }
 void domino_dist_trsv_free(domino_dist_trsv T) { (void)T; }
+domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb,
+                              void *dC, int64_t ldc)
+{
+    (void)dA; (void)n; (void)dB; (void)ldb; (void)dC; (void)ldc;
+    return NO_CUDA(h, "domino_gpu_spmm");
+}
