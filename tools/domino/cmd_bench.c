@@ -1,6 +1,7 @@
 /* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_dist_plan.h"
+#include "bench_dist_spmm.h"
 #include "bench_dist_trsv.h"
 #include "bench_engines.h"
 #include "bench_precond.h"
@@ -19,8 +20,8 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist] [--quick]\n"
-    "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M]\n"
+    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist|spmm] [--quick]\n"
+    "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M] [--widths LIST] [--tiles T]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
@@ -56,6 +57,12 @@ static const char bench_usage[] =
     "                   configurations, --problem takes a comma-separated list,\n"
     "                   --budget-mb M caps each GPU's share of the multi-GPU plans;\n"
     "                   takes --quick, --problem, --engines, --repeat, --budget-mb, --csv\n"
+    "  --suite spmm     SpMM on GPUs, run as domino run -n N bench --suite spmm (or under\n"
+    "                   mpirun): cuSPARSE on PE 0's GPU, then on all PEs the one-sided\n"
+    "                   stationary-C, stationary-C with random work stealing (--tiles T\n"
+    "                   per dimension, default 2 x PEs) and NCCL SUMMA; R-MAT 18, 20, 22\n"
+    "                   (--problem rmat:S,...), --widths 128,256,512 (quick: rmat:12, 32);\n"
+    "                   takes --quick, --problem, --widths, --tiles, --repeat, --float, --csv\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
     "                   with :upper for the upper triangle (d3n7:64:upper),\n"
@@ -91,6 +98,8 @@ typedef struct bench_request {
     int upper, tune;         /* --upper, --tune */
     int64_t pes;             /* --pes (dist-plan) */
     int64_t budget_mb;       /* --budget-mb (trsv-dist) */
+    const char *widths;      /* --widths (spmm) */
+    int64_t tiles;           /* --tiles (spmm) */
     const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
     int nengines;            /* size of engine_list */
 } bench_request;
@@ -150,6 +159,8 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                               {"tune", 0, OPT_FLAG, 0, 0, &rq->tune},
                               {"pes", 0, OPT_INT, 1, 1024, &rq->pes},
                               {"budget-mb", 0, OPT_INT, 1, 1e9, &rq->budget_mb},
+                              {"widths", 0, OPT_STRING, 0, 0, &rq->widths},
+                              {"tiles", 0, OPT_INT, 1, 256, &rq->tiles},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
@@ -157,11 +168,19 @@ static int parse_request(int argc, char **argv, bench_request *rq)
     if (rc != OPTS_OK) return rc;
     int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0 ||
                    strcmp(rq->suite, "precond") == 0 || strcmp(rq->suite, "dist-plan") == 0 ||
-                   strcmp(rq->suite, "trsv-dist") == 0;
+                   strcmp(rq->suite, "trsv-dist") == 0 || strcmp(rq->suite, "spmm") == 0;
     if (strcmp(rq->suite, "default") != 0 && !is_suite)
         return opts_usage_error("bench", bench_usage,
                                 "--suite: unknown suite '%s' (default, trsv, stencil, precond, dist-plan, "
-                                "trsv-dist)", rq->suite);
+                                "trsv-dist, spmm)", rq->suite);
+    if ((rq->widths || rq->tiles) && strcmp(rq->suite, "spmm") != 0)
+        return opts_usage_error("bench", bench_usage, "--widths and --tiles go with --suite spmm");
+    if (strcmp(rq->suite, "spmm") == 0)
+        return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->engines ||
+                       rq->budget_mb
+                   ? opts_usage_error("bench", bench_usage, "--suite spmm takes only --quick, --problem, "
+                                      "--widths, --tiles, --repeat, --float and --csv")
+                   : OPTS_OK;
     if (rq->budget_mb && strcmp(rq->suite, "trsv-dist") != 0)
         return opts_usage_error("bench", bench_usage, "--budget-mb goes with --suite trsv-dist");
     if (strcmp(rq->suite, "trsv-dist") == 0)
@@ -413,6 +432,10 @@ int cmd_bench(int argc, char **argv)
         const char *dir = getenv("DOMINO_MATRICES");
         return bench_dist_plan_run(rq.quick, rq.pes ? (int)rq.pes : 2,
                                    dir && *dir ? dir : "../shared/matrices", rq.csv_path);
+    }
+    if (strcmp(rq.suite, "spmm") == 0) {
+        spmm_bench_request d = {rq.quick, rq.problem, rq.widths, rq.tiles, (int)rq.repeat, rq.use_float, rq.csv_path};
+        return bench_dist_spmm_run(&d);
     }
     if (strcmp(rq.suite, "trsv-dist") == 0) {
         dist_bench_request d = {rq.quick, rq.problem, rq.engines, (int)rq.repeat, rq.budget_mb, rq.csv_path};

@@ -1,0 +1,296 @@
+/* bench_dist_spmm.c: "domino run -n N bench --suite spmm": for each problem
+ * and dense width, single-GPU cuSPARSE SpMM on PE 0's GPU, then on all PEs
+ * the one-sided stationary-C (prefetching), stationary-C with random work
+ * stealing, and the bulk-synchronous NCCL SUMMA where NCCL was found.
+ * Every product is checked against the reference (the CPU for R-MAT scale
+ * up to 18, else the single-GPU product) before its time is reported;
+ * times are medians of the timed runs, the slowest PE's. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
+#include "bench_dist_spmm.h"
+#include "bench_problems.h"
+#include "domino.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef DOMINO_HAVE_NVSHMEM
+int bench_dist_spmm_run(const spmm_bench_request *rq)
+{
+    (void)rq;
+    fprintf(stderr, "domino bench --suite spmm: this build has no NVSHMEM\n");
+    return 1;
+}
+#else
+#define ANSWER_TOL_DOUBLE 1e-10
+#define ANSWER_TOL_FLOAT 1e-4
+#define CPU_REFERENCE_MAX_NNZ 3000000 /* beyond this the single-GPU product is the reference */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static double value_at(const void *v, int is_float, int64_t i)
+{
+    return is_float ? (double)((const float *)v)[i] : ((const double *)v)[i];
+}
+
+/* max |C - R| / max |R| */
+static double rel_error(const void *C, const void *R, int64_t count, int is_float)
+{
+    double d = 0, scale = 0;
+    for (int64_t i = 0; i < count; i++) {
+        double c = value_at(C, is_float, i), r = value_at(R, is_float, i);
+        d = fmax(d, isfinite(c) ? fabs(c - r) : INFINITY);
+        scale = fmax(scale, fabs(r));
+    }
+    return d / fmax(scale, 1e-300);
+}
+
+static int compare_doubles(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* one row of the table and the CSV (PE 0) */
+static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, const char *config, int gpus,
+                   double seconds, double base, double imbalance, long long stolen, double err, double tol)
+{
+    double gflops = 2.0 * (double)nnz * (double)width / seconds * 1e-9;
+    int ok = isfinite(seconds) && err <= tol;
+    if (ok)
+        printf("  %-20s %4d %10.3f %9.1f %8.2f %10.3f %7lld %9.1e\n", config, gpus, seconds * 1e3, gflops,
+               base / seconds, imbalance * 1e3, stolen, err);
+    else
+        printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, err);
+    if (csv)
+        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%lld,%.3e,%s\n", problem, (long long)nnz,
+                (long long)width, config, gpus, ok ? seconds : NAN, ok ? gflops : NAN, ok ? base / seconds : NAN,
+                imbalance, stolen, err, ok ? "ok" : "failed");
+}
+
+/* single-GPU cuSPARSE on PE 0: median time, C into R */
+static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *B, int64_t width, size_t vs, int repeat,
+                                  void *R, double *seconds)
+{
+    domino_matrix_view v;
+    domino_dmatrix dA = NULL;
+    void *dB = NULL, *dC = NULL;
+    double *times = malloc(sizeof(double) * (size_t)repeat);
+    domino_status s = domino_matrix_get_view(h, A, &v);
+    if (!s) s = domino_dmatrix_upload(h, A, &dA);
+    if (!s) s = domino_gpu_malloc(h, (size_t)(v.ncols * width) * vs, &dB);
+    if (!s) s = domino_gpu_malloc(h, (size_t)(v.nrows * width) * vs, &dC);
+    if (!s) s = domino_gpu_upload(h, dB, B, (size_t)(v.ncols * width) * vs);
+    if (!s) s = domino_gpu_spmm(h, dA, width, dB, width, dC, width); /* warm-up */
+    for (int r = 0; r < repeat && !s && times; r++) {
+        double t0 = now();
+        s = domino_gpu_spmm(h, dA, width, dB, width, dC, width);
+        times[r] = now() - t0;
+    }
+    if (!s) s = domino_gpu_download(h, R, dC, (size_t)(v.nrows * width) * vs);
+    if (!s && times) {
+        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
+        *seconds = times[repeat / 2];
+    }
+    free(times);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(dB);
+    domino_gpu_free(dC);
+    return s;
+}
+
+/* a one-sided algorithm on all PEs: median of the slowest PE's totals, C gathered */
+static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int tiles,
+                               int alg, int repeat, void *C, double *seconds, double *imbalance, long long *stolen)
+{
+    domino_dspmm P = NULL;
+    domino_dspmm_times t;
+    double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
+    domino_status s = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
+    if (!s) s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
+    *imbalance = 0;
+    for (int r = 0; r < repeat && !s; r++) {
+        s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t);
+        if (!s) s = domino_dist_max(h, D, t.total, &worst);
+        if (times) times[r] = worst;
+        if (!s) s = domino_dist_max(h, D, t.imbalance, &worst);
+        if (!s && worst > *imbalance) *imbalance = worst;
+        *stolen = (long long)t.stolen;
+    }
+    if (!s) s = domino_dspmm_gather(h, P, C, width);
+    if (!s && times) {
+        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
+        *seconds = times[repeat / 2];
+    }
+    free(times);
+    domino_dspmm_free(P);
+    return s;
+}
+
+#ifdef DOMINO_HAVE_NCCL
+/* NCCL SUMMA on all PEs on the squarest grid: median of the slowest PE's totals */
+static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int repeat,
+                               void *C, double *seconds, int *pr, int *pc)
+{
+    int npes = domino_dist_npes(D);
+    for (int r = 1; r * r <= npes; r++)
+        if (npes % r == 0) *pr = r, *pc = npes / r;
+    domino_summa_gpu S = NULL;
+    domino_summa_gpu_times t;
+    double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
+    domino_status s = domino_summa_gpu_make(h, A, B, width, width, *pr, *pc, &S);
+    s = domino_dist_agree(h, D, s);
+    if (!s) s = domino_summa_gpu_spmm(h, S, &t);
+    for (int r = 0; r < repeat && !s; r++) {
+        s = domino_summa_gpu_spmm(h, S, &t);
+        if (!s) s = domino_dist_max(h, D, t.total, &worst);
+        if (times) times[r] = worst;
+    }
+    if (!s) s = domino_summa_gpu_gather(h, S, C, width);
+    if (!s && times) {
+        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
+        *seconds = times[repeat / 2];
+    }
+    free(times);
+    domino_summa_gpu_free(S);
+    return domino_dist_agree(h, D, s);
+}
+#endif
+
+/* one problem at one width, every configuration; 0 or the count of wrong answers */
+static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq, const char *name, domino_matrix A,
+                    int64_t width, FILE *csv)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(h, A, &v);
+    int rank = domino_dist_rank(D), npes = domino_dist_npes(D), wrong = 0;
+    int is_float = v.type == DOMINO_FLOAT32;
+    size_t vs = is_float ? 4 : 8;
+    double tol = is_float ? ANSWER_TOL_FLOAT : ANSWER_TOL_DOUBLE;
+    int tiles = rq->tiles > 0 ? (int)rq->tiles : 2 * npes;
+    void *B = malloc((size_t)(v.ncols * width) * vs + 8), *R = malloc((size_t)(v.nrows * width) * vs + 8),
+         *C = malloc((size_t)(v.nrows * width) * vs + 8), *G = malloc((size_t)(v.nrows * width) * vs + 8);
+    domino_status s = B && R && C && G ? DOMINO_SUCCESS : DOMINO_OUT_OF_MEMORY;
+    uint64_t x = 12345; /* the same B on every PE */
+    for (int64_t i = 0; B && i < v.ncols * width; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        double b = (double)(x >> 11) / 9007199254740992.0 - 0.5;
+        if (is_float) ((float *)B)[i] = (float)b;
+        else ((double *)B)[i] = b;
+    }
+    if (rank == 0)
+        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles\n  %-20s %4s %10s %9s %8s %10s %7s %9s\n", name,
+               v.nrows, (long long)v.nnz, (long long)width, npes, tiles, tiles, "config", "gpus", "ms", "GFLOP/s",
+               "xcuSP", "imb ms", "stolen", "rel err");
+    /* the reference and single-GPU cuSPARSE, on PE 0 */
+    double base = NAN, secs = NAN, imb = 0;
+    long long stolen = 0;
+    domino_status c = DOMINO_SUCCESS;
+    if (rank == 0 && !s) {
+        c = run_cusparse(h, A, B, width, vs, rq->repeat, G, &base);
+        if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
+            c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
+            double e = c ? INFINITY : rel_error(G, R, v.nrows * width, is_float);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, 0, 0, e, tol);
+            wrong += !(e <= tol);
+        } else if (!c) {
+            memcpy(R, G, (size_t)(v.nrows * width) * vs);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, 0, 0, 0, tol);
+        }
+        if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
+    }
+    if (domino_dist_agree(h, D, s ? s : c)) {
+        free(B), free(R), free(C), free(G);
+        return 1;
+    }
+    static const char *const names[] = {"stationary-c", "stationary-c+steal"};
+    for (int alg = 0; alg < 2; alg++) {
+        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &imb, &stolen);
+        double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
+        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, imb, stolen, e, tol);
+        if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
+        wrong += rank == 0 && !s && !(e <= tol);
+    }
+#ifdef DOMINO_HAVE_NCCL
+    int pr = 1, pc = npes;
+    s = run_summa(h, D, A, B, width, rq->repeat, C, &secs, &pr, &pc);
+    char label[64];
+    snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
+    double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
+    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, 0, 0, e, tol);
+    if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
+    wrong += rank == 0 && !s && !(e <= tol);
+#endif
+    if (csv) fflush(csv);
+    fflush(stdout);
+    free(B), free(R), free(C), free(G);
+    return wrong;
+}
+
+int bench_dist_spmm_run(const spmm_bench_request *rq)
+{
+    domino_handle h = NULL;
+    domino_dist D = NULL;
+    FILE *csv = NULL;
+    int wrong = 0, failed = 0;
+    if (domino_create(&h)) return 1;
+    if (domino_dist_join(h, &D)) {
+        fprintf(stderr, "domino bench --suite spmm: %s\n(start it as domino run -n N bench --suite spmm, or under "
+                        "mpirun)\n", domino_last_error(h));
+        domino_destroy(h);
+        return 2;
+    }
+    int rank = domino_dist_rank(D);
+    const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
+    const char *widths = rq->widths ? rq->widths : rq->quick ? "32" : "128,256,512";
+    if (rank == 0) {
+        printf("# domino bench --suite spmm: %d PEs, %s, %d timed runs (median of the slowest PE)\n",
+               domino_dist_npes(D), rq->use_float ? "float" : "double", rq->repeat);
+        if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
+        if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,imbalance_s,stolen,rel_error,status\n");
+    }
+    char *plist = strdup(problems), *psave = NULL;
+    for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {
+        problem_spec spec;
+        char why[256];
+        domino_matrix A = NULL, T = NULL;
+        domino_status s = DOMINO_SUCCESS;
+        if (problem_spec_parse(p, &spec, why, sizeof(why))) s = DOMINO_INVALID_VALUE;
+        else if (spec.kind == PROBLEM_RMAT)
+            s = domino_gen_rmat(h, spec.scale, spec.edge_factor > 0 ? spec.edge_factor : 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3,
+                                1, DOMINO_FLOAT64, &A);
+        else if (spec.kind == PROBLEM_FILE)
+            s = domino_mm_read(h, spec.path, DOMINO_FLOAT64, 0, &A);
+        else
+            s = DOMINO_INVALID_VALUE;
+        if (!s && rq->use_float) {
+            s = domino_matrix_cast(h, A, DOMINO_FLOAT32, &T);
+            domino_matrix_free(A);
+            A = T;
+        }
+        if (domino_dist_agree(h, D, s)) {
+            if (rank == 0) fprintf(stderr, "domino bench: %s: not an R-MAT or general file problem\n", p);
+            failed = 1;
+            break;
+        }
+        char *wlist = strdup(widths), *wsave = NULL;
+        for (char *w = strtok_r(wlist, ",", &wsave); w; w = strtok_r(NULL, ",", &wsave))
+            if (atoll(w) > 0) wrong += run_case(h, D, rq, spec.name, A, atoll(w), csv);
+        free(wlist);
+        domino_matrix_free(A);
+    }
+    free(plist);
+    if (csv) fclose(csv);
+    domino_dist_leave(h, D);
+    domino_destroy(h);
+    if (wrong && rank == 0) fprintf(stderr, "domino bench: %d wrong answers\n", wrong);
+    return failed ? 1 : wrong ? 3 : 0;
+}
+#endif /* DOMINO_HAVE_NVSHMEM */
