@@ -727,6 +727,13 @@ domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dma
  * ldb >= n; dC: dA's rows x n, ldc >= n); returns after the product. */
 domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb,
                               void *dC, int64_t ldc);
+/* the same in phases: a plan (descriptors, offsets, workspace) for these
+ * arrays, then products as often as needed (each returns when done) */
+typedef struct domino_spmm_plan_s *domino_spmm_plan;
+domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb,
+                                   void *dC, int64_t ldc, domino_spmm_plan *plan);
+domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan);
+void domino_gpu_spmm_plan_free(domino_spmm_plan plan);
 /* new values for the same pattern (A must have dA's pattern) */
 domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A);
 void domino_dmatrix_free(domino_dmatrix dA);

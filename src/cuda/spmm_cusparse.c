@@ -1,14 +1,46 @@
 /* spmm_cusparse.c: C = A B on one GPU with cusparseSpMM, the single-GPU
  * SpMM and the reference the distributed SpMM algorithms are measured
- * against */
+ * against.  A plan holds the descriptors, the 32-bit row offsets and the
+ * workspace, so that repeated products (and their timings) pay only for
+ * the product. */
 #include "gpu_internal.h"
 
-#define WHAT "domino_gpu_spmm"
+#include <string.h>
 
-domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb, void *dC,
-                              int64_t ldc)
+#define WHAT "domino_gpu_spmm"
+#define SPMM_MAGIC 0x646f6d696e6f5331ULL /* "dominoS1" */
+
+struct domino_spmm_plan_s {
+    uint64_t magic;            /* SPMM_MAGIC while alive */
+    cusparseHandle_t sparse;   /* the handle's */
+    cudaStream_t stream;       /* the handle's */
+    cudaDataType vt;           /* value type */
+    double one, zero;          /* alpha and beta (double) */
+    float onef, zerof;         /* (float) */
+    int32_t *ptr32;            /* A's row offsets narrowed */
+    void *work;                /* cusparseSpMM workspace */
+    cusparseSpMatDescr_t a;    /* A */
+    cusparseDnMatDescr_t b, c; /* B and C, row-major */
+};
+
+void domino_gpu_spmm_plan_free(domino_spmm_plan P)
+{
+    if (!P || P->magic != SPMM_MAGIC) return;
+    if (P->a) cusparseDestroySpMat(P->a);
+    if (P->b) cusparseDestroyDnMat(P->b);
+    if (P->c) cusparseDestroyDnMat(P->c);
+    cudaFree(P->work);
+    cudaFree(P->ptr32);
+    P->magic = DOMINO_FREED_MAGIC;
+    domino_free(P);
+}
+
+domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb, void *dC,
+                                   int64_t ldc, domino_spmm_plan *out)
 {
     struct domino_gpu_context *gpu;
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": plan is NULL");
+    *out = NULL;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     if (!dA || dA->magic != DOMINO_DMATRIX_MAGIC)
@@ -20,37 +52,55 @@ domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, con
     if (dA->nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": %lld entries need 64-bit column indices",
                             (long long)dA->nnz);
-    cudaDataType vt = dA->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
-    double one = 1.0, zero = 0.0;
-    float onef = 1.0f, zerof = 0.0f;
-    const void *alpha = dA->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
-    const void *beta = dA->type == DOMINO_FLOAT64 ? (const void *)&zero : (const void *)&zerof;
-    int32_t *ptr32 = NULL;
-    void *work = NULL;
+    domino_spmm_plan P = domino_calloc(1, sizeof(*P));
+    if (!P) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    P->magic = SPMM_MAGIC;
+    P->sparse = gpu->cusparse;
+    P->stream = gpu->stream;
+    P->vt = dA->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+    P->one = 1.0, P->zero = 0.0, P->onef = 1.0f, P->zerof = 0.0f;
+    const void *alpha = dA->type == DOMINO_FLOAT64 ? (const void *)&P->one : (const void *)&P->onef;
+    const void *beta = dA->type == DOMINO_FLOAT64 ? (const void *)&P->zero : (const void *)&P->zerof;
     size_t bytes = 0;
-    cusparseSpMatDescr_t a = NULL;
-    cusparseDnMatDescr_t b = NULL, c = NULL;
-    cudaError_t e = cudaMalloc((void **)&ptr32, ((size_t)dA->nrows + 1) * sizeof(int32_t));
-    if (!e) e = domino_launch_offsets_to_int32(gpu->stream, dA->nrows + 1, dA->ptr, ptr32);
     cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS;
-    if (!e) st = cusparseCreateCsr(&a, dA->nrows, dA->ncols, dA->nnz, ptr32, dA->ind, dA->val, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
-    if (!e && !st) st = cusparseCreateDnMat(&b, dA->ncols, n, ldb, (void *)dB, vt, CUSPARSE_ORDER_ROW);
-    if (!e && !st) st = cusparseCreateDnMat(&c, dA->nrows, n, ldc, dC, vt, CUSPARSE_ORDER_ROW);
+    cudaError_t e = cudaMalloc((void **)&P->ptr32, ((size_t)dA->nrows + 1) * sizeof(int32_t));
+    if (!e) e = domino_launch_offsets_to_int32(P->stream, dA->nrows + 1, dA->ptr, P->ptr32);
+    if (!e) st = cusparseCreateCsr(&P->a, dA->nrows, dA->ncols, dA->nnz, P->ptr32, dA->ind, dA->val, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, P->vt);
+    if (!e && !st) st = cusparseCreateDnMat(&P->b, dA->ncols, n, ldb, (void *)dB, P->vt, CUSPARSE_ORDER_ROW);
+    if (!e && !st) st = cusparseCreateDnMat(&P->c, dA->nrows, n, ldc, dC, P->vt, CUSPARSE_ORDER_ROW);
     if (!e && !st)
-        st = cusparseSpMM_bufferSize(gpu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     alpha, a, b, beta, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
-    if (!e && !st) e = cudaMalloc(&work, bytes ? bytes : 1);
-    if (!e && !st)
-        st = cusparseSpMM(gpu->cusparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, a,
-                          b, beta, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, work);
-    if (!e && !st) e = cudaStreamSynchronize(gpu->stream);
-    if (a) cusparseDestroySpMat(a);
-    if (b) cusparseDestroyDnMat(b);
-    if (c) cusparseDestroyDnMat(c);
-    cudaFree(work);
-    cudaFree(ptr32);
-    if (e) return domino_cuda_status(h, e, WHAT);
-    if (st) return domino_cusparse_status(h, st, WHAT);
+        st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     alpha, P->a, P->b, beta, P->c, P->vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+    if (!e && !st) e = cudaMalloc(&P->work, bytes ? bytes : 1);
+    if (!e && !st) e = cudaStreamSynchronize(P->stream);
+    if (e || st) {
+        s = e ? domino_cuda_status(h, e, WHAT) : domino_cusparse_status(h, st, WHAT);
+        domino_gpu_spmm_plan_free(P);
+        return s;
+    }
+    *out = P;
     return DOMINO_SUCCESS;
+}
+
+domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan P)
+{
+    if (!P || P->magic != SPMM_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, WHAT ": not a live plan");
+    const void *alpha = P->vt == CUDA_R_64F ? (const void *)&P->one : (const void *)&P->onef;
+    const void *beta = P->vt == CUDA_R_64F ? (const void *)&P->zero : (const void *)&P->zerof;
+    cusparseStatus_t st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                       alpha, P->a, P->b, beta, P->c, P->vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work);
+    if (st) return domino_cusparse_status(h, st, WHAT);
+    cudaError_t e = cudaStreamSynchronize(P->stream);
+    return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
+}
+
+domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb, void *dC,
+                              int64_t ldc)
+{
+    domino_spmm_plan P = NULL;
+    domino_status s = domino_gpu_spmm_plan(h, dA, n, dB, ldb, dC, ldc, &P);
+    if (!s) s = domino_gpu_spmm_run(h, P);
+    domino_gpu_spmm_plan_free(P);
+    return s;
 }

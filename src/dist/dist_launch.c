@@ -106,6 +106,7 @@ int domino_launch(int npes, int (*pe_main)(const domino_launch_info *info, void 
         return -1;
     }
     setenv("NVSHMEM_DISABLE_NVLS", "1", 1); /* never NVLink multicast objects */
+    setenv("NCCL_NVLS_ENABLE", "0", 1);
     fflush(stdout);
     fflush(stderr);
     int started = 0, code = 0;

@@ -1,6 +1,7 @@
 /* test_gpu_spmm.c: domino_gpu_spmm (cusparseSpMM, row-major) against
  * domino_ref_spmm: R-MAT and a shared matrix, double and float, one to 64
- * columns, leading dimensions larger than the width; bad arguments. */
+ * columns, leading dimensions larger than the width, one call and a plan
+ * run twice; bad arguments. */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
@@ -41,6 +42,18 @@ static void check_product(domino_handle h, const char *name, domino_matrix A, in
         check_failed++;
         fprintf(stderr, "FAIL: %s n=%lld ld=%lld: max diff %.3e\n", name, (long long)n, (long long)ld, diff);
     }
+    /* the phased form: one plan, two products, the same answer */
+    domino_spmm_plan plan = NULL;
+    CHECK_OK(h, domino_gpu_spmm_plan(h, dA, n, dB, ld, dC, ld, &plan));
+    CHECK_OK(h, domino_gpu_spmm_run(h, plan));
+    CHECK_OK(h, domino_gpu_spmm_run(h, plan));
+    domino_gpu_spmm_plan_free(plan);
+    CHECK_OK(h, domino_gpu_download(h, C, dC, (size_t)(v.nrows * ld) * vs));
+    double diff2 = 0;
+    for (int64_t i = 0; i < v.nrows; i++)
+        for (int64_t q = 0; q < n; q++)
+            diff2 = fmax(diff2, fabs(get_value(C, v.type, i * ld + q) - get_value(R, v.type, i * n + q)));
+    CHECK(diff2 <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0));
     CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_gpu_spmm(h, dA, n, dB, n - 1, dC, ld));
     CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_gpu_spmm(h, dA, 0, dB, ld, dC, ld));
     domino_dmatrix_free(dA);

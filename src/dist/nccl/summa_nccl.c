@@ -204,6 +204,26 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
 
+/* Collective: every PE learns whether one failed (a PE that stopped early
+ * must not leave the others in a broadcast).  Returns s, or a failure when
+ * another PE failed. */
+static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
+{
+    int *flag = NULL, failed = s != DOMINO_SUCCESS;
+    cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
+    if (!e) e = cudaMemcpy(flag, &failed, sizeof(int), cudaMemcpyHostToDevice);
+    ncclResult_t r = ncclAllReduce(flag ? (const void *)flag : (const void *)S->c, flag ? (void *)flag : S->c,
+                                   flag ? 1 : 0, ncclInt32, ncclMax, S->world, S->stream);
+    if (!e) e = cudaStreamSynchronize(S->stream);
+    if (!e) e = cudaMemcpy(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(flag);
+    if (s) return s;
+    if (e) return domino_cuda_status(h, e, WHAT);
+    if (r != ncclSuccess) return nccl_status(h, r, WHAT, S->rank);
+    if (failed) return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
+    return DOMINO_SUCCESS;
+}
+
 domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
                                     int pr, int pc, domino_summa_gpu *out)
 {
@@ -223,6 +243,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     if (!S) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     S->stream = gpu->stream;
     S->sparse = gpu->cusparse;
+    setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
     if ((s = share_id(h, &id, &S->rank, &S->size))) goto failed;
     if ((s = nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
         goto failed;
@@ -262,15 +283,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     domino_status g2 = nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);
     if (!s) s = g1 ? g1 : g2;
     /* everyone learns whether someone failed */
-    int *flag = NULL, failed = s != DOMINO_SUCCESS;
-    cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
-    if (!e) e = cudaMemcpy(flag, &failed, sizeof(int), cudaMemcpyHostToDevice);
-    ncclResult_t r = ncclAllReduce(flag, flag, 1, ncclInt32, ncclMax, S->world, S->stream);
-    if (!e) e = cudaStreamSynchronize(S->stream);
-    if (!e) e = cudaMemcpy(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost);
-    cudaFree(flag);
-    if (!s && (e || r != ncclSuccess)) s = e ? domino_cuda_status(h, e, WHAT) : nccl_status(h, r, WHAT, S->rank);
-    if (!s && failed) s = domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
+    s = agree(h, S, s);
     if (s) goto failed;
     *out = S;
     return DOMINO_SUCCESS;
@@ -322,7 +335,7 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
     ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
     int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
     domino_status s = DOMINO_SUCCESS;
-    cudaError_t e = cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs + 1, S->stream);
+    cudaError_t e = rows * cols > 0 ? cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs, S->stream) : cudaSuccess;
     if (!e) e = cudaStreamSynchronize(S->stream);
     double start = now();
     for (int l = 0; l < S->K && !e && !s; l++) {
@@ -354,7 +367,7 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
     z.total = now() - start;
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if (t) *t = z;
-    return s;
+    return agree(h, S, s);
 }
 
 domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void *C, int64_t ldc)
@@ -364,15 +377,21 @@ domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void 
     ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
     int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
     void *all = NULL;
+    if (ldc < S->n) return agree(h, S, domino_error(h, DOMINO_INVALID_VALUE, WHAT ": ldc %lld < n %lld", (long long)ldc,
+                                                    (long long)S->n));
     /* every entry of C is held by one PE: a sum over zeros is a gather */
     cudaError_t e = cudaMalloc(&all, (size_t)(S->m * S->n) * vs + 1);
-    if (!e) e = cudaMemsetAsync(all, 0, (size_t)(S->m * S->n) * vs + 1, S->stream);
+    domino_status s = agree(h, S, e ? domino_cuda_status(h, e, WHAT ": gather") : DOMINO_SUCCESS);
+    if (s) {
+        cudaFree(all);
+        return s;
+    }
+    e = cudaMemsetAsync(all, 0, (size_t)(S->m * S->n) * vs + 1, S->stream);
     if (!e && rows * cols > 0)
         e = cudaMemcpy2DAsync((char *)all + (size_t)(S->rb[S->myr] * S->n + S->cb[S->myc]) * vs, (size_t)S->n * vs,
                               S->c, (size_t)cols * vs, (size_t)cols * vs, (size_t)rows, cudaMemcpyDeviceToDevice,
                               S->stream);
-    ncclResult_t r = ncclAllReduce(all ? all : S->c, all ? all : S->c, all ? (size_t)(S->m * S->n) : 0, nt, ncclSum,
-                                   S->world, S->stream);
+    ncclResult_t r = ncclAllReduce(all, all, (size_t)(S->m * S->n), nt, ncclSum, S->world, S->stream);
     if (!e) e = cudaStreamSynchronize(S->stream);
     if (!e && r == ncclSuccess)
         e = cudaMemcpy2D(C, (size_t)ldc * vs, all, (size_t)S->n * vs, (size_t)S->n * vs, (size_t)S->m,

@@ -44,7 +44,7 @@ struct domino_dspmm_s {
     cudaStream_t fetch;       /* the gets */
     cudaStream_t compute;     /* the products (the handle's stream) */
     cusparseHandle_t sparse;  /* the handle's */
-    cudaEvent_t got[2], used[2], t0, t1; /* pair fetched, pair consumed, product timers */
+    cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
 };
 
 static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
@@ -68,8 +68,6 @@ void domino_dspmm_free(domino_dspmm P)
         if (P->got[q]) cudaEventDestroy(P->got[q]);
         if (P->used[q]) cudaEventDestroy(P->used[q]);
     }
-    if (P->t0) cudaEventDestroy(P->t0);
-    if (P->t1) cudaEventDestroy(P->t1);
     if (P->fetch) cudaStreamDestroy(P->fetch);
     cudaFree(P->part);
     cudaFree(P->work);
@@ -224,8 +222,6 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         if (!s && !e) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
-        if (!s && !e) e = cudaEventCreate(&P->t0);
-        if (!s && !e) e = cudaEventCreate(&P->t1);
         if (!s && e) s = domino_cuda_status(h, e, WHAT);
         if (!s) {
             P->compute = gpu->stream;
@@ -423,7 +419,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     for (int x = 0; !s && !e && x < P->t * P->t; x++)
         if (owner(P, x / P->t, x % P->t) == P->rank)
             e = cudaMemset((char *)P->w_c + (size_t)P->at_c[x] * vs, 0,
-                           (size_t)((P->rb[x / P->t + 1] - P->rb[x / P->t]) * (P->cb[x % P->t + 1] - P->cb[x % P->t])) * vs + 1);
+                           (size_t)((P->rb[x / P->t + 1] - P->rb[x / P->t]) * (P->cb[x % P->t + 1] - P->cb[x % P->t])) * vs);
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if ((s = domino_dist_agree(h, P->D, s))) return s;
@@ -447,7 +443,9 @@ domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int6
     if (!P || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
     size_t vs = domino_type_size(P->type);
     int T = P->t;
-    domino_status s = DOMINO_SUCCESS;
+    domino_status s = ldc < P->n ? domino_error(h, DOMINO_INVALID_VALUE, WHAT ": ldc %lld < n %lld", (long long)ldc,
+                                                (long long)P->n)
+                                 : DOMINO_SUCCESS;
     cudaError_t e = cudaSuccess;
     /* every tile from its owner's window through the peer pointer */
     for (int x = 0; x < T * T && !s && !e; x++) {
