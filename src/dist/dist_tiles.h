@@ -142,6 +142,21 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
                                              dist_times *times);
 
 
+/* Stationary-A SpGEMM: the owner of A(i, l) computes A(i, l) B(l, j) for
+ * every j (from j = i + l on), fetching B(l, j); the products are merged
+ * into partial tiles, which reach C's owners in an exchange after the
+ * compute phase.  Same result as dist_spgemm_stationary_c.  Collective. */
+domino_status dist_spgemm_stationary_a(domino_handle h, const dist_sparse *A, const dist_sparse *B,
+                                       dist_sparse **C, dist_times *times);
+
+/* Stationary-C SpGEMM with locality-aware work stealing: one reservation
+ * slot per product kept by C's owner; owners claim their own products
+ * first, then a rank claims only products of other ranks' tiles that read
+ * an A or B tile it owns; partials reach the owners as above.  Collective. */
+domino_status dist_spgemm_stationary_c_steal_local(domino_handle h, const dist_sparse *A,
+                                                   const dist_sparse *B, uint64_t seed, dist_sparse **C,
+                                                   dist_times *times);
+
 /* ------------------------------------------------ bulk-synchronous SUMMA
  * The baseline of the one-sided algorithms: C = A B on a pr x pc process
  * grid (pr pc = ranks; 1 x N, 2 x N/2 and square grids alike).  The inner

@@ -1,6 +1,6 @@
-/* test_dist_spgemm.c: stationary-C SpGEMM over the one-sided layer, plain
- * and with random work stealing (run
- * under mpirun, any number of ranks) against domino_ref_spgemm on the whole
+/* test_dist_spgemm.c: the SpGEMM algorithms over the one-sided layer
+ * (stationary-C plain, with random and with locality-aware work stealing,
+ * and stationary-A; run under mpirun, any number of ranks) against domino_ref_spgemm on the whole
  * matrices: the same pattern, values within tolerance; R-MAT C = A A, a
  * rectangular product, float, uneven and empty tiles; tiled matrices
  * gathered back equal their source */
@@ -44,8 +44,12 @@ static void check_spgemm(domino_handle h, os_world *w, const char *name, domino_
         CHECK_OK(h, dist_sparse_gather(h, dA, &GA));
         CHECK(GA && same_matrix(GA, A, 0));
     }
-    for (int steal = 0; steal < 2 && dA && dB; steal++) {
-        if (steal) CHECK_OK(h, dist_spgemm_stationary_c_steal(h, dA, dB, 9, &dC, &t));
+    /* steal 0: stationary-C, 1: with random work stealing, 2: with
+     * locality-aware work stealing, 3: stationary-A */
+    for (int steal = 0; steal < 4 && dA && dB; steal++) {
+        if (steal == 1) CHECK_OK(h, dist_spgemm_stationary_c_steal(h, dA, dB, 9, &dC, &t));
+        else if (steal == 2) CHECK_OK(h, dist_spgemm_stationary_c_steal_local(h, dA, dB, 4, &dC, &t));
+        else if (steal == 3) CHECK_OK(h, dist_spgemm_stationary_a(h, dA, dB, &dC, &t));
         else CHECK_OK(h, dist_spgemm_stationary_c(h, dA, dB, &dC, &t));
         if (dC) CHECK_OK(h, dist_sparse_gather(h, dC, &G));
         if (G && R && same_matrix(G, R, 1e3 * domino_type_eps(v.type))) {

@@ -12,15 +12,9 @@
 
 #include <string.h>
 
-/* what one rank computed: a partial tile per C tile (NULL: nothing) */
-typedef struct partials {
-    domino_matrix *tile; /* ntiles */
-    int64_t claimed;     /* products computed */
-} partials;
-
 /* claim products of C tile t until its counter passes S, merging them into P->tile[t] */
 static domino_status drain(domino_handle h, const dist_sparse *A, const dist_sparse *B,
-                           os_window *counters, int tc, int t, partials *P, dist_times *times)
+                           os_window *counters, int tc, int t, spgemm_partials *P, dist_times *times)
 {
     int i = t / tc, j = t % tc, S = A->tc, owner = dist_tile_owner(A->w, tc, i, j);
     domino_status s = DOMINO_SUCCESS;
@@ -29,24 +23,17 @@ static domino_status drain(domino_handle h, const dist_sparse *A, const dist_spa
         if ((s = os_fetch_add(h, counters, owner, (size_t)t * sizeof(int64_t), 1, &step)) || step >= S)
             break;
         int l = (int)((i + j + step) % S);
-        domino_matrix At = NULL, Bt = NULL, Q = NULL, Z = NULL;
+        domino_matrix At = NULL, Bt = NULL, Q = NULL;
         double t0 = domino_wtime();
         s = dist_sparse_get_tile(h, A, i, l, &At);
         if (!s) s = dist_sparse_get_tile(h, B, l, j, &Bt);
         times->communication += domino_wtime() - t0;
         t0 = domino_wtime();
         if (!s) s = domino_ref_spgemm(h, At, Bt, &Q);
-        if (!s && P->tile[t]) s = dist_csr_add(h, P->tile[t], Q, &Z);
-        if (!s) {
-            domino_matrix_free(P->tile[t]);
-            P->tile[t] = Z ? Z : Q;
-            if (Z) domino_matrix_free(Q);
-            Q = NULL;
-        }
+        if (!s) s = spgemm_partial_add(h, P, t, Q); /* takes Q */
         times->compute += domino_wtime() - t0;
         domino_matrix_free(At);
         domino_matrix_free(Bt);
-        domino_matrix_free(Q);
         P->claimed++;
         if (s) break;
     }
@@ -55,7 +42,7 @@ static domino_status drain(domino_handle h, const dist_sparse *A, const dist_spa
 
 /* the compute phase: own tiles, then the others in a random order */
 static domino_status compute(domino_handle h, const dist_sparse *A, const dist_sparse *B,
-                             os_window *counters, int tc, uint64_t seed, partials *P, int *order,
+                             os_window *counters, int tc, uint64_t seed, spgemm_partials *P, int *order,
                              dist_times *t)
 {
     int ntiles = A->tr * tc, rank = os_rank(A->w);
@@ -72,95 +59,13 @@ static domino_status compute(domino_handle h, const dist_sparse *A, const dist_s
     return s;
 }
 
-/* 1 if this rank exposes its partial of tile t: a tile of another rank
- * with entries (an empty partial adds nothing) */
-static int exposed(os_world *w, int tc, int t, int rank, const partials *P)
-{
-    return P->tile[t] && P->tile[t]->nnz > 0 && dist_tile_owner(w, tc, t / tc, t % tc) != rank;
-}
-
-/* The exchange: the partials of other ranks' tiles exposed in windows
- * (nnz[r * ntiles + t]: rank r's partial of tile t, reduced over ranks),
- * and every owner merges what the others hold for its tiles into P. */
-static domino_status exchange(domino_handle h, os_world *w, domino_type type, int tc, int ntiles,
-                              const int64_t *rb, const int64_t *cb, partials *P, int64_t *nnz)
-{
-    int size = os_size(w), rank = os_rank(w);
-    size_t vs = domino_type_size(type);
-    int64_t rows_total = 0, ent_total = 0;
-    for (int t = 0; t < ntiles; t++)
-        if (exposed(w, tc, t, rank, P)) {
-            nnz[(size_t)rank * ntiles + t] = P->tile[t]->nnz;
-            rows_total += P->tile[t]->nrows + 1;
-            ent_total += P->tile[t]->nnz;
-        }
-    domino_status s = os_allreduce_i64(h, w, nnz, size * ntiles);
-    os_window *wptr = NULL, *wind = NULL, *wval = NULL;
-    int64_t *ptr = NULL;
-    int32_t *ind = NULL;
-    void *val = NULL;
-    if (!s) s = os_window_create(h, w, (size_t)rows_total * sizeof(int64_t), &wptr, (void **)&ptr);
-    if (!s) s = os_window_create(h, w, (size_t)ent_total * sizeof(int32_t), &wind, (void **)&ind);
-    if (!s) s = os_window_create(h, w, (size_t)ent_total * vs, &wval, &val);
-    /* this rank's exposed partials, back to back in tile order */
-    int64_t at_ptr = 0, at_ent = 0;
-    for (int t = 0; !s && t < ntiles; t++)
-        if (exposed(w, tc, t, rank, P)) {
-            domino_matrix T = P->tile[t];
-            memcpy(ptr + at_ptr, T->ptr, ((size_t)T->nrows + 1) * sizeof(int64_t));
-            memcpy(ind + at_ent, T->ind, (size_t)T->nnz * sizeof(int32_t));
-            memcpy((char *)val + (size_t)at_ent * vs, T->val, (size_t)T->nnz * vs);
-            at_ptr += T->nrows + 1;
-            at_ent += T->nnz;
-        }
-    if (!s) s = os_window_sync(h, wptr);
-    if (!s) s = os_window_sync(h, wind);
-    if (!s) s = os_window_sync(h, wval);
-    if (!s) s = os_barrier(h, w);
-    /* every owner reads the partials of its tiles from each other rank;
-     * a rank's offsets follow from the reduced directory */
-    for (int r = 0; !s && r < size; r++) {
-        if (r == rank) continue;
-        int64_t rp = 0, re = 0;
-        for (int t = 0; !s && t < ntiles; t++) {
-            int64_t e = nnz[(size_t)r * ntiles + t];
-            int i = t / tc, j = t % tc;
-            if (dist_tile_owner(w, tc, i, j) == r || e == 0) continue;
-            int32_t rows = (int32_t)(rb[i + 1] - rb[i]);
-            if (dist_tile_owner(w, tc, i, j) == rank) {
-                domino_matrix Q = NULL, Z = NULL;
-                s = domino_matrix_new(h, DOMINO_CSR, type, rows, (int32_t)(cb[j + 1] - cb[j]), e, &Q);
-                if (!s) s = os_get(h, wptr, r, (size_t)rp * sizeof(int64_t), Q->ptr, ((size_t)rows + 1) * sizeof(int64_t));
-                if (!s) s = os_get(h, wind, r, (size_t)re * sizeof(int32_t), Q->ind, (size_t)e * sizeof(int32_t));
-                if (!s) s = os_get(h, wval, r, (size_t)re * vs, Q->val, (size_t)e * vs);
-                if (!s && P->tile[t]) s = dist_csr_add(h, P->tile[t], Q, &Z);
-                if (!s) {
-                    domino_matrix_free(P->tile[t]);
-                    P->tile[t] = Z ? Z : Q;
-                    if (Z) domino_matrix_free(Q);
-                } else {
-                    domino_matrix_free(Q);
-                }
-            }
-            rp += rows + 1;
-            re += e;
-        }
-    }
-    domino_status b = os_barrier(h, w); /* nobody frees a window another still reads */
-    if (!s) s = b;
-    os_window_free(h, wptr);
-    os_window_free(h, wind);
-    os_window_free(h, wval);
-    return s;
-}
-
 domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse *A,
                                              const dist_sparse *B, uint64_t seed, dist_sparse **C,
                                              dist_times *times)
 {
     const char *fn = "dist_spgemm_stationary_c_steal";
     dist_times t;
-    partials P;
+    spgemm_partials P;
     os_window *counters = NULL;
     int64_t *mine = NULL;
     memset(&t, 0, sizeof(t));
@@ -178,25 +83,10 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
     domino_status s = P.tile && order && nnz ? c : domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     if (!s) s = compute(h, A, B, counters, tc, seed, &P, order, &t);
     /* collective from here on: a failed rank still takes part */
-    double before = domino_wtime();
-    domino_status b = os_barrier(h, A->w);
-    if (!s) s = b;
-    t.imbalance = domino_wtime() - before;
-    if (P.tile && nnz) {
-        b = exchange(h, A->w, A->type, tc, ntiles, A->rb, B->cb, &P, nnz);
-        if (!s) s = b;
-    }
-    /* owned tiles nobody computed a product for are empty */
-    for (int k = 0; !s && k < ntiles; k++)
-        if (!P.tile[k] && dist_tile_owner(A->w, tc, k / tc, k % tc) == os_rank(A->w))
-            s = domino_matrix_new(h, DOMINO_CSR, A->type, (int32_t)(A->rb[k / tc + 1] - A->rb[k / tc]),
-                                  (int32_t)(B->cb[k % tc + 1] - B->cb[k % tc]), 0, &P.tile[k]);
-    b = dist_sparse_from_tiles(h, A->w, A->type, A->m, B->n, A->tr, tc, s ? NULL : P.tile, C);
-    if (!s) s = b;
+    s = spgemm_finish(h, A, B, s, &P, nnz, C, &t);
     t.total = domino_wtime() - start;
     if (times) *times = t;
-    for (int k = 0; P.tile && k < ntiles; k++) domino_matrix_free(P.tile[k]);
-    domino_free(P.tile);
+    spgemm_partials_free(&P, ntiles);
     domino_free(order);
     domino_free(nnz);
     os_window_free(h, counters);

@@ -47,6 +47,22 @@ void dist_shuffle(int *a, int n, uint64_t seed);
 domino_status dist_close(domino_handle h, os_world *w, domino_status s, double start, dist_times *t,
                          dist_times *times);
 
+/* a rank's partial tiles of C for the SpGEMM algorithms that compute away
+ * from C's owner (spgemm_partials.c) */
+typedef struct spgemm_partials {
+    domino_matrix *tile; /* one per C tile, NULL: nothing computed */
+    int64_t claimed;     /* products computed */
+} spgemm_partials;
+/* merge Q into tile t (takes Q, freed on failure too) */
+domino_status spgemm_partial_add(domino_handle h, spgemm_partials *P, int t, domino_matrix Q);
+void spgemm_partials_free(spgemm_partials *P, int ntiles);
+/* Collective end of such an algorithm, entered failed (s) or not: the
+ * closing barrier (t->imbalance), the exchange of partials (nnz: a zeroed
+ * size x ntiles scratch), empty tiles for owned tiles nobody computed, and
+ * *C made from the owners' tiles.  Returns s or the first failure after. */
+domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sparse *B, domino_status s,
+                            spgemm_partials *P, int64_t *nnz, dist_sparse **C, dist_times *t);
+
 /* the shape and type checks of the SpGEMM algorithms */
 domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B);
 
