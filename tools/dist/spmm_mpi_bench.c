@@ -19,13 +19,14 @@
 typedef struct bench_args {
     int scale, tiles, repeat; /* R-MAT scale, tiles per dimension, timed runs */
     int pr, pc;               /* SUMMA's process grid (0: the squarest that fits) */
+    int spgemm;               /* 1: the SpGEMM algorithms on C = A A instead */
     int64_t k;                /* dense width */
     const char *csv;          /* CSV file (rank 0), or NULL */
 } bench_args;
 
 static int parse(int argc, char **argv, bench_args *a)
 {
-    a->scale = 14, a->tiles = 8, a->repeat = 5, a->k = 64, a->csv = NULL, a->pr = a->pc = 0;
+    a->scale = 14, a->tiles = 8, a->repeat = 5, a->k = 64, a->csv = NULL, a->pr = a->pc = 0, a->spgemm = 0;
     for (int i = 1; i < argc; i++) {
         if (i + 1 < argc && strcmp(argv[i], "--scale") == 0) a->scale = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--tiles") == 0) a->tiles = atoi(argv[++i]);
@@ -33,9 +34,10 @@ static int parse(int argc, char **argv, bench_args *a)
         else if (i + 1 < argc && strcmp(argv[i], "--k") == 0) a->k = atoll(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--csv") == 0) a->csv = argv[++i];
         else if (i + 1 < argc && strcmp(argv[i], "--grid") == 0 && sscanf(argv[i + 1], "%dx%d", &a->pr, &a->pc) == 2) i++;
+        else if (strcmp(argv[i], "--spgemm") == 0) a->spgemm = 1;
         else {
             fprintf(stderr, "usage: mpirun -np N domino-spmm-mpi [--scale S] [--k K] [--tiles T] "
-                            "[--repeat R] [--grid PRxPC (SUMMA)] [--csv FILE]\n");
+                            "[--repeat R] [--grid PRxPC (SUMMA)] [--spgemm] [--csv FILE]\n");
             return 2;
         }
     }
@@ -153,6 +155,81 @@ static double check_answer(domino_handle h, const dist_dense *C, dist_summa *S, 
     return d / fmax(scale, 1e-300);
 }
 
+/* --spgemm: C = A A with the SpGEMM algorithms, per-rank medians reduced
+ * like the SpMM table, the product checked on rank 0 (pattern and values) */
+static int run_spgemm(domino_handle h, os_world *w, domino_matrix A, const bench_args *a)
+{
+    static const char *const names[] = {"spgemm-stationary-c", "spgemm-c+steal", "spgemm-c+steal-local",
+                                        "spgemm-stationary-a"};
+    int rank = os_rank(w), size = os_size(w);
+    dist_sparse *dA = NULL;
+    domino_matrix R = NULL;
+    if (rank == 0 && domino_ref_spgemm(h, A, A, &R)) os_abort(w, 1, domino_last_error(h));
+    if (dist_sparse_from_global(h, w, A, a->tiles, a->tiles, &dA)) os_abort(w, 1, domino_last_error(h));
+    FILE *csv = rank == 0 && a->csv ? fopen(a->csv, "w") : NULL;
+    if (csv) fprintf(csv, "algorithm,ranks,scale,nnz_a,nnz_c,tiles,total_ms,compute_max_ms,compute_mean_ms,comm_max_ms,"
+                          "comm_mean_ms,imbalance_max_ms,imbalance_mean_ms,stolen,same_product\n");
+    if (rank == 0)
+        printf("%d ranks, R-MAT scale %d, C = A A (nnz A %lld, nnz C %lld), %d x %d tiles\n%-22s %9s %9s %9s %9s %9s "
+               "%9s %9s %7s %5s\n", size, a->scale, (long long)A->nnz, (long long)R->nnz, a->tiles, a->tiles,
+               "algorithm", "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen", "same");
+    for (int alg = 0; alg < 4; alg++) {
+        double *runs = malloc((size_t)a->repeat * 7 * sizeof(double)), med[7], mx[7], sm[7];
+        int64_t stolen = 0;
+        int same = 0;
+        for (int r = 0; r <= a->repeat; r++) {
+            dist_sparse *dC = NULL;
+            dist_times t;
+            domino_status s = alg == 0   ? dist_spgemm_stationary_c(h, dA, dA, &dC, &t)
+                              : alg == 1 ? dist_spgemm_stationary_c_steal(h, dA, dA, 7, &dC, &t)
+                              : alg == 2 ? dist_spgemm_stationary_c_steal_local(h, dA, dA, 7, &dC, &t)
+                                         : dist_spgemm_stationary_a(h, dA, dA, &dC, &t);
+            if (s) os_abort(w, 1, domino_last_error(h));
+            if (r == 0) { /* the first run is checked, the others timed */
+                domino_matrix G = NULL;
+                if (dist_sparse_gather(h, dC, &G)) os_abort(w, 1, domino_last_error(h));
+                if (rank == 0) {
+                    same = G->nnz == R->nnz;
+                    for (int64_t k = 0; same && k < R->nnz; k++)
+                        same = G->ind[k] == R->ind[k] &&
+                               fabs(((double *)G->val)[k] - ((double *)R->val)[k]) <= 1e-10 * (1 + fabs(((double *)R->val)[k]));
+                    for (int32_t i = 0; same && i <= R->nrows; i++) same = G->ptr[i] == R->ptr[i];
+                }
+                domino_matrix_free(G);
+            } else {
+                double v[7] = {t.total, t.compute, t.compute, t.communication, t.communication, t.imbalance, t.imbalance};
+                for (int q = 0; q < 7; q++) runs[q * a->repeat + r - 1] = v[q];
+                stolen = t.stolen;
+            }
+            dist_sparse_free(h, dC);
+        }
+        for (int q = 0; q < 7; q++) {
+            qsort(runs + q * a->repeat, (size_t)a->repeat, sizeof(double), compare_doubles);
+            med[q] = runs[q * a->repeat + a->repeat / 2];
+            mx[q] = sm[q] = med[q];
+        }
+        os_allreduce_f64(h, w, mx, 7, 1);
+        os_allreduce_f64(h, w, sm, 7, 0);
+        os_allreduce_i64(h, w, &stolen, 1);
+        if (rank == 0) {
+            printf("%-22s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %7lld %5s\n", names[alg], 1e3 * mx[0], 1e3 * mx[1],
+                   1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size,
+                   (long long)stolen, same ? "yes" : "NO");
+            if (csv)
+                fprintf(csv, "%s,%d,%d,%lld,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%d\n", names[alg], size,
+                        a->scale, (long long)A->nnz, (long long)R->nnz, a->tiles, 1e3 * mx[0], 1e3 * mx[1],
+                        1e3 * sm[2] / size, 1e3 * mx[3], 1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size,
+                        (long long)stolen, same);
+            if (!same) fprintf(stderr, "domino-spmm-mpi: %s: WRONG PRODUCT\n", names[alg]);
+        }
+        free(runs);
+    }
+    if (csv) fclose(csv);
+    dist_sparse_free(h, dA);
+    domino_matrix_free(R);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bench_args a;
@@ -166,6 +243,13 @@ int main(int argc, char **argv)
     if (domino_create(&h) || os_world_init(h, &w)) return 1;
     int rank = os_rank(w), size = os_size(w);
     domino_status s = domino_gen_rmat(h, a.scale, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 1, DOMINO_FLOAT64, &A);
+    if (!s && a.spgemm) {
+        rc = run_spgemm(h, w, A, &a);
+        domino_matrix_free(A);
+        os_world_finalize(h, w);
+        domino_destroy(h);
+        return rc;
+    }
     int64_t n = (int64_t)1 << a.scale;
     double *B = malloc((size_t)(n * a.k) * sizeof(double)), *R = malloc((size_t)(n * a.k) * sizeof(double));
     if (s || !B || !R) os_abort(w, 1, "out of memory or R-MAT failed");
