@@ -373,6 +373,10 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D);
 domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mine);
 /* the largest of every PE's v (collective) */
 domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max);
+/* Collective: the one-sided get bandwidth, GB/s: each PE reads `bytes`
+ * from the next PE's symmetric memory (itself when alone) with blocking
+ * host-initiated gets, best of 3; *gbs is this PE's. */
+domino_status domino_dist_get_bandwidth(domino_handle h, domino_dist D, size_t bytes, double *gbs);
 
 /* ------------------------------------- one-sided SpMM on GPUs (NVSHMEM)
  * C = A B (A sparse m x k, B dense k x n, C m x n, row-major) over the PEs
@@ -404,6 +408,10 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
                                domino_dspmm_times *times);
 /* Collective: every PE gets all of C (host, m x n row-major, ldc >= n) */
 domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int64_t ldc);
+/* The roofline of stationary-C (Brock et al., Sec. 5) for P: the bytes the
+ * busiest PE fetches from other PEs and the flops (2 nnz width per
+ * product) the busiest PE computes (not collective) */
+void domino_dspmm_model(domino_dspmm P, double *remote_bytes_max, double *flops_max);
 /* collective */
 void domino_dspmm_free(domino_dspmm P);
 #endif

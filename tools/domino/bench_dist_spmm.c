@@ -111,8 +111,12 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
 }
 
 /* a one-sided algorithm on all PEs: median of the slowest PE's totals, C gathered */
+/* the get bandwidth between PEs, measured once (GB/s) */
+static double get_gbs;
+
 static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int tiles,
-                               int alg, int repeat, void *C, double *seconds, double *imbalance, long long *stolen)
+                               int alg, int repeat, void *C, double *seconds, double *imbalance, long long *stolen,
+                               double *model_bytes, double *model_flops)
 {
     domino_dspmm P = NULL;
     domino_dspmm_times t;
@@ -130,6 +134,7 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, 
         *stolen = (long long)t.stolen;
     }
     if (!s) s = domino_dspmm_gather(h, P, C, width);
+    if (!s) domino_dspmm_model(P, model_bytes, model_flops);
     if (!s && times) {
         qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
         *seconds = times[repeat / 2];
@@ -221,7 +226,16 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     static const char *const names[] = {"stationary-c", "stationary-c+steal"};
     for (int alg = 0; alg < 2; alg++) {
-        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &imb, &stolen);
+        double mbytes = 0, mflops = 0;
+        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &imb, &stolen, &mbytes, &mflops);
+        if (rank == 0 && !s && alg == 0) { /* the roofline of stationary-C (Brock et al., Sec. 5) */
+            double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
+            double tb = mbytes / (get_gbs * 1e9), tf = mflops / rate;
+            printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f GFLOP "
+                   "at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the bound)\n",
+                   mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
+                   (tb > tf ? tb : tf) * 1e3, secs * 1e3, secs / (tb > tf ? tb : tf));
+        }
         double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
         if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, imb, stolen, e, tol);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
@@ -257,11 +271,18 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
         return 2;
     }
     int rank = domino_dist_rank(D);
+    if (domino_dist_get_bandwidth(h, D, (size_t)64 << 20, &get_gbs)) {
+        fprintf(stderr, "domino bench: %s\n", domino_last_error(h));
+        domino_dist_leave(h, D);
+        domino_destroy(h);
+        return 1;
+    }
     const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
     const char *widths = rq->widths ? rq->widths : rq->quick ? "32" : "128,256,512";
     if (rank == 0) {
-        printf("# domino bench --suite spmm: %d PEs, %s, %d timed runs (median of the slowest PE)\n",
-               domino_dist_npes(D), rq->use_float ? "float" : "double", rq->repeat);
+        printf("# domino bench --suite spmm: %d PEs, %s, %d timed runs (median of the slowest PE); one-sided get "
+               "%.0f GB/s (PE 0 from PE 1, 64 MiB)\n", domino_dist_npes(D), rq->use_float ? "float" : "double",
+               rq->repeat, get_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,imbalance_s,stolen,rel_error,status\n");
     }

@@ -275,6 +275,38 @@ domino_status domino_dist_ring_check(domino_handle h, domino_dist D)
     return DOMINO_SUCCESS;
 }
 
+domino_status domino_dist_get_bandwidth(domino_handle h, domino_dist D, size_t bytes, double *gbs)
+{
+    const char *fn = "domino_dist_get_bandwidth";
+    void *src = NULL, *dst = NULL;
+    if (!gbs) return domino_error(h, DOMINO_NULL_POINTER, "%s: gbs is NULL", fn);
+    *gbs = 0;
+    if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    cudaSetDevice(D->device);
+    domino_status s = domino_dist_malloc(h, D, bytes ? bytes : 1, &src);
+    cudaError_t e = cudaMalloc(&dst, bytes ? bytes : 1);
+    if (!s && e) s = domino_cuda_status(h, e, fn);
+    if (!s && (e = cudaMemset(src, 1, bytes))) s = domino_cuda_status(h, e, fn);
+    if ((s = domino_dist_agree(h, D, s))) { /* every PE leaves here alike */
+        cudaFree(dst);
+        domino_dist_free(D, src);
+        return s;
+    }
+    int from = (D->rank + 1) % D->npes;
+    double best = 1e30;
+    for (int r = 0; r < 3; r++) {
+        double t0 = domino_wtime();
+        nvshmem_getmem(dst, src, bytes, from);
+        double t = domino_wtime() - t0;
+        if (t < best) best = t;
+    }
+    nvshmem_barrier_all(); /* nobody frees what another still reads */
+    cudaFree(dst);
+    domino_dist_free(D, src);
+    *gbs = best > 0 ? (double)bytes / best * 1e-9 : 0;
+    return DOMINO_SUCCESS;
+}
+
 domino_status domino_dist_leave(domino_handle h, domino_dist D)
 {
     if (!D || D->magic != DIST_MAGIC)

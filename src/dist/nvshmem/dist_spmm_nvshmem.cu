@@ -438,6 +438,30 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     return s;
 }
 
+void domino_dspmm_model(domino_dspmm P, double *remote_bytes_max, double *flops_max)
+{
+    *remote_bytes_max = *flops_max = 0;
+    if (!P) return;
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    for (int pe = 0; pe < P->npes; pe++) {
+        double bytes = 0, flops = 0;
+        for (int x = 0; x < T * T; x++) {
+            int i = x / T, j = x % T;
+            if (owner(P, i, j) != pe) continue;
+            int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+            for (int l = 0; l < T; l++) {
+                int64_t nnz = P->nnz[(size_t)i * T + l], kr = P->kb[l + 1] - P->kb[l];
+                flops += 2.0 * (double)nnz * (double)cols;
+                if (owner(P, i, l) != pe) bytes += (double)(rows + 1) * 4 + (double)nnz * (4 + vs);
+                if (owner(P, l, j) != pe) bytes += (double)(kr * cols) * vs;
+            }
+        }
+        if (bytes > *remote_bytes_max) *remote_bytes_max = bytes;
+        if (flops > *flops_max) *flops_max = flops;
+    }
+}
+
 domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int64_t ldc)
 {
     if (!P || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
