@@ -1,5 +1,6 @@
 /* test_values.h: what the tests share for making and reading values:
- * reproducible uniform generators and typed access to double/float arrays */
+ * reproducible uniform generators, typed access to double/float arrays,
+ * and the comparison of dense results */
 #ifndef DOMINO_TEST_VALUES_H
 #define DOMINO_TEST_VALUES_H
 
@@ -35,6 +36,21 @@ static inline int32_t lcg_below(int32_t bound) { return (int32_t)(lcg_uniform() 
 static inline double get_value(const void *v, domino_type t, int64_t i)
 {
     return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];
+}
+
+/* 1 if the count values of C equal R's (both of type t) within 1e3 eps of
+ * t times max(1, max |R|); *diff gets the largest difference (INFINITY for
+ * a value that is not finite) */
+static inline int values_close(const void *C, const void *R, domino_type t, int64_t count, double *diff)
+{
+    double d = 0, scale = 0;
+    for (int64_t i = 0; i < count; i++) {
+        double c = get_value(C, t, i), r = get_value(R, t, i);
+        d = fmax(d, isfinite(c) ? fabs(c - r) : INFINITY);
+        scale = fmax(scale, fabs(r));
+    }
+    *diff = d;
+    return d <= 1e3 * domino_type_eps(t) * fmax(scale, 1.0);
 }
 
 /* v[i] = x in a double or float array */

@@ -11,6 +11,18 @@ int64_t *dist_split(int64_t len, int parts)
     return b;
 }
 
+void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t *cb, int nc, int64_t *count)
+{
+    memset(count, 0, (size_t)nr * nc * sizeof(int64_t));
+    for (int r = 0; r < nr; r++)
+        for (int64_t i = rb[r]; i < rb[r + 1]; i++)
+            for (int64_t e = A->ptr[i]; e < A->ptr[i + 1]; e++) {
+                int c = 0;
+                while (A->ind[e] >= cb[c + 1]) c++; /* grids are small */
+                count[(size_t)r * nc + c]++;
+            }
+}
+
 domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
                             int i, int j, domino_matrix *T)
 {

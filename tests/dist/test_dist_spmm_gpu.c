@@ -29,13 +29,8 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
             CHECK_OK(h, domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t));
             CHECK(t.total >= 0 && t.imbalance >= 0);
             CHECK_OK(h, domino_dspmm_gather(h, P, C, n));
-            double diff = 0, scale = 0;
-            for (int64_t i = 0; i < v.nrows * n; i++) {
-                double c = get_value(C, v.type, i), r = get_value(R, v.type, i);
-                diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
-                scale = fmax(scale, fabs(r));
-            }
-            if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+            double diff = 0;
+            if (values_close(C, R, v.type, v.nrows * n, &diff)) {
                 check_passed++;
             } else {
                 check_failed++;

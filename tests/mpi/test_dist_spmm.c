@@ -46,13 +46,8 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
         if (steal == 3) CHECK_OK(h, dist_spmm_stationary_c_steal_local(h, dA, dB, dC, 3, &t));
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_dense_gather(h, dC, C, k));
-        double diff = 0, scale = 0;
-        for (int64_t i = 0; i < v.nrows * k; i++) {
-            double c = get_value(C, v.type, i), r = get_value(R, v.type, i);
-            diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
-            scale = fmax(scale, fabs(r));
-        }
-        if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+        double diff = 0;
+        if (values_close(C, R, v.type, v.nrows * k, &diff)) {
             check_passed++;
         } else {
             check_failed++;

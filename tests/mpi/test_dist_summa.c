@@ -32,13 +32,8 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
         CHECK_OK(h, dist_spmm_summa(h, S, &t));
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_summa_gather(h, S, C, n));
-        double diff = 0, scale = 0;
-        for (int64_t i = 0; i < v.nrows * n; i++) {
-            double c = get_value(C, v.type, i), r = get_value(R, v.type, i);
-            diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
-            scale = fmax(scale, fabs(r));
-        }
-        if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+        double diff = 0;
+        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
             check_passed++;
         } else {
             check_failed++;

@@ -29,13 +29,8 @@ static void check_product(domino_handle h, int npes, const char *name, domino_ma
         CHECK_OK(h, domino_summa_gpu_spmm(h, S, &t));
         CHECK(t.total >= 0 && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, domino_summa_gpu_gather(h, S, C, n));
-        double diff = 0, scale = 0;
-        for (int64_t i = 0; i < v.nrows * n; i++) {
-            double c = get_value(C, v.type, i), r = get_value(R, v.type, i);
-            diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
-            scale = fmax(scale, fabs(r));
-        }
-        if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+        double diff = 0;
+        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
             check_passed++;
         } else {
             check_failed++;

@@ -28,18 +28,6 @@ void dist_summa_free(dist_summa *S)
     domino_free(S);
 }
 
-/* the sizes of every A(r, l) (every rank computes them from the global A) */
-static void count_tiles(domino_matrix A, dist_summa *S)
-{
-    for (int r = 0; r < S->pr; r++)
-        for (int64_t i = S->rb[r]; i < S->rb[r + 1]; i++)
-            for (int64_t e = A->ptr[i]; e < A->ptr[i + 1]; e++) {
-                int l = 0;
-                while (A->ind[e] >= S->kb[l + 1]) l++; /* K is small */
-                S->a_nnz[(size_t)r * S->K + l]++;
-            }
-}
-
 /* this rank's tiles of A and B, its zeroed C */
 static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, int64_t ldb, dist_summa *S)
 {
@@ -100,7 +88,7 @@ domino_status dist_summa_make(domino_handle h, os_world *w, domino_matrix A, con
     if (!S->rb || !S->kb || !S->cb || !S->a_nnz || !S->a || !S->b)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (rank %d)", fn, os_rank(w));
     if (!s) {
-        count_tiles(A, S);
+        dist_count_blocks(A, S->rb, pr, S->kb, S->K, S->a_nnz); /* every rank knows every size */
         s = own_tiles(h, A, B, ldb, S);
     }
     /* the groups are collective: every rank splits, failed or not */

@@ -271,13 +271,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     S->b = domino_calloc((size_t)S->K, sizeof(void *));
     if (!s && (!S->rb || !S->kb || !S->cb || !S->a_nnz || !S->a_ptr || !S->a_ind || !S->a_val || !S->b))
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->rank);
-    for (int r = 0; !s && r < S->pr; r++)
-        for (int64_t i = S->rb[r]; i < S->rb[r + 1]; i++)
-            for (int64_t e = A->ptr[i]; e < A->ptr[i + 1]; e++) {
-                int l = 0;
-                while (A->ind[e] >= S->kb[l + 1]) l++;
-                S->a_nnz[(size_t)r * S->K + l]++;
-            }
+    if (!s) dist_count_blocks(A, S->rb, S->pr, S->kb, S->K, S->a_nnz); /* every PE knows every size */
     if (!s) s = own_blocks(h, A, B, ldb, S);
     domino_status g1 = nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split", S->rank);
     domino_status g2 = nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);

@@ -88,13 +88,7 @@ static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, i
 {
     int T = P->t;
     int64_t next[4 * 1024] = {0}; /* per PE: ptr, entries, B values, C values */
-    for (int i = 0; i < T; i++)
-        for (int64_t r = P->rb[i]; r < P->rb[i + 1]; r++)
-            for (int64_t e = A->ptr[r]; e < A->ptr[r + 1]; e++) {
-                int l = 0;
-                while (A->ind[e] >= P->kb[l + 1]) l++;
-                P->nnz[(size_t)i * T + l]++;
-            }
+    dist_count_blocks(A, P->rb, T, P->kb, T, P->nnz);
     for (int q = 0; q < 4; q++) win[q] = most[q] = 1;
     for (int x = 0; x < T * T; x++) {
         int i = x / T, j = x % T, o = owner(P, i, j);
