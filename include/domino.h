@@ -394,7 +394,8 @@ typedef enum domino_dspmm_algorithm {
 } domino_dspmm_algorithm;
 /* what one PE spent (seconds) */
 typedef struct domino_dspmm_times {
-    double compute;       /* local products (not yet measured: 0) */
+    double compute;       /* local products (cuSPARSE SpMM time, from events; NaN past
+                             4096 products per PE) */
     double total;         /* from the common start to this PE's last product */
     double imbalance;     /* waiting in the closing barrier for slower PEs */
     int64_t stolen;       /* products computed for other PEs' C tiles */

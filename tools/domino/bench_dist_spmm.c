@@ -61,19 +61,19 @@ static int compare_doubles(const void *x, const void *y)
 
 /* one row of the table and the CSV (PE 0) */
 static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, const char *config, int gpus,
-                   double seconds, double base, double imbalance, long long stolen, double err, double tol)
+                   double seconds, double base, double compute, double imbalance, long long stolen, double err, double tol)
 {
     double gflops = 2.0 * (double)nnz * (double)width / seconds * 1e-9;
     int ok = isfinite(seconds) && err <= tol;
     if (ok)
-        printf("  %-20s %4d %10.3f %9.1f %8.2f %10.3f %7lld %9.1e\n", config, gpus, seconds * 1e3, gflops,
-               base / seconds, imbalance * 1e3, stolen, err);
+        printf("  %-20s %4d %10.3f %9.1f %8.2f %9.3f %10.3f %7lld %9.1e\n", config, gpus, seconds * 1e3, gflops,
+               base / seconds, compute * 1e3, imbalance * 1e3, stolen, err);
     else
         printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, err);
     if (csv)
-        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%lld,%.3e,%s\n", problem, (long long)nnz,
+        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%s\n", problem, (long long)nnz,
                 (long long)width, config, gpus, ok ? seconds : NAN, ok ? gflops : NAN, ok ? base / seconds : NAN,
-                imbalance, stolen, err, ok ? "ok" : "failed");
+                compute, imbalance, stolen, err, ok ? "ok" : "failed");
 }
 
 /* single-GPU cuSPARSE on PE 0: median time, C into R */
@@ -115,8 +115,8 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
 static double get_gbs;
 
 static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int tiles,
-                               int alg, int repeat, void *C, double *seconds, double *imbalance, long long *stolen,
-                               double *model_bytes, double *model_flops)
+                               int alg, int repeat, void *C, double *seconds, double *compute, double *imbalance,
+                               long long *stolen, double *model_bytes, double *model_flops)
 {
     domino_dspmm P = NULL;
     domino_dspmm_times t;
@@ -124,6 +124,7 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, 
     domino_status s = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
     if (!s) s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
     *imbalance = 0;
+    *compute = NAN;
     /* run and max are collective: every PE fails alike in them, so none skips one */
     for (int r = 0; r < repeat && !s; r++) {
         s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t);
@@ -131,6 +132,7 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, 
         if (times) times[r] = worst;
         if (!s) s = domino_dist_max(h, D, t.imbalance, &worst);
         if (!s && worst > *imbalance) *imbalance = worst;
+        if (!s) s = domino_dist_max(h, D, t.compute, compute); /* the last run's busiest PE */
         *stolen = (long long)t.stolen;
     }
     if (!s) s = domino_dspmm_gather(h, P, C, width);
@@ -200,9 +202,9 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         else ((double *)B)[i] = b;
     }
     if (rank == 0)
-        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles\n  %-20s %4s %10s %9s %8s %10s %7s %9s\n", name,
+        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles\n  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name,
                v.nrows, (long long)v.nnz, (long long)width, npes, tiles, tiles, "config", "gpus", "ms", "GFLOP/s",
-               "xcuSP", "imb ms", "stolen0", "rel err");
+               "xcuSP", "comp ms", "imb ms", "stolen0", "rel err");
     /* the reference and single-GPU cuSPARSE, on PE 0 */
     double base = NAN, secs = NAN, imb = 0;
     long long stolen = 0;
@@ -212,11 +214,11 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, is_float);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, 0, 0, e, tol);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, e, tol);
             wrong += !(e <= tol);
         } else if (!c) {
             memcpy(R, G, (size_t)(v.nrows * width) * vs);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, 0, 0, 0, tol);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, 0, tol);
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
@@ -226,8 +228,8 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     static const char *const names[] = {"stationary-c", "stationary-c+steal"};
     for (int alg = 0; alg < 2; alg++) {
-        double mbytes = 0, mflops = 0;
-        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &imb, &stolen, &mbytes, &mflops);
+        double mbytes = 0, mflops = 0, comp = NAN;
+        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &comp, &imb, &stolen, &mbytes, &mflops);
         if (rank == 0 && !s && alg == 0) { /* the roofline of stationary-C (Brock et al., Sec. 5) */
             double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
             double tb = mbytes / (get_gbs * 1e9), tf = mflops / rate;
@@ -237,7 +239,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
                    (tb > tf ? tb : tf) * 1e3, secs * 1e3, secs / (tb > tf ? tb : tf));
         }
         double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
-        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, imb, stolen, e, tol);
+        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
         wrong += rank == 0 && !s && !(e <= tol);
     }
@@ -247,7 +249,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     char label[64];
     snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
     double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
-    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, 0, 0, e, tol);
+    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol);
     if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
     wrong += rank == 0 && !s && !(e <= tol);
 #endif
@@ -284,7 +286,8 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
                "%.0f GB/s (PE 0 from PE 1, 64 MiB)\n", domino_dist_npes(D), rq->use_float ? "float" : "double",
                rq->repeat, get_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
-        if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,imbalance_s,stolen,rel_error,status\n");
+        if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,compute_max_s,imbalance_max_s,"
+                              "stolen_pe0,rel_error,status\n");
     }
     char *plist = strdup(problems), *psave = NULL;
     for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {

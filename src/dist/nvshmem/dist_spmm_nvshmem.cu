@@ -18,9 +18,11 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include <math.h>
 #include <string.h>
 
 #define WHAT "domino_dspmm"
+#define DSPMM_TIMED 4096 /* products per PE and run whose compute time is measured */
 
 /* a distributed SpMM ready to run */
 struct domino_dspmm_s {
@@ -45,6 +47,8 @@ struct domino_dspmm_s {
     cudaStream_t compute;     /* the products (the handle's stream) */
     cusparseHandle_t sparse;  /* the handle's */
     cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
+    cudaEvent_t *mark;        /* 2 per timed product: before and after its SpMM, DSPMM_TIMED of them */
+    int marked;               /* products marked in this run */
 };
 
 static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
@@ -69,6 +73,9 @@ void domino_dspmm_free(domino_dspmm P)
         if (P->used[q]) cudaEventDestroy(P->used[q]);
     }
     if (P->fetch) cudaStreamDestroy(P->fetch);
+    for (int k = 0; P->mark && k < 2 * DSPMM_TIMED; k++)
+        if (P->mark[k]) cudaEventDestroy(P->mark[k]);
+    domino_free(P->mark);
     cudaFree(P->part);
     cudaFree(P->work);
     domino_free(P->rb);
@@ -216,6 +223,9 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         if (!s && !e) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
+        P->mark = (cudaEvent_t *)domino_calloc(2 * DSPMM_TIMED, sizeof(cudaEvent_t));
+        if (!s && !e && !P->mark) e = cudaErrorMemoryAllocation;
+        for (int k = 0; !s && !e && k < 2 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->mark[k]);
         if (!s && e) s = domino_cuda_status(h, e, WHAT);
         if (!s) {
             P->compute = gpu->stream;
@@ -276,6 +286,8 @@ static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, i
                                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
         if (!st) st = cusparseCreateDnMat(&b, kr, cols, cols, P->r_b[q], vt, CUSPARSE_ORDER_ROW);
         if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, out, vt, CUSPARSE_ORDER_ROW);
+        int timed = P->marked < DSPMM_TIMED;
+        if (timed) cudaEventRecord(P->mark[2 * P->marked], P->compute);
         if (!st)
             st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                          alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
@@ -291,6 +303,7 @@ static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, i
         if (!s && (st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                      alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work)))
             s = domino_cusparse_status(h, st, WHAT ": SpMM");
+        if (timed) cudaEventRecord(P->mark[2 * P->marked++ + 1], P->compute);
         if (a) cusparseDestroySpMat(a);
         if (b) cusparseDestroyDnMat(b);
         if (c) cusparseDestroyDnMat(c);
@@ -419,11 +432,18 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     if ((s = domino_dist_agree(h, P->D, s))) return s;
     double start = domino_wtime();
     long long stolen = 0;
+    P->marked = 0;
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else s = run_steal(h, P, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();
+    /* the local products' time (only the first DSPMM_TIMED products: else NaN) */
+    for (int k = 0; !s && k < P->marked; k++) {
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, P->mark[2 * k], P->mark[2 * k + 1]) == cudaSuccess) z.compute += 1e-3 * ms;
+    }
+    if (P->marked >= DSPMM_TIMED) z.compute = NAN;
     s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is the imbalance */
     z.imbalance = domino_wtime() - done;
     z.total = domino_wtime() - start;
