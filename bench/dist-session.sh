@@ -14,3 +14,5 @@ TAG=main BENCH_S=${MAIN_S:-230} bash bench/dist-run.sh none \
   --engines "$MAIN" --repeat 5 2>&1 | grep -v "^--\|^\[\|^build\|^name\|^NVIDIA" | tail -80
 TAG=big BENCH_S=${BIG_S:-200} bash bench/dist-run.sh none --problem d3n27:512 \
   --engines domino-1gpu,zerocopy-tasks8-level,pull-tasks8-level --repeat 3 2>&1 | tail -8
+OUTD=${OUT:-bench/results/raw}
+[ -f "$OUTD/main.csv" ] && python3 bench/summarize_trsv_dist.py "$OUTD/main.csv" > "$OUTD/summary.md" 2>&1 && head -12 "$OUTD/summary.md"
