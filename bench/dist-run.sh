@@ -14,7 +14,7 @@ export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-4G}
 what=${1:-test}
 shift || true
 if [ "$what" = test ]; then
-  ( cd $B && timeout 400 ctest -L dist -V --timeout 300 ) > "$OUT/dist-test.log" 2>&1
+  ( cd $B && timeout 240 ctest -L dist -V --timeout ${TEST_S:-90} ) > "$OUT/dist-test.log" 2>&1
   grep -E "passed|failed|skipped|tests passed|FAIL|Test *#" "$OUT/dist-test.log" | tail -30
 fi
 [ "${1:-}" = skip ] && exit 0
