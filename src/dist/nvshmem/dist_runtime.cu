@@ -283,12 +283,14 @@ domino_status domino_dist_get_bandwidth(domino_handle h, domino_dist D, size_t b
     *gbs = 0;
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
     cudaSetDevice(D->device);
+    /* both symmetric: a get's destination is then registered for every transport */
     domino_status s = domino_dist_malloc(h, D, bytes ? bytes : 1, &src);
-    cudaError_t e = cudaMalloc(&dst, bytes ? bytes : 1);
-    if (!s && e) s = domino_cuda_status(h, e, fn);
+    domino_status s2 = domino_dist_malloc(h, D, bytes ? bytes : 1, &dst);
+    if (!s) s = s2;
+    cudaError_t e = cudaSuccess;
     if (!s && (e = cudaMemset(src, 1, bytes))) s = domino_cuda_status(h, e, fn);
     if ((s = domino_dist_agree(h, D, s))) { /* every PE leaves here alike */
-        cudaFree(dst);
+        domino_dist_free(D, dst);
         domino_dist_free(D, src);
         return s;
     }
@@ -301,7 +303,7 @@ domino_status domino_dist_get_bandwidth(domino_handle h, domino_dist D, size_t b
         if (t < best) best = t;
     }
     nvshmem_barrier_all(); /* nobody frees what another still reads */
-    cudaFree(dst);
+    domino_dist_free(D, dst);
     domino_dist_free(D, src);
     *gbs = best > 0 ? (double)bytes / best * 1e-9 : 0;
     return DOMINO_SUCCESS;
