@@ -19,3 +19,5 @@ for kind in double float; do
   timeout ${SPMM_S:-150} $B/domino run -n $PES bench --suite spmm $flag --problem rmat:18,rmat:20,rmat:22 \
     --widths 128,512 --repeat 5 --csv "$OUT/$T.csv" 2>&1 | tee -a "$OUT/$T.txt" | tail -30
 done
+# plots: on this machine after the run, e.g.
+#   python3 bench/plot_spmm.py <files_at>/spmm.csv bench/results/h200x2-spmm/spmm

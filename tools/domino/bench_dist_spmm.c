@@ -61,7 +61,8 @@ static int compare_doubles(const void *x, const void *y)
 
 /* one row of the table and the CSV (PE 0) */
 static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, const char *config, int gpus,
-                   double seconds, double base, double compute, double imbalance, long long stolen, double err, double tol)
+                   double seconds, double base, double compute, double imbalance, long long stolen, double err, double tol,
+                   double bound)
 {
     double gflops = 2.0 * (double)nnz * (double)width / seconds * 1e-9;
     int ok = isfinite(seconds) && err <= tol;
@@ -71,9 +72,9 @@ static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, c
     else
         printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, err);
     if (csv)
-        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%s\n", problem, (long long)nnz,
+        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%s\n", problem, (long long)nnz,
                 (long long)width, config, gpus, ok ? seconds : NAN, ok ? gflops : NAN, ok ? base / seconds : NAN,
-                compute, imbalance, stolen, err, ok ? "ok" : "failed");
+                compute, imbalance, stolen, err, bound, ok ? "ok" : "failed");
 }
 
 /* single-GPU cuSPARSE on PE 0: median time, C into R */
@@ -214,11 +215,11 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, is_float);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, e, tol);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, e, tol, NAN);
             wrong += !(e <= tol);
         } else if (!c) {
             memcpy(R, G, (size_t)(v.nrows * width) * vs);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, 0, tol);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, 0, tol, NAN);
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
@@ -230,16 +231,18 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     for (int alg = 0; alg < 2; alg++) {
         double mbytes = 0, mflops = 0, comp = NAN;
         s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &comp, &imb, &stolen, &mbytes, &mflops);
+        double bound = NAN;
         if (rank == 0 && !s && alg == 0) { /* the roofline of stationary-C (Brock et al., Sec. 5) */
             double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
             double tb = mbytes / (get_gbs * 1e9), tf = mflops / rate;
+            bound = tb > tf ? tb : tf;
             printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f GFLOP "
                    "at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the bound)\n",
                    mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
                    (tb > tf ? tb : tf) * 1e3, secs * 1e3, secs / (tb > tf ? tb : tf));
         }
         double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
-        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol);
+        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol, bound);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
         wrong += rank == 0 && !s && !(e <= tol);
     }
@@ -249,7 +252,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     char label[64];
     snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
     double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
-    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol);
+    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol, NAN);
     if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
     wrong += rank == 0 && !s && !(e <= tol);
 #endif
@@ -287,7 +290,7 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
                rq->repeat, get_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,compute_max_s,imbalance_max_s,"
-                              "stolen_pe0,rel_error,status\n");
+                              "stolen_pe0,rel_error,model_bound_s,status\n");
     }
     char *plist = strdup(problems), *psave = NULL;
     for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {
