@@ -8,7 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash bench/dist-run.sh test skip 2>&1 | grep -E "Test *#|tests passed" | tail -8
-MAIN="cusparse-1gpu,domino-1gpu,um,um-tasks8,um-tasks8-level,zerocopy,zerocopy-tasks8,zerocopy-tasks8-level,push-tasks8-level,pull-tasks8,pull-level,pull-tasks8-level"
+MAIN="cusparse-1gpu,domino-1gpu,um,um-tasks8,um-tasks8-level,zerocopy,zerocopy-tasks8,zerocopy-tasks8-level,push-tasks8-level,pull-tasks8,pull-level,pull-tasks8-level,pull-tied-level"
 TAG=main BENCH_S=${MAIN_S:-200} bash bench/dist-run.sh none \
   --problem d3n27:192,d3n7:256,rmat:22,dag:10000000:8:1000,dag:10000000:8:100000 \
   --engines "$MAIN" --repeat 5 2>&1 | grep -v "^--\|^\[\|^build\|^name\|^NVIDIA" | tail -80

@@ -36,6 +36,7 @@ typedef struct dist_config {
     int scheme;        /* domino_dist_scheme */
     int tasks;         /* tasks per PE (TASKPOOL) */
     int level_order;   /* components taken level by level */
+    int tied;          /* 1: task size tied to the level width (domino_dist_level_task_size) */
 } dist_config;
 
 static const dist_config configs[] = {
@@ -50,6 +51,7 @@ static const dist_config configs[] = {
     {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1}, {"push-tasks8-level", K_PUSH, 1, 8, 1},
     {"pull", K_PULL, 0, 1, 0},              {"pull-tasks8", K_PULL, 1, 8, 0},
     {"pull-level", K_PULL, 0, 1, 1},        {"pull-tasks8-level", K_PULL, 1, 8, 1},
+    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1}, {"pull-tied-level", K_PULL, 1, 8, 1, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -102,6 +104,8 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     opt.scheme = (domino_dist_scheme)c->scheme;
     opt.tasks_per_pe = c->tasks;
     opt.level_order = c->level_order;
+    if (c->tied) /* adaptive tasks: about npes tasks per level (dist-plan's level-tied pool) */
+        opt.task_size = domino_dist_level_task_size(p->n, p->levels->nlevels, npes, c->tasks, 64);
     opt.row_level = p->levels->row_level; /* computed once with the problem */
     for (int q = 0; q < npes; q++) budget[q] = budget_mb << 20;
     if (budget_mb > 0) opt.budget = budget;
@@ -281,7 +285,8 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
             fprintf(stderr, "domino bench: --engines: unknown configuration '%.*s' of --suite trsv-dist "
                             "(cusparse-1gpu, domino-1gpu, um, um-tasks8, zerocopy[-tasksK], push[-tasksK], "
                             "K = 4, 8, 16, 32, um-tasks8-level, zerocopy-level, zerocopy-tasks8-level, "
-                            "push-tasks8-level, pull, pull-tasks8, pull-level, pull-tasks8-level)\n", (int)l, p);
+                            "push-tasks8-level, pull, pull-tasks8, pull-level, pull-tasks8-level, zerocopy-tied, "
+                            "pull-tied-level)\n", (int)l, p);
             return 2;
         }
         p = end ? end + 1 : p + l;
