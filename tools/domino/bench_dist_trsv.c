@@ -40,17 +40,17 @@ typedef struct dist_config {
 } dist_config;
 
 static const dist_config configs[] = {
-    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0},
-    {"um", K_UNIFIED, 0, 1, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0},
-    {"zerocopy", K_ZEROCOPY, 0, 1, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0},
-    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0},
-    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0}, {"push", K_PUSH, 0, 1, 0},
-    {"push-tasks4", K_PUSH, 1, 4, 0},          {"push-tasks8", K_PUSH, 1, 8, 0},
-    {"push-tasks16", K_PUSH, 1, 16, 0},        {"push-tasks32", K_PUSH, 1, 32, 0},
-    {"um-tasks8-level", K_UNIFIED, 1, 8, 1}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1},
-    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1}, {"push-tasks8-level", K_PUSH, 1, 8, 1},
-    {"pull", K_PULL, 0, 1, 0},              {"pull-tasks8", K_PULL, 1, 8, 0},
-    {"pull-level", K_PULL, 0, 1, 1},        {"pull-tasks8-level", K_PULL, 1, 8, 1},
+    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0},
+    {"um", K_UNIFIED, 0, 1, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0},
+    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0},
+    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0},
+    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0},
+    {"push-tasks4", K_PUSH, 1, 4, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0},
+    {"push-tasks16", K_PUSH, 1, 16, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0},
+    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0},
+    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0},
+    {"pull", K_PULL, 0, 1, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0},
+    {"pull-level", K_PULL, 0, 1, 1, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0},
     {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1}, {"pull-tied-level", K_PULL, 1, 8, 1, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
@@ -182,7 +182,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
 static void report_budget(domino_handle h, const bench_problem *p, int npes, int64_t budget_mb)
 {
     domino_dist_plan *plan = NULL;
-    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0};
+    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0};
     domino_status s1 = make_plan(h, p, &tp8, 1, budget_mb, &plan);
     printf("# budget %lld MiB per GPU: on 1 GPU %s", (long long)budget_mb,
            s1 ? "does not fit" : "fits");
