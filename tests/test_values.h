@@ -60,6 +60,14 @@ static inline void set_value(void *v, domino_type t, int64_t i, double x)
     else ((float *)v)[i] = (float)x;
 }
 
+/* v[0..count) of type t := uniform in [-1, 1) from the LCG started at
+ * seed (the same values on every rank that passes the same seed) */
+static inline void lcg_fill(void *v, domino_type t, int64_t count, uint64_t seed)
+{
+    lcg_state = seed;
+    for (int64_t i = 0; i < count; i++) set_value(v, t, i, 2 * lcg_uniform() - 1);
+}
+
 /* a matrix of format f and type t holding the nonzeros of the dense
  * row-major m x n array (a failure counts as a failed check; NULL then) */
 static inline domino_matrix from_dense(domino_handle h, domino_format f, domino_type t, int32_t m,

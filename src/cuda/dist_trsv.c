@@ -40,14 +40,6 @@ void dist_trsv_delete(struct domino_dist_trsv_s *T)
     domino_free(T);
 }
 
-/* cudaMalloc + copy of bytes from host src (src NULL: zeroed) */
-static cudaError_t put(void **dst, const void *src, size_t bytes)
-{
-    cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
-    if (e) return e;
-    return src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
-}
-
 domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist_share *S,
                                    const int *task_pe, int32_t ntasks, int32_t task_size,
                                    dist_trsv_gpu *g)
@@ -70,17 +62,17 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->timeout_ns = (unsigned long long)(DIST_TIMEOUT_S * 1e9);
     const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
     if (env && atof(env) > 0) a->timeout_ns = (unsigned long long)(fmin(atof(env), 1e9) * 1e9);
-    if ((e = put((void **)&a->comp, S->comp, nloc * sizeof(int32_t))) ||
-        (e = put((void **)&a->ptr, S->col_ptr, (nloc + 1) * sizeof(int64_t))) ||
-        (e = put((void **)&a->row, S->col_row, (size_t)S->nnz * sizeof(int32_t))) ||
-        (e = put((void **)&a->val, S->col_val, (size_t)S->nnz * sizeof(double))) ||
-        (e = put((void **)&a->pivot, S->pivot, nloc * sizeof(double))) ||
-        (e = put((void **)&a->b, NULL, nloc * sizeof(double))) ||
-        (e = put((void **)&a->x, NULL, nloc * sizeof(double))) ||
-        (e = put((void **)&a->need, S->need, (size_t)S->nsrc * nloc * sizeof(int32_t))) ||
-        (e = put((void **)&g->task_pe, task_pe, (size_t)ntasks * sizeof(int))) ||
-        (e = put((void **)&a->ticket, NULL, sizeof(unsigned))) ||
-        (e = put((void **)&a->error, NULL, 4 * sizeof(int))))
+    if ((e = domino_device_copy_new((void **)&a->comp, S->comp, nloc * sizeof(int32_t))) ||
+        (e = domino_device_copy_new((void **)&a->ptr, S->col_ptr, (nloc + 1) * sizeof(int64_t))) ||
+        (e = domino_device_copy_new((void **)&a->row, S->col_row, (size_t)S->nnz * sizeof(int32_t))) ||
+        (e = domino_device_copy_new((void **)&a->val, S->col_val, (size_t)S->nnz * sizeof(double))) ||
+        (e = domino_device_copy_new((void **)&a->pivot, S->pivot, nloc * sizeof(double))) ||
+        (e = domino_device_copy_new((void **)&a->b, NULL, nloc * sizeof(double))) ||
+        (e = domino_device_copy_new((void **)&a->x, NULL, nloc * sizeof(double))) ||
+        (e = domino_device_copy_new((void **)&a->need, S->need, (size_t)S->nsrc * nloc * sizeof(int32_t))) ||
+        (e = domino_device_copy_new((void **)&g->task_pe, task_pe, (size_t)ntasks * sizeof(int))) ||
+        (e = domino_device_copy_new((void **)&a->ticket, NULL, sizeof(unsigned))) ||
+        (e = domino_device_copy_new((void **)&a->error, NULL, 4 * sizeof(int))))
         return domino_cuda_status(h, e, what);
     a->task_pe = g->task_pe;
     g->blocks = dist_trsv_blocks(S->nloc, g->device, S->nsrc == 0);
@@ -101,7 +93,7 @@ domino_status dist_trsv_gpu_set_pointers(domino_handle h, const char *what, dist
     memcpy(host + nsrc, src_sum, nsrc * sizeof(void *));
     memcpy(host + 2 * nsrc, dst_in, npes * sizeof(void *));
     memcpy(host + 2 * nsrc + npes, dst_sum, npes * sizeof(void *));
-    cudaError_t e = put(&g->pointers, host, bytes);
+    cudaError_t e = domino_device_copy_new(&g->pointers, host, bytes);
     domino_free(host);
     if (e) return domino_cuda_status(h, e, what);
     void **dev = (void **)g->pointers;

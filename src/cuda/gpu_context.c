@@ -28,6 +28,13 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
                         cusparseGetErrorString(e));
 }
 
+cudaError_t domino_device_copy_new(void **dst, const void *src, size_t bytes)
+{
+    cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
+    if (e) return e;
+    return src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
+}
+
 int domino_gpu_count(void)
 {
     int count = 0;

@@ -1,5 +1,6 @@
-/* dist_tile_cut.c: an even split of a dimension, and one tile of a global
- * CSR cut out with local column indices */
+/* dist_tile_cut.c: what the tiled algorithms of every backend share: an
+ * even split of a dimension, block counts, a random visiting order, and one
+ * tile of a global CSR cut out with local column indices */
 #include "dist/dist_tile_cut.h"
 
 #include <string.h>
@@ -9,6 +10,17 @@ int64_t *dist_split(int64_t len, int parts)
     int64_t *b = domino_malloc(((size_t)parts + 1) * sizeof(int64_t));
     for (int p = 0; b && p <= parts; p++) b[p] = len * p / parts;
     return b;
+}
+
+int dist_lcm(int a, int b)
+{
+    int x = a, y = b;
+    while (y) {
+        int r = x % y;
+        x = y;
+        y = r;
+    }
+    return a / x * b;
 }
 
 void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t *cb, int nc, int64_t *count)
@@ -21,6 +33,19 @@ void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t
                 while (A->ind[e] >= cb[c + 1]) c++; /* grids are small */
                 count[(size_t)r * nc + c]++;
             }
+}
+
+void dist_shuffle(int *a, int n, uint64_t seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (int k = n - 1; k > 0; k--) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        int r = (int)(x % (uint64_t)(k + 1)), tmp = a[k];
+        a[k] = a[r];
+        a[r] = tmp;
+    }
 }
 
 domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,

@@ -11,9 +11,14 @@ extern "C" {
 
 /* b[0..parts] = an even split of len (domino_malloc; NULL when out of memory) */
 int64_t *dist_split(int64_t len, int parts);
+/* least common multiple of a, b >= 1: SUMMA's inner blocks on a grid */
+int dist_lcm(int a, int b);
 /* count[r * nc + c] = entries of the global CSR A in block (r, c) of the
  * grid cut at rows rb[0..nr] and columns cb[0..nc] (count zeroed first) */
 void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t *cb, int nc, int64_t *count);
+/* permute a[0..n) at random (xorshift seeded with seed): the order in
+ * which work stealing visits other ranks' tiles */
+void dist_shuffle(int *a, int n, uint64_t seed);
 /* tile (i, j) of the global CSR A cut at rows rb and columns cb, as a new
  * CSR with local column indices */
 domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb, int i,

@@ -20,8 +20,7 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
     void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
          *R = malloc((size_t)(v.nrows * n) * vs + 8);
-    lcg_state = 31; /* the same B on every PE */
-    for (int64_t i = 0; i < v.ncols * n; i++) set_value(B, v.type, i, 2 * lcg_uniform() - 1);
+    lcg_fill(B, v.type, v.ncols * n, 31); /* the same B on every PE */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
     CHECK_OK(h, domino_dspmm_make(h, D, A, B, n, n, tiles, &P));
     for (int alg = 0; alg < 2 && P; alg++)

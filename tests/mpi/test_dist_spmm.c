@@ -25,8 +25,7 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
     size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
     void *B = malloc((size_t)(v.ncols * k) * vs + 8), *C = malloc((size_t)(v.nrows * k) * vs + 8),
          *R = malloc((size_t)(v.nrows * k) * vs + 8);
-    lcg_state = 99; /* the same B on every rank */
-    for (int64_t i = 0; i < v.ncols * k; i++) set_value(B, v.type, i, 2 * lcg_uniform() - 1);
+    lcg_fill(B, v.type, v.ncols * k, 99); /* the same B on every rank */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)k, B, k, 0.0, R, k));
     CHECK_OK(h, dist_sparse_from_global(h, w, A, tr, ts, &dA));
     CHECK_OK(h, dist_dense_from_global(h, w, v.type, v.ncols, k, B, k, ts, tc, &dB));

@@ -24,8 +24,7 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
     size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
     void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
          *R = malloc((size_t)(v.nrows * n) * vs + 8);
-    lcg_state = 17; /* the same B on every rank */
-    for (int64_t i = 0; i < v.ncols * n; i++) set_value(B, v.type, i, 2 * lcg_uniform() - 1);
+    lcg_fill(B, v.type, v.ncols * n, 17); /* the same B on every rank */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
     CHECK_OK(h, dist_summa_make(h, w, A, B, n, n, pr, pc, &S));
     for (int round = 0; round < 2 && S; round++) { /* the same plan twice */

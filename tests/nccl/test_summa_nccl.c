@@ -21,8 +21,7 @@ static void check_product(domino_handle h, int npes, const char *name, domino_ma
     size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
     void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
          *R = malloc((size_t)(v.nrows * n) * vs + 8);
-    lcg_state = 23; /* the same B on every PE */
-    for (int64_t i = 0; i < v.ncols * n; i++) set_value(B, v.type, i, 2 * lcg_uniform() - 1);
+    lcg_fill(B, v.type, v.ncols * n, 23); /* the same B on every PE */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
     CHECK_OK(h, domino_summa_gpu_make(h, A, B, n, n, pr, pc, &S));
     for (int round = 0; round < 2 && S; round++) {

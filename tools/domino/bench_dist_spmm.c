@@ -8,14 +8,16 @@
  * the products PE 0 stole in the last run. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "bench_dist_spmm.h"
+#include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
+#include "cli_util.h"
 #include "domino.h"
+#include "internal.h" /* domino_wtime */
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifndef DOMINO_HAVE_NVSHMEM
 int bench_dist_spmm_run(const spmm_bench_request *rq)
@@ -29,34 +31,16 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
 #define ANSWER_TOL_FLOAT 1e-4
 #define CPU_REFERENCE_MAX_NNZ 3000000 /* beyond this the single-GPU product is the reference */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static double value_at(const void *v, int is_float, int64_t i)
-{
-    return is_float ? (double)((const float *)v)[i] : ((const double *)v)[i];
-}
-
 /* max |C - R| / max |R| */
-static double rel_error(const void *C, const void *R, int64_t count, int is_float)
+static double rel_error(const void *C, const void *R, int64_t count, domino_type t)
 {
     double d = 0, scale = 0;
     for (int64_t i = 0; i < count; i++) {
-        double c = value_at(C, is_float, i), r = value_at(R, is_float, i);
+        double c = cli_get(t, C, i), r = cli_get(t, R, i);
         d = fmax(d, isfinite(c) ? fabs(c - r) : INFINITY);
         scale = fmax(scale, fabs(r));
     }
     return d / fmax(scale, 1e-300);
-}
-
-static int compare_doubles(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
 }
 
 /* one row of the table and the CSV (PE 0) */
@@ -94,15 +78,14 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
     if (!s) s = domino_gpu_spmm_plan(h, dA, width, dB, width, dC, width, &plan);
     if (!s) s = domino_gpu_spmm_run(h, plan); /* warm-up */
     for (int r = 0; r < repeat && !s && times; r++) {
-        double t0 = now();
+        double t0 = domino_wtime();
         s = domino_gpu_spmm_run(h, plan);
-        times[r] = now() - t0;
+        times[r] = domino_wtime() - t0;
     }
     domino_gpu_spmm_plan_free(plan);
     if (!s) s = domino_gpu_download(h, R, dC, (size_t)(v.nrows * width) * vs);
     if (!s && times) {
-        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
-        *seconds = times[repeat / 2];
+        *seconds = bench_median(times, repeat);
     }
     free(times);
     domino_dmatrix_free(dA);
@@ -139,8 +122,7 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, 
     if (!s) s = domino_dspmm_gather(h, P, C, width);
     if (!s) domino_dspmm_model(P, model_bytes, model_flops);
     if (!s && times) {
-        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
-        *seconds = times[repeat / 2];
+        *seconds = bench_median(times, repeat);
     }
     free(times);
     domino_dspmm_free(P);
@@ -169,8 +151,7 @@ static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, 
     }
     if (!s) s = domino_summa_gpu_gather(h, S, C, width);
     if (!s && times) {
-        qsort(times, (size_t)repeat, sizeof(double), compare_doubles);
-        *seconds = times[repeat / 2];
+        *seconds = bench_median(times, repeat);
     }
     free(times);
     domino_summa_gpu_free(S);
@@ -199,8 +180,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     for (int64_t i = 0; B && i < v.ncols * width; i++) {
         x = x * 6364136223846793005ULL + 1442695040888963407ULL;
         double b = (double)(x >> 11) / 9007199254740992.0 - 0.5;
-        if (is_float) ((float *)B)[i] = (float)b;
-        else ((double *)B)[i] = b;
+        cli_set(v.type, B, i, b);
     }
     if (rank == 0)
         printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles\n  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name,
@@ -214,7 +194,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         c = run_cusparse(h, A, B, width, vs, rq->repeat, G, &base);
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
-            double e = c ? INFINITY : rel_error(G, R, v.nrows * width, is_float);
+            double e = c ? INFINITY : rel_error(G, R, v.nrows * width, v.type);
             report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, e, tol, NAN);
             wrong += !(e <= tol);
         } else if (!c) {
@@ -241,7 +221,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
                    mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
                    (tb > tf ? tb : tf) * 1e3, secs * 1e3, secs / (tb > tf ? tb : tf));
         }
-        double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
+        double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, v.type) : 0;
         if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol, bound);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
         wrong += rank == 0 && !s && !(e <= tol);
@@ -251,7 +231,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     s = run_summa(h, D, A, B, width, rq->repeat, C, &secs, &pr, &pc);
     char label[64];
     snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
-    double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, is_float) : 0;
+    double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, v.type) : 0;
     if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol, NAN);
     if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
     wrong += rank == 0 && !s && !(e <= tol);

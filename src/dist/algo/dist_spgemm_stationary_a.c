@@ -21,10 +21,8 @@ domino_status dist_spgemm_stationary_a(domino_handle h, const dist_sparse *A, co
     domino_status s = spgemm_check(h, fn, A, B);
     if (s) return s;
     double start = domino_wtime();
-    int tc = B->tc, ntiles = A->tr * tc, size = os_size(A->w), rank = os_rank(A->w);
-    P.tile = domino_calloc((size_t)ntiles, sizeof(domino_matrix));
-    int64_t *nnz = domino_calloc((size_t)size * ntiles + 1, sizeof(int64_t));
-    if (!P.tile || !nnz) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: rank %d: out of memory", fn, rank);
+    int tc = B->tc, rank = os_rank(A->w);
+    if (spgemm_partials_init(&P, A, B)) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: rank %d: out of memory", fn, rank);
     for (int a = 0; !s && a < A->tr * A->tc; a++) {
         int i = a / A->tc, l = a % A->tc;
         if (dist_tile_owner(A->w, A->tc, i, l) != rank || A->nnz[a] == 0) continue;
@@ -45,10 +43,9 @@ domino_status dist_spgemm_stationary_a(domino_handle h, const dist_sparse *A, co
         }
         domino_matrix_free(At);
     }
-    s = spgemm_finish(h, A, B, s, &P, nnz, C, &t);
+    s = spgemm_finish(h, A, B, s, &P, C, &t);
     t.total = domino_wtime() - start;
     if (times) *times = t;
-    spgemm_partials_free(&P, ntiles);
-    domino_free(nnz);
+    spgemm_partials_free(&P);
     return s;
 }

@@ -75,20 +75,18 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
     domino_status bad = spgemm_check(h, fn, A, B);
     if (bad) return bad;
     double start = domino_wtime();
-    int tc = B->tc, ntiles = A->tr * tc, size = os_size(A->w);
-    P.tile = domino_calloc((size_t)ntiles, sizeof(domino_matrix));
+    int tc = B->tc, ntiles = A->tr * tc;
+    int lack = spgemm_partials_init(&P, A, B);
     int *order = domino_malloc((size_t)ntiles * sizeof(int) + 1);
-    int64_t *nnz = domino_calloc((size_t)size * ntiles + 1, sizeof(int64_t));
     domino_status c = os_window_create(h, A->w, (size_t)ntiles * sizeof(int64_t), &counters, (void **)&mine);
-    domino_status s = P.tile && order && nnz ? c : domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    domino_status s = !lack && order ? c : domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     if (!s) s = compute(h, A, B, counters, tc, seed, &P, order, &t);
     /* collective from here on: a failed rank still takes part */
-    s = spgemm_finish(h, A, B, s, &P, nnz, C, &t);
+    s = spgemm_finish(h, A, B, s, &P, C, &t);
     t.total = domino_wtime() - start;
     if (times) *times = t;
-    spgemm_partials_free(&P, ntiles);
+    spgemm_partials_free(&P);
     domino_free(order);
-    domino_free(nnz);
     os_window_free(h, counters);
     return s;
 }

@@ -54,12 +54,11 @@ domino_status dist_spgemm_stationary_c_steal_local(domino_handle h, const dist_s
     domino_status s = spgemm_check(h, fn, A, B);
     if (s) return s;
     double start = domino_wtime();
-    int tc = B->tc, ntiles = A->tr * tc, S = A->tc, size = os_size(A->w), rank = os_rank(A->w), got = 0, ncand = 0;
-    P.tile = domino_calloc((size_t)ntiles, sizeof(domino_matrix));
-    int64_t *nnz = domino_calloc((size_t)size * ntiles + 1, sizeof(int64_t));
+    int tc = B->tc, ntiles = A->tr * tc, S = A->tc, rank = os_rank(A->w), got = 0, ncand = 0;
+    int lack = spgemm_partials_init(&P, A, B);
     int *cand = domino_malloc(((size_t)ntiles * S + 1) * sizeof(int));
     domino_status c = os_window_create(h, A->w, (size_t)ntiles * S * sizeof(int64_t), &slots, (void **)&mine);
-    s = P.tile && nnz && cand ? c : domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: rank %d: out of memory", fn, rank);
+    s = !lack && cand ? c : domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: rank %d: out of memory", fn, rank);
     for (int k = 0; !s && k < ntiles; k++) { /* own C tiles: all their products */
         int i = k / tc, j = k % tc;
         if (dist_tile_owner(A->w, tc, i, j) != rank) continue;
@@ -80,11 +79,10 @@ domino_status dist_spgemm_stationary_c_steal_local(domino_handle h, const dist_s
         s = product(h, A, B, i, (i + j + st) % S, j, tc, &P, &t);
         t.stolen++;
     }
-    s = spgemm_finish(h, A, B, s, &P, nnz, C, &t);
+    s = spgemm_finish(h, A, B, s, &P, C, &t);
     t.total = domino_wtime() - start;
     if (times) *times = t;
-    spgemm_partials_free(&P, ntiles);
-    domino_free(nnz);
+    spgemm_partials_free(&P);
     domino_free(cand);
     os_window_free(h, slots);
     return s;

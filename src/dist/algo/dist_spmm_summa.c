@@ -7,8 +7,6 @@
 
 #include <string.h>
 
-static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
-
 void dist_summa_free(dist_summa *S)
 {
     if (!S) return;
@@ -76,7 +74,7 @@ domino_status dist_summa_make(domino_handle h, os_world *w, domino_matrix A, con
     S->n = n;
     S->pr = pr;
     S->pc = pc;
-    S->K = pr / gcd(pr, pc) * pc;
+    S->K = dist_lcm(pr, pc);
     S->myr = os_rank(w) / pc;
     S->myc = os_rank(w) % pc;
     S->rb = dist_split(S->m, pr);

@@ -27,11 +27,22 @@ domino_status spgemm_partial_add(domino_handle h, spgemm_partials *P, int t, dom
     return DOMINO_SUCCESS;
 }
 
-void spgemm_partials_free(spgemm_partials *P, int ntiles)
+int spgemm_partials_init(spgemm_partials *P, const dist_sparse *A, const dist_sparse *B)
 {
-    for (int k = 0; P->tile && k < ntiles; k++) domino_matrix_free(P->tile[k]);
+    memset(P, 0, sizeof(*P));
+    P->ntiles = A->tr * B->tc;
+    P->tile = domino_calloc((size_t)P->ntiles, sizeof(domino_matrix));
+    P->sizes = domino_calloc((size_t)os_size(A->w) * P->ntiles + 1, sizeof(int64_t));
+    return P->tile && P->sizes ? 0 : -1;
+}
+
+void spgemm_partials_free(spgemm_partials *P)
+{
+    for (int k = 0; P->tile && k < P->ntiles; k++) domino_matrix_free(P->tile[k]);
     domino_free(P->tile);
+    domino_free(P->sizes);
     P->tile = NULL;
+    P->sizes = NULL;
 }
 
 /* 1 if this rank exposes its partial of tile t: a tile of another rank
@@ -118,15 +129,15 @@ static domino_status exchange(domino_handle h, os_world *w, domino_type type, in
 
 
 domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sparse *B, domino_status s,
-                            spgemm_partials *P, int64_t *nnz, dist_sparse **C, dist_times *t)
+                            spgemm_partials *P, dist_sparse **C, dist_times *t)
 {
     int tc = B->tc, ntiles = A->tr * tc;
     double before = domino_wtime();
     domino_status b = os_barrier(h, A->w);
     if (!s) s = b;
     t->imbalance = domino_wtime() - before;
-    if (P->tile && nnz) {
-        b = exchange(h, A->w, A->type, tc, ntiles, A->rb, B->cb, P, nnz);
+    if (P->tile && P->sizes) {
+        b = exchange(h, A->w, A->type, tc, ntiles, A->rb, B->cb, P, P->sizes);
         if (!s) s = b;
     }
     /* owned tiles nobody computed a product for are empty */

@@ -37,8 +37,6 @@ domino_status spmm_check(domino_handle h, const char *fn, const dist_sparse *A, 
 domino_status spmm_deliver(domino_handle h, dist_dense *C, int t, double *acc, int64_t count,
                            dist_times *times);
 
-/* permute a[0..n) at random (xorshift seeded with seed) */
-void dist_shuffle(int *a, int n, uint64_t seed);
 
 /* The end of every algorithm: the closing barrier, which every rank enters
  * failed or not so no rank hangs in it; t->imbalance is the time in it,
@@ -51,17 +49,22 @@ domino_status dist_close(domino_handle h, os_world *w, domino_status s, double s
  * from C's owner (spgemm_partials.c) */
 typedef struct spgemm_partials {
     domino_matrix *tile; /* one per C tile, NULL: nothing computed */
+    int ntiles;          /* C tiles */
+    int64_t *sizes;      /* ranks x ntiles, zeroed: the exchange's directory of partial sizes */
     int64_t claimed;     /* products computed */
 } spgemm_partials;
+/* P for the C tiles of A B (nothing computed yet); 0, or -1 when out of
+ * memory (P then frees cleanly) */
+int spgemm_partials_init(spgemm_partials *P, const dist_sparse *A, const dist_sparse *B);
 /* merge Q into tile t (takes Q, freed on failure too) */
 domino_status spgemm_partial_add(domino_handle h, spgemm_partials *P, int t, domino_matrix Q);
-void spgemm_partials_free(spgemm_partials *P, int ntiles);
+void spgemm_partials_free(spgemm_partials *P);
 /* Collective end of such an algorithm, entered failed (s) or not: the
- * closing barrier (t->imbalance), the exchange of partials (nnz: a zeroed
- * size x ntiles scratch), empty tiles for owned tiles nobody computed, and
- * *C made from the owners' tiles.  Returns s or the first failure after. */
+ * closing barrier (t->imbalance), the exchange of partials, empty tiles for
+ * owned tiles nobody computed, and *C made from the owners' tiles.
+ * Returns s or the first failure after. */
 domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sparse *B, domino_status s,
-                            spgemm_partials *P, int64_t *nnz, dist_sparse **C, dist_times *t);
+                            spgemm_partials *P, dist_sparse **C, dist_times *t);
 
 /* the shape and type checks of the SpGEMM algorithms */
 domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B);

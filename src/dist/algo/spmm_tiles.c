@@ -140,19 +140,6 @@ domino_status spmm_deliver(domino_handle h, dist_dense *C, int t, double *acc, i
     return s;
 }
 
-void dist_shuffle(int *a, int n, uint64_t seed)
-{
-    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
-    for (int k = n - 1; k > 0; k--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (uint64_t)(k + 1)), tmp = a[k];
-        a[k] = a[r];
-        a[r] = tmp;
-    }
-}
-
 domino_status dist_close(domino_handle h, os_world *w, domino_status s, double start, dist_times *t,
                          dist_times *times)
 {

@@ -14,7 +14,7 @@
 #include <nccl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <time.h> /* nanosleep */
 #ifdef DOMINO_NCCL_WITH_MPI
 #include <mpi.h>
 #endif
@@ -51,15 +51,6 @@ struct domino_summa_gpu_s {
     cusparseHandle_t sparse;   /* the handle's */
 };
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static int gcd(int a, int b) { return b ? gcd(b, a % b) : a; }
-
 static domino_status nccl_status(domino_handle h, ncclResult_t r, const char *what, int rank)
 {
     if (r == ncclSuccess) return DOMINO_SUCCESS;
@@ -89,8 +80,8 @@ static domino_status share_id(domino_handle h, ncclUniqueId *id, int *rank, int 
             __atomic_store_n(&page->ready, want, __ATOMIC_RELEASE);
             return DOMINO_SUCCESS;
         }
-        for (double t0 = now(); __atomic_load_n(&page->ready, __ATOMIC_ACQUIRE) != want;) {
-            if (now() - t0 > ID_WAIT_S)
+        for (double t0 = domino_wtime(); __atomic_load_n(&page->ready, __ATOMIC_ACQUIRE) != want;) {
+            if (domino_wtime() - t0 > ID_WAIT_S)
                 return domino_error(h, DOMINO_TIMEOUT, WHAT ": PE %d waited %d s for PE 0's NCCL ID", pe->rank,
                                     ID_WAIT_S);
             struct timespec pause = {0, 1000000};
@@ -147,14 +138,6 @@ void domino_summa_gpu_free(domino_summa_gpu S)
     domino_free(S);
 }
 
-/* copy to the device (src NULL: zeros) */
-static cudaError_t put(void **dst, const void *src, size_t bytes)
-{
-    cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
-    if (e) return e;
-    return src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
-}
-
 /* this PE's blocks of A (row offsets narrowed to int32) and B on its GPU,
  * its zeroed C, and receive buffers for the largest blocks it is sent */
 static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, domino_summa_gpu S)
@@ -179,9 +162,9 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
             int32_t *p32 = domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
             for (int64_t r = 0; p32 && r <= rows; r++) p32[r] = (int32_t)T->ptr[r];
             if (!p32) e = cudaErrorMemoryAllocation;
-            if (!e) e = put((void **)&S->a_ptr[l], p32, (size_t)(rows + 1) * sizeof(int32_t));
-            if (!e) e = put((void **)&S->a_ind[l], T->ind, (size_t)T->nnz * sizeof(int32_t));
-            if (!e) e = put(&S->a_val[l], T->val, (size_t)T->nnz * vs);
+            if (!e) e = domino_device_copy_new((void **)&S->a_ptr[l], p32, (size_t)(rows + 1) * sizeof(int32_t));
+            if (!e) e = domino_device_copy_new((void **)&S->a_ind[l], T->ind, (size_t)T->nnz * sizeof(int32_t));
+            if (!e) e = domino_device_copy_new(&S->a_val[l], T->val, (size_t)T->nnz * vs);
             domino_free(p32);
             domino_matrix_free(T);
         }
@@ -192,15 +175,15 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
             for (int64_t q = 0; blk && q < kr; q++)
                 memcpy(blk + (size_t)(q * cols) * vs,
                        (const char *)B + (size_t)((S->kb[l] + q) * ldb + S->cb[S->myc]) * vs, (size_t)cols * vs);
-            if (!e) e = put(&S->b[l], blk, (size_t)(kr * cols) * vs);
+            if (!e) e = domino_device_copy_new(&S->b[l], blk, (size_t)(kr * cols) * vs);
             domino_free(blk);
         }
     }
-    if (!e) e = put(&S->c, NULL, (size_t)(rows * cols) * vs);
-    if (!e) e = put((void **)&S->r_ptr, NULL, (size_t)(rows + 1) * sizeof(int32_t));
-    if (!e) e = put((void **)&S->r_ind, NULL, (size_t)max_nnz * sizeof(int32_t));
-    if (!e) e = put(&S->r_val, NULL, (size_t)max_nnz * vs);
-    if (!e) e = put(&S->r_b, NULL, (size_t)(max_k * cols) * vs);
+    if (!e) e = domino_device_copy_new(&S->c, NULL, (size_t)(rows * cols) * vs);
+    if (!e) e = domino_device_copy_new((void **)&S->r_ptr, NULL, (size_t)(rows + 1) * sizeof(int32_t));
+    if (!e) e = domino_device_copy_new((void **)&S->r_ind, NULL, (size_t)max_nnz * sizeof(int32_t));
+    if (!e) e = domino_device_copy_new(&S->r_val, NULL, (size_t)max_nnz * vs);
+    if (!e) e = domino_device_copy_new(&S->r_b, NULL, (size_t)(max_k * cols) * vs);
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
 
@@ -258,7 +241,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": a %d x %d grid for %d PEs", pr, pc, S->size);
         S->pr = 1, S->pc = S->size; /* a grid to split by, so the collectives still match */
     }
-    S->K = S->pr / gcd(S->pr, S->pc) * S->pc;
+    S->K = dist_lcm(S->pr, S->pc);
     S->myr = S->rank / S->pc;
     S->myc = S->rank % S->pc;
     S->rb = dist_split(S->m, S->pr);
@@ -331,11 +314,11 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
     domino_status s = DOMINO_SUCCESS;
     cudaError_t e = rows * cols > 0 ? cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs, S->stream) : cudaSuccess;
     if (!e) e = cudaStreamSynchronize(S->stream);
-    double start = now();
+    double start = domino_wtime();
     for (int l = 0; l < S->K && !e && !s; l++) {
         int aroot = l % S->pc, broot = l % S->pr;
         int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
-        double t0 = now();
+        double t0 = domino_wtime();
         if (aroot == S->myc) { /* the sender's own block into the buffers it broadcasts from */
             e = cudaMemcpyAsync(S->r_ptr, S->a_ptr[l], (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
             if (!e && nnz) e = cudaMemcpyAsync(S->r_ind, S->a_ind[l], (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
@@ -352,13 +335,13 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
         if (!r) r = r2;
         if (r) s = nccl_status(h, r, WHAT ": broadcast", S->rank);
         if (!e) e = cudaStreamSynchronize(S->stream);
-        z.communication += now() - t0;
-        t0 = now();
+        z.communication += domino_wtime() - t0;
+        t0 = domino_wtime();
         if (!s && !e) s = multiply(h, S, rows, kr, cols, nnz);
         if (!s && !e) e = cudaStreamSynchronize(S->stream);
-        z.compute += now() - t0;
+        z.compute += domino_wtime() - t0;
     }
-    z.total = now() - start;
+    z.total = domino_wtime() - start;
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if (t) *t = z;
     return agree(h, S, s);

@@ -359,20 +359,6 @@ static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
     return s;
 }
 
-/* permute a[0..n) (xorshift seeded with seed) */
-static void shuffle(int *a, int n, unsigned long long seed)
-{
-    unsigned long long x = seed * 0x9e3779b97f4a7c15ULL + 1;
-    for (int k = n - 1; k > 0; k--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (unsigned long long)(k + 1)), t = a[k];
-        a[k] = a[r];
-        a[r] = t;
-    }
-}
-
 /* random work stealing: own tiles first, then the others in a random order;
  * each product claimed on the tile owner's counter */
 static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed, long long *stolen)
@@ -386,7 +372,7 @@ static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsign
     int mine = k;
     for (int x = 0; x < T * T; x++)
         if (owner(P, x / T, x % T) != P->rank) order[k++] = x;
-    shuffle(order + mine, T * T - mine, seed + (unsigned long long)P->rank);
+    dist_shuffle(order + mine, T * T - mine, seed + (uint64_t)P->rank);
     domino_status s = DOMINO_SUCCESS;
     for (int z = 0; z < T * T && !s; z++) {
         int x = order[z], i = x / T, j = x % T, o = owner(P, i, j);
