@@ -7,8 +7,9 @@
  *    on, the next pair fetched with non-blocking gets on a second stream
  *    while cuSPARSE multiplies the current pair.
  *  - Random work stealing: products are claimed one by one with a
- *    fetch-and-add on a counter the C tile's owner keeps (host-side AMO,
- *    NVLink); owners drain their own tiles first, then every PE drains the
+ *    fetch-and-add on a counter the C tile's owner keeps (a one-thread
+ *    kernel's system-scope atomic through the peer pointer: NVSHMEM's
+ *    host-side AMO is not implemented between peer-to-peer PEs); owners drain their own tiles first, then every PE drains the
  *    others' tiles in a random order.  Each product goes into a partial
  *    tile that is added into C at its owner with atomics through the peer
  *    pointer, so owners and thieves never race on C. */
@@ -41,6 +42,7 @@ struct domino_dspmm_s {
     int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
     void *r_val[2], *r_b[2];
     void *part;               /* device partial tile (stealing) */
+    long long *claimed;       /* device: the value the last claim fetched */
     void *work;               /* cusparseSpMM workspace */
     size_t work_bytes;
     cudaStream_t fetch;       /* the gets */
@@ -77,6 +79,7 @@ void domino_dspmm_free(domino_dspmm P)
         if (P->mark[k]) cudaEventDestroy(P->mark[k]);
     domino_free(P->mark);
     cudaFree(P->part);
+    cudaFree(P->claimed);
     cudaFree(P->work);
     domino_free(P->rb);
     domino_free(P->kb);
@@ -220,6 +223,7 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         for (int q = 0; q < 14 && !s; q++) s = a[q];
         cudaError_t e = cudaSuccess;
         if (!s) e = cudaMalloc(&P->part, (size_t)most[3] * vs);
+        if (!s && !e) e = cudaMalloc((void **)&P->claimed, sizeof(long long));
         if (!s && !e) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
@@ -359,6 +363,26 @@ static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
     return s;
 }
 
+/* *got = *counter, then *counter += 1, atomically (one thread; counter: the owner's, through NVLink) */
+__global__ void claim_kernel(unsigned long long *counter, long long *got)
+{
+    *got = (long long)atomicAdd_system(counter, 1ULL);
+}
+
+/* the next product of C tile x: its counter at its owner o, fetched and incremented */
+static domino_status claim(domino_handle h, struct domino_dspmm_s *P, int x, int o, long long *got)
+{
+    unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + x, o);
+    if (!counter)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
+                            "(stealing needs peer access)", P->rank, o);
+    claim_kernel<<<1, 1, 0, P->compute>>>(counter, P->claimed);
+    cudaError_t e = cudaGetLastError();
+    if (!e) e = cudaMemcpyAsync(got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
+    if (!e) e = cudaStreamSynchronize(P->compute);
+    return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
+}
+
 /* random work stealing: own tiles first, then the others in a random order;
  * each product claimed on the tile owner's counter */
 static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed, long long *stolen)
@@ -377,10 +401,10 @@ static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsign
     for (int z = 0; z < T * T && !s; z++) {
         int x = order[z], i = x / T, j = x % T, o = owner(P, i, j);
         int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-        for (;;) {
-            long long claim = nvshmem_longlong_atomic_fetch_add(P->w_claim + x, 1LL, o);
-            if (claim >= T) break;
-            int l = (int)((i + j + claim) % T);
+        for (int tries = 0; tries <= T && !s; tries++) { /* claims only grow: at most T + 1 */
+            long long got = 0;
+            if ((s = claim(h, P, x, o, &got)) || got >= T) break;
+            int l = (int)((i + j + got) % T);
             if (o != P->rank) (*stolen)++;
             s = fetch(h, P, i, l, j, q);
             if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
