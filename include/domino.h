@@ -263,12 +263,13 @@ typedef struct domino_dist_options {
                                   naming the PE, its bytes and its budget */
     int level_order;           /* multi-GPU solvers: 1 = each PE takes its components
                                   level by level (a topological order that keeps a whole
-                                  wavefront in flight), 0 = in index order (0) */
+                                  wavefront in flight), 0 = in index order (1) */
     const int32_t *row_level;  /* level_order: the level of every row when the caller has
                                   them (domino_levels.row_level of this triangle, copied),
                                   NULL = computed by the plan (NULL) */
 } domino_dist_options;
-/* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget */
+/* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
+ * level order */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
@@ -464,9 +465,12 @@ typedef enum domino_dist_solver {
     DOMINO_DIST_PUSH = 2,     /* beyond the paper: a contribution is added into the owner's
                                  symmetric arrays with remote atomics; the owner polls its own
                                  memory only */
-    DOMINO_DIST_PULL = 3      /* beyond the paper: CSR pull, read-only; a component reads the
+    DOMINO_DIST_PULL = 3,     /* beyond the paper: CSR pull, read-only; a component reads the
                                  x_j of its row from their owners' symmetric solution arrays,
                                  each value its own ready flag (no counts, no atomics) */
+    DOMINO_DIST_DEFAULT = 3   /* PULL, the one to use: on 2 x H200 with level order and 8 tasks
+                                 per PE it beat ZEROCOPY 2.8x (stencils) to 15x (R-MAT) and PUSH
+                                 everywhere (bench/results/h200x2-trsv-dist-v2) */
 } domino_dist_solver;
 typedef struct domino_dist_trsv_s *domino_dist_trsv;
 

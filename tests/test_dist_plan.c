@@ -120,7 +120,7 @@ static void test_options(void)
     memset(&opt, 0x5a, sizeof opt);
     domino_dist_options_init(&opt);
     CHECK(opt.scheme == DOMINO_DIST_TASKPOOL);
-    CHECK(opt.tasks_per_pe == 8);
+    CHECK(opt.tasks_per_pe == 8 && opt.task_size == 0 && opt.level_order == 1 && opt.row_level == NULL);
     CHECK(opt.weight == NULL && opt.budget == NULL);
     domino_dist_options_init(NULL); /* ignored */
     domino_dist_plan_free(NULL);

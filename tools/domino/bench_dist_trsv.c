@@ -52,6 +52,8 @@ static const dist_config configs[] = {
     {"pull", K_PULL, 0, 1, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0},
     {"pull-level", K_PULL, 0, 1, 1, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0},
     {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1}, {"pull-tied-level", K_PULL, 1, 8, 1, 1},
+    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0},
+    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
