@@ -267,9 +267,12 @@ typedef struct domino_dist_options {
     const int32_t *row_level;  /* level_order: the level of every row when the caller has
                                   them (domino_levels.row_level of this triangle, copied),
                                   NULL = computed by the plan (NULL) */
+    int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
+                                  16, 8 or 4 (fewer for short rows: more rows in flight
+                                  per warp); 0 = 32 (0) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
- * level order */
+ * level order, a warp per row for PULL */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
@@ -278,6 +281,7 @@ typedef struct domino_dist_plan {
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
     int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
+    int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8 or 4 (options; 0 -> 32) */
     int32_t task_size;      /* components per task (the last task may be shorter) */
     int32_t ntasks;         /* tasks, ceil(n / task_size) */
     int *task_pe;           /* PE of each task, size ntasks */

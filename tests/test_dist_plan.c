@@ -109,6 +109,7 @@ static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill
     domino_dist_plan *P = NULL;
     CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
     if (P) check_plan(h, L, fill, P);
+    if (P) CHECK(P->pull_lanes == 32); /* the default: a warp per row */
     return P;
 }
 
@@ -263,6 +264,10 @@ static void test_bad_arguments(domino_handle h)
     opt.tasks_per_pe = 8, opt.scheme = (domino_dist_scheme)9;
     CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
     opt.scheme = DOMINO_DIST_TASKPOOL;
+    opt.pull_lanes = 2;
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    CHECK(strstr(domino_last_error(h), "pull_lanes = 2") != NULL);
+    opt.pull_lanes = 0;
     const int64_t negative[2] = {5, -3}, zero[2] = {0, 1}, huge[2] = {INT64_MAX, INT64_MAX};
     opt.weight = negative;
     CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));

@@ -59,6 +59,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->nsrc = S->nsrc;
     a->me = S->pe;
     a->task_size = task_size;
+    a->lanes = 32;
     a->timeout_ns = (unsigned long long)(DIST_TIMEOUT_S * 1e9);
     const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
     if (env && atof(env) > 0) a->timeout_ns = (unsigned long long)(fmin(atof(env), 1e9) * 1e9);

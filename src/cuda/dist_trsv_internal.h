@@ -48,6 +48,7 @@ typedef struct dist_trsv_args {
     unsigned *ticket;        /* next component to take (0 at start) */
     int *error;              /* [0] 1 once a wait timed out, [1] its row, [2] its source */
     unsigned long long timeout_ns; /* a wait gives up after this */
+    int lanes;               /* PULL: lanes per row, 32, 16, 8 or 4 (the kernel's instance) */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */
@@ -94,11 +95,12 @@ struct domino_dist_trsv_s {
 /* the kernel and its launch shape on the current device (blocks for a
  * persistent grid of nloc components) */
 const void *dist_trsv_kernel_fn(void);
-/* The PULL kernel: a warp per component reads the x_j of its row (ptr,
- * row = column indices, val) from their owners' peer_x, each polled until
- * it no longer holds the pending sentinel, and publishes x_i in
- * peer_x[me][i] (the value is its own ready flag).  Same grid as above. */
-const void *dist_trsv_pull_kernel_fn(void);
+/* The PULL kernel with `lanes` lanes per component (32, 16, 8 or 4; any
+ * other value gives 32): they read the x_j of its row (ptr, row = column
+ * indices, val) from their owners' peer_x, each polled until it no longer
+ * holds the pending sentinel, and publish x_i in peer_x[me][i] (the value
+ * is its own ready flag).  Same grid as above. */
+const void *dist_trsv_pull_kernel_fn(int lanes);
 /* x[0..n) := the pending sentinel (stream-ordered) */
 cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t stream);
 int dist_trsv_blocks(int32_t nloc, int device, int pull);

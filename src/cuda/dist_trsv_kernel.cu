@@ -44,9 +44,9 @@ static __device__ __forceinline__ unsigned long long global_ns(void)
 }
 
 /* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
- * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory (acquire at
- * GPU scope); else polled relaxed at system scope with a short back-off
- * (the polls cross NVLink) and ordered by a system fence once met. */
+ * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory
+ * (acquire at GPU scope); else polled relaxed at system scope with a short back-off (the polls
+ * cross NVLink) and ordered by a system fence once met. */
 static __device__ int wait_count(const int *cnt, int need, int local, const dist_trsv_args *a)
 {
     int seen = local ? load_acquire_gpu(cnt) : load_relaxed_sys_i32(cnt);
@@ -101,8 +101,11 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
             if (need == 0) continue; /* nothing comes from there */
             int local = (a.src_local >> s) & 1;
             int w = wait_count(a.src_in[s] + i, need, local, &a);
-            if (w) stuck = w == 2 ? s + 1 : -1;
-            else part += local ? load_relaxed_gpu(a.src_sum[s] + i) : load_relaxed_sys(a.src_sum[s] + i);
+            if (w)
+                stuck = w == 2 ? s + 1 : -1;
+            else
+                part +=
+                    local ? load_relaxed_gpu(a.src_sum[s] + i) : load_relaxed_sys(a.src_sum[s] + i);
         }
         if (__any_sync(FULL_MASK, stuck)) {
             if (stuck > 0 && atomicCAS(a.error, 0, 1) == 0) {
@@ -111,7 +114,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
             }
             return;
         }
-        for (int o = 16; o > 0; o >>= 1) part += __shfl_xor_sync(FULL_MASK, part, o);
+        for (int o = 16; o > 0; o >>= 1)
+            part += __shfl_xor_sync(FULL_MASK, part, o);
         double xi = (__ldg(a.b + t) - part) / __ldg(a.pivot + t);
         if (lane == 0) a.x[t] = xi;
         int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
@@ -120,22 +124,31 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
             int32_t r = __ldg(a.row + k);
             int q = __ldg(a.task_pe + r / a.task_size);
             double v = __ldg(a.val + k) * xi;
-            if ((a.dst_local >> q) & 1) atomicAdd(a.dst_sum[q] + r, v);
-            else atomicAdd_system(a.dst_sum[q] + r, v);
+            if ((a.dst_local >> q) & 1)
+                atomicAdd(a.dst_sum[q] + r, v);
+            else
+                atomicAdd_system(a.dst_sum[q] + r, v);
             far |= q != a.me; /* read or written by another GPU */
         }
-        if (__any_sync(FULL_MASK, far)) __threadfence_system();
-        else __threadfence();
+        if (__any_sync(FULL_MASK, far))
+            __threadfence_system();
+        else
+            __threadfence();
         for (int64_t k = k0 + lane; k < k1; k += 32) {
             int32_t r = __ldg(a.row + k);
             int q = __ldg(a.task_pe + r / a.task_size);
-            if ((a.dst_local >> q) & 1) atomicAdd(a.dst_in[q] + r, 1);
-            else atomicAdd_system(a.dst_in[q] + r, 1);
+            if ((a.dst_local >> q) & 1)
+                atomicAdd(a.dst_in[q] + r, 1);
+            else
+                atomicAdd_system(a.dst_in[q] + r, 1);
         }
     }
 }
 
-extern "C" const void *dist_trsv_kernel_fn(void) { return (const void *)dist_trsv_kernel; }
+extern "C" const void *dist_trsv_kernel_fn(void)
+{
+    return (const void *)dist_trsv_kernel;
+}
 
 /* wait until *p is no longer pending; its value, or the pending sentinel
  * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1) */
@@ -159,33 +172,55 @@ static __device__ double wait_value(const double *p, int local, const dist_trsv_
     }
 }
 
-/* PULL (CSR, read-only): each warp takes components in solve order from the
- * ticket; its lanes read the x_j of the row, local ones at GPU scope and
- * other PEs' through NVLink at system scope, each waited for while pending;
- * the warp sums, solves and publishes x_i with one relaxed system-scope
+/* PULL (CSR, read-only): each group of LANES lanes (a warp when 32) takes
+ * components in solve order from the ticket, a warp's groups 32 / LANES
+ * consecutive ones with one atomic; a group's lanes read the x_j of its row,
+ * local ones at GPU scope and other PEs' through NVLink at system scope,
+ * each waited for while pending (groups of one warp may wait on each other:
+ * independent thread scheduling, sm_70 on, lets the one waited for go on);
+ * the group sums, solves and publishes x_i with one relaxed system-scope
  * store (the value is the flag: no fence, no counter, no atomics). */
+template <int LANES>
 __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kernel(dist_trsv_args a)
 {
-    int lane = threadIdx.x & 31;
+    const unsigned groups = 32 / LANES;
+    int lane = threadIdx.x & 31, sub = lane % LANES;
+    unsigned group = (unsigned)lane / LANES;
+    unsigned mask = LANES == 32 ? FULL_MASK : ((1u << LANES) - 1u) << (group * LANES);
     double *mine = a.peer_x[a.me];
     for (;;) {
         unsigned t = 0;
-        if (lane == 0) t = atomicAdd(a.ticket, 1u);
+        if (lane == 0) t = atomicAdd(a.ticket, groups);
         t = __shfl_sync(FULL_MASK, t, 0);
         if (t >= (unsigned)a.nloc) return;
-        int32_t i = __ldg(a.comp + t);
-        int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
-        double acc = 0.0;
+        t += group;
         int stuck = 0, culprit = -1;
-        for (int64_t k = k0 + lane; k < k1 && !stuck; k += 32) {
-            int32_t j = __ldg(a.row + k);
-            int q = __ldg(a.task_pe + j / a.task_size);
-            const double *p = a.peer_x[q] + j;
-            int local = q == a.me;
-            double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
-            if (is_pending(v)) v = wait_value(p, local, &a, &stuck);
-            if (stuck) culprit = q;
-            else acc += __ldg(a.val + k) * v;
+        int32_t i = -1;
+        if (t < (unsigned)a.nloc) { /* the same for the whole group */
+            i = __ldg(a.comp + t);
+            int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
+            double acc = 0.0;
+            for (int64_t k = k0 + sub; k < k1 && !stuck; k += LANES) {
+                int32_t j = __ldg(a.row + k);
+                int q = __ldg(a.task_pe + j / a.task_size);
+                const double *p = a.peer_x[q] + j;
+                int local = q == a.me;
+                double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
+                if (is_pending(v)) v = wait_value(p, local, &a, &stuck);
+                if (stuck)
+                    culprit = q;
+                else
+                    acc += __ldg(a.val + k) * v;
+            }
+            if (!__any_sync(mask, stuck)) {
+                for (int o = LANES / 2; o > 0; o >>= 1)
+                    acc += __shfl_xor_sync(mask, acc, o);
+                if (sub == 0) {
+                    double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
+                    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi)
+                                 : "memory");
+                }
+            }
         }
         if (__any_sync(FULL_MASK, stuck)) {
             if (stuck == 2 && atomicCAS(a.error, 0, 1) == 0) {
@@ -194,19 +229,21 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
             }
             return;
         }
-        for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(FULL_MASK, acc, o);
-        if (lane == 0) {
-            double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
-            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi) : "memory");
-        }
     }
 }
 
-extern "C" const void *dist_trsv_pull_kernel_fn(void) { return (const void *)dist_trsv_pull_kernel; }
+extern "C" const void *dist_trsv_pull_kernel_fn(int lanes)
+{
+    return lanes == 4    ? (const void *)dist_trsv_pull_kernel<4>
+           : lanes == 8  ? (const void *)dist_trsv_pull_kernel<8>
+           : lanes == 16 ? (const void *)dist_trsv_pull_kernel<16>
+                         : (const void *)dist_trsv_pull_kernel<32>;
+}
 
 __global__ void fill_pending_kernel(double *x, int32_t n)
 {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x)
         make_pending(x + i);
 }
 
@@ -216,13 +253,12 @@ extern "C" cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t
     return cudaGetLastError();
 }
 
-__global__ void dist_trsv_pull_kernel(dist_trsv_args a);
-
 extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull)
 {
     int per_sm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pull ? dist_trsv_pull_kernel : dist_trsv_kernel,
-                                                      DIST_WARPS_PER_BLOCK * 32, 0) ||
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_sm, pull ? dist_trsv_pull_kernel<32> : dist_trsv_kernel, DIST_WARPS_PER_BLOCK * 32,
+            0) ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) {
         cudaGetLastError();
         per_sm = 1;
@@ -236,7 +272,8 @@ extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull)
 /* x_full[comp[k]] = x[k] */
 __global__ void scatter_kernel(const int32_t *comp, const double *x, int32_t nloc, double *x_full)
 {
-    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nloc; k += (int64_t)gridDim.x * blockDim.x)
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < nloc;
+         k += (int64_t)gridDim.x * blockDim.x)
         x_full[comp[k]] = x[k];
 }
 
@@ -251,7 +288,8 @@ extern "C" cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, i
 __global__ void gather_kernel(double *x_full, double *const *peer_x, const int *task_pe,
                               int32_t task_size, int32_t n, int me)
 {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+         i += (int64_t)gridDim.x * blockDim.x) {
         int q = task_pe[i / task_size];
         if (q != me) x_full[i] = load_relaxed_sys(peer_x[q] + i);
     }

@@ -27,6 +27,10 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
     if (opt->tasks_per_pe < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
                             opt->tasks_per_pe);
+    if (opt->pull_lanes != 0 && opt->pull_lanes != 4 && opt->pull_lanes != 8 && opt->pull_lanes != 16 &&
+        opt->pull_lanes != 32)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": pull_lanes = %d, must be 0, 4, 8, 16 or 32",
+                            opt->pull_lanes);
     if (opt->task_size < 0)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": task_size = %d, must be >= 0",
                             (int)opt->task_size);
@@ -205,6 +209,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     P->npes = npes;
     P->scheme = opt->scheme;
     P->level_order = opt->level_order != 0;
+    P->pull_lanes = opt->pull_lanes ? opt->pull_lanes : 32;
     size_tasks(P, opt->scheme, opt->tasks_per_pe, opt->task_size);
     size_t np = (size_t)npes;
     P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));

@@ -33,10 +33,10 @@ static const char *shared_path(const char *name)
 
 /* a test matrix: the whole matrix, which triangle, which diagonal */
 typedef struct test_case {
-    const char *name;   /* printed */
-    domino_matrix A;    /* owned */
-    domino_fill fill;   /* triangle solved */
-    domino_diag diag;   /* unit or not */
+    const char *name; /* printed */
+    domino_matrix A;  /* owned */
+    domino_fill fill; /* triangle solved */
+    domino_diag diag; /* unit or not */
 } test_case;
 
 /* the matrices, alike on every PE; returns how many */
@@ -52,7 +52,8 @@ static int make_cases(domino_handle h, test_case *c)
     c[k] = (test_case){"dag unit", NULL, DOMINO_LOWER, DOMINO_UNIT};
     CHECK_OK(h, domino_gen_dag(h, 5000, 4, 50, 0, 9, DOMINO_FLOAT64, &c[k++].A));
     domino_matrix S = NULL, R = NULL;
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N27, 20, 18, 16, DOMINO_PART_FULL, DOMINO_FLOAT64, &S));
+    CHECK_OK(h,
+             domino_gen_stencil(h, DOMINO_D3N27, 20, 18, 16, DOMINO_PART_FULL, DOMINO_FLOAT64, &S));
     c[k++] = (test_case){"d3n27 lower", S, DOMINO_LOWER, DOMINO_NON_UNIT};
     domino_matrix S2 = NULL;
     CHECK_OK(h, domino_matrix_copy(h, S, &S2));
@@ -105,18 +106,20 @@ static void check_solves(domino_handle h, const char *who, const test_case *c, d
     double *b = malloc(n * sizeof(double) + 8), *x = malloc(n * sizeof(double) + 8),
            *xr = malloc(n * sizeof(double) + 8);
     for (int round = 0; round < 2; round++) {
-        for (int32_t i = 0; i < n; i++) b[i] = 1.0 + ((i * (round + 3)) % 11) / 8.0;
+        for (int32_t i = 0; i < n; i++)
+            b[i] = 1.0 + ((i * (round + 3)) % 11) / 8.0;
         reference(h, c, b, xr);
         double secs = -1;
-        for (int32_t i = 0; i < n; i++) x[i] = NAN;
+        for (int32_t i = 0; i < n; i++)
+            x[i] = NAN;
         domino_status s = domino_dist_trsv_solve(h, T, b, x, &secs);
         double d = s ? INFINITY : forward_error(n, x, xr);
         if (!s && d <= FORWARD_EPS * eps && secs >= 0) {
             check_passed++;
         } else {
             check_failed++;
-            fprintf(stderr, "FAIL: %s %s round %d: %s (%s), forward error %.3e\n", who, c->name, round,
-                    domino_status_name(s), s ? domino_last_error(h) : "", d);
+            fprintf(stderr, "FAIL: %s %s round %d: %s (%s), forward error %.3e\n", who, c->name,
+                    round, domino_status_name(s), s ? domino_last_error(h) : "", d);
         }
     }
     free(b);
@@ -124,8 +127,8 @@ static void check_solves(domino_handle h, const char *who, const test_case *c, d
     free(xr);
 }
 
-static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme, int tasks,
-                                   int level_order)
+static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme,
+                                   int tasks, int level_order, int lanes)
 {
     domino_dist_options opt;
     domino_dist_plan *plan = NULL;
@@ -133,16 +136,19 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
     opt.scheme = (domino_dist_scheme)scheme;
     opt.tasks_per_pe = tasks;
     opt.level_order = level_order;
+    opt.pull_lanes = lanes;
     CHECK_OK(h, domino_dist_plan_make(h, c->A, c->fill, npes, &opt, &plan));
     return plan;
 }
 
 #define MAX_CASES 16
-/* scheme, tasks per PE, level order */
-#define NSCHEMES 5
-static const int schemes[NSCHEMES][3] = {{DOMINO_DIST_CONTIGUOUS, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 0},
-                                         {DOMINO_DIST_TASKPOOL, 32, 0}, {DOMINO_DIST_TASKPOOL, 8, 1},
-                                         {DOMINO_DIST_CONTIGUOUS, 1, 1}};
+/* scheme, tasks per PE, level order, PULL's lanes per row (the other solvers ignore them) */
+#define NSCHEMES 7
+static const int schemes[NSCHEMES][4] = {
+    {DOMINO_DIST_CONTIGUOUS, 1, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0},
+    {DOMINO_DIST_TASKPOOL, 32, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 8}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)
@@ -155,7 +161,8 @@ static int pe_unified(const domino_launch_info *info, void *arg)
     int nc = make_cases(h, c);
     for (int k = 0; k < nc; k++) {
         for (int sc = 0; sc < NSCHEMES && c[k].A; sc++) {
-            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1], schemes[sc][2]);
+            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
+                                               schemes[sc][2], schemes[sc][3]);
             domino_dist_trsv T = NULL;
             CHECK_OK(h, domino_dist_trsv_unified(h, c[k].fill, c[k].diag, c[k].A, plan, &T));
             if (T) check_solves(h, "unified", &c[k], T);
@@ -171,7 +178,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
 /* a wait that can never end: bump one need of PE 0's middle component */
 static void check_timeout(domino_handle h, domino_dist D, const test_case *c)
 {
-    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0);
+    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0, 0);
     domino_dist_trsv T = NULL;
     setenv("DOMINO_DIST_TIMEOUT_S", "2", 1);
     CHECK_OK(h, domino_dist_trsv_make(h, D, DOMINO_DIST_PUSH, c->fill, c->diag, c->A, plan, &T));
@@ -189,7 +196,8 @@ static void check_timeout(domino_handle h, domino_dist D, const test_case *c)
         domino_status s = domino_dist_trsv_solve(h, T, b, x, NULL);
         CHECK(s == DOMINO_TIMEOUT);
         if (domino_dist_rank(D) == 0) CHECK(strstr(domino_last_error(h), "PE 0: row") != NULL);
-        fprintf(stderr, "PE %d (expected timeout): %s\n", domino_dist_rank(D), domino_last_error(h));
+        fprintf(stderr, "PE %d (expected timeout): %s\n", domino_dist_rank(D),
+                domino_last_error(h));
     }
     free(b);
     free(x);
@@ -217,32 +225,39 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
     for (int k = 0; k < nc; k++) {
         for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PULL && c[k].A; solver++)
             for (int sc = 0; sc < NSCHEMES; sc++) {
-                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1], schemes[sc][2]);
+                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
+                                                   schemes[sc][2], schemes[sc][3]);
                 domino_dist_trsv T = NULL;
                 snprintf(who, sizeof who, "PE %d/%d %s scheme %d", rank, npes,
-                         solver == DOMINO_DIST_ZEROCOPY ? "zerocopy" : solver == DOMINO_DIST_PUSH ? "push" : "pull", sc);
-                CHECK_OK(h, domino_dist_trsv_make(h, D, (domino_dist_solver)solver, c[k].fill, c[k].diag,
-                                                  c[k].A, plan, &T));
+                         solver == DOMINO_DIST_ZEROCOPY ? "zerocopy"
+                         : solver == DOMINO_DIST_PUSH   ? "push"
+                                                        : "pull",
+                         sc);
+                CHECK_OK(h, domino_dist_trsv_make(h, D, (domino_dist_solver)solver, c[k].fill,
+                                                  c[k].diag, c[k].A, plan, &T));
                 if (T) check_solves(h, who, &c[k], T);
                 domino_dist_trsv_free(T);
                 domino_dist_plan_free(plan);
             }
     }
     /* a plan for another number of PEs: every PE fails alike */
-    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0);
+    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0, 0);
     domino_dist_trsv T = NULL;
     CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH,
-                 domino_dist_trsv_make(h, D, DOMINO_DIST_ZEROCOPY, DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, wrong, &T));
+                 domino_dist_trsv_make(h, D, DOMINO_DIST_ZEROCOPY, DOMINO_LOWER, DOMINO_NON_UNIT,
+                                       c[0].A, wrong, &T));
     domino_dist_plan_free(wrong);
     /* PE 0 alone has a bad solver: the others learn it from agreement */
-    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0);
-    domino_status s = domino_dist_trsv_make(h, D, rank == 0 ? DOMINO_DIST_UNIFIED : DOMINO_DIST_PUSH,
-                                            DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, plan, &T);
+    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0, 0);
+    domino_status s =
+        domino_dist_trsv_make(h, D, rank == 0 ? DOMINO_DIST_UNIFIED : DOMINO_DIST_PUSH,
+                              DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, plan, &T);
     CHECK(s == DOMINO_INVALID_VALUE && T == NULL);
     if (rank != 0) CHECK(strstr(domino_last_error(h), "PE 0 failed") != NULL);
     domino_dist_plan_free(plan);
     check_timeout(h, D, &c[1]);
-    for (int k = 0; k < nc; k++) domino_matrix_free(c[k].A);
+    for (int k = 0; k < nc; k++)
+        domino_matrix_free(c[k].A);
     CHECK_OK(h, domino_dist_leave(h, D));
     domino_destroy(h);
     snprintf(who, sizeof who, "test_dist_trsv PE %d of %d", rank, npes);

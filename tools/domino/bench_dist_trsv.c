@@ -37,23 +37,26 @@ typedef struct dist_config {
     int tasks;         /* tasks per PE (TASKPOOL) */
     int level_order;   /* components taken level by level */
     int tied;          /* 1: task size tied to the level width (domino_dist_level_task_size) */
+    int lanes;         /* PULL: lanes per row (0: a warp) */
 } dist_config;
 
 static const dist_config configs[] = {
-    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0},
-    {"um", K_UNIFIED, 0, 1, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0},
-    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0},
-    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0},
-    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0},
-    {"push-tasks4", K_PUSH, 1, 4, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0},
-    {"push-tasks16", K_PUSH, 1, 16, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0},
-    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0},
-    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0},
-    {"pull", K_PULL, 0, 1, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0},
-    {"pull-level", K_PULL, 0, 1, 1, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0},
-    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1}, {"pull-tied-level", K_PULL, 1, 8, 1, 1},
-    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0},
-    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0},
+    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0, 0},
+    {"um", K_UNIFIED, 0, 1, 0, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0, 0},
+    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0, 0},
+    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0, 0},
+    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0, 0},
+    {"push-tasks4", K_PUSH, 1, 4, 0, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0, 0},
+    {"push-tasks16", K_PUSH, 1, 16, 0, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0, 0},
+    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0, 0},
+    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0, 0},
+    {"pull", K_PULL, 0, 1, 0, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0, 0},
+    {"pull-level", K_PULL, 0, 1, 1, 0, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0, 0},
+    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1, 0}, {"pull-tied-level", K_PULL, 1, 8, 1, 1, 0},
+    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0},
+    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0},
+    {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8},
+    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -106,6 +109,7 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     opt.scheme = (domino_dist_scheme)c->scheme;
     opt.tasks_per_pe = c->tasks;
     opt.level_order = c->level_order;
+    opt.pull_lanes = c->lanes;
     if (c->tied) /* adaptive tasks: about npes tasks per level (dist-plan's level-tied pool) */
         opt.task_size = domino_dist_level_task_size(p->n, p->levels->nlevels, npes, c->tasks, 64);
     opt.row_level = p->levels->row_level; /* computed once with the problem */
@@ -184,7 +188,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
 static void report_budget(domino_handle h, const bench_problem *p, int npes, int64_t budget_mb)
 {
     domino_dist_plan *plan = NULL;
-    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0};
+    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0, 0};
     domino_status s1 = make_plan(h, p, &tp8, 1, budget_mb, &plan);
     printf("# budget %lld MiB per GPU: on 1 GPU %s", (long long)budget_mb,
            s1 ? "does not fit" : "fits");

@@ -40,25 +40,33 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
     double t0 = 0, t1 = 0;
     int pull = T->solver == DOMINO_DIST_PULL;
     domino_status s = n > 0 && (!b || !x)
-                          ? domino_error(h, DOMINO_NULL_POINTER, "%s: PE %d: %s is NULL", what, T->pe, !b ? "b" : "x")
+                          ? domino_error(h, DOMINO_NULL_POINTER, "%s: PE %d: %s is NULL", what,
+                                         T->pe, !b ? "b" : "x")
                           : dist_trsv_gpu_prepare(h, what, G, b);
-    if (!s && pull && ((e = dist_trsv_fill_pending(T->s_x, T->n, G->stream)) ||
-                       (e = cudaStreamSynchronize(G->stream))))
+    if (!s && pull &&
+        ((e = dist_trsv_fill_pending(T->s_x, T->n, G->stream)) ||
+         (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
-    if (!s && !pull && ((e = cudaMemsetAsync(T->s_in, 0, n * sizeof(int), G->stream)) ||
-                        (e = cudaMemsetAsync(T->s_sum, 0, n * sizeof(double), G->stream)) ||
-                        (e = cudaStreamSynchronize(G->stream))))
+    if (!s && !pull &&
+        ((e = cudaMemsetAsync(T->s_in, 0, n * sizeof(int), G->stream)) ||
+         (e = cudaMemsetAsync(T->s_sum, 0, n * sizeof(double), G->stream)) ||
+         (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
     if ((s = domino_dist_agree(h, D, s))) return s; /* nobody starts unless all are ready */
     t0 = domino_wtime();
     void *args[] = {&G->a};
-    int launched = nvshmemx_collective_launch(pull ? dist_trsv_pull_kernel_fn() : dist_trsv_kernel_fn(), dim3(G->blocks),
-                                              dim3(DIST_WARPS_PER_BLOCK * 32), args, 0, G->stream);
+    int launched = nvshmemx_collective_launch(
+        pull ? dist_trsv_pull_kernel_fn(G->a.lanes) : dist_trsv_kernel_fn(), dim3(G->blocks),
+        dim3(DIST_WARPS_PER_BLOCK * 32), args, 0, G->stream);
     e = cudaStreamSynchronize(G->stream);
     t1 = domino_wtime();
-    if (launched != 0) s = domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the collective launch failed", what, T->pe);
-    else if (e) s = domino_cuda_status(h, e, what);
-    else s = dist_trsv_gpu_check(h, what, G, T->pe);
+    if (launched != 0)
+        s = domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the collective launch failed", what,
+                         T->pe);
+    else if (e)
+        s = domino_cuda_status(h, e, what);
+    else
+        s = dist_trsv_gpu_check(h, what, G, T->pe);
     if ((s = domino_dist_agree(h, D, s))) return s;
     double mine = t1 - t0, worst = 0;
     s = domino_dist_max(h, D, mine, &worst);
@@ -69,7 +77,8 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
                   (e = cudaStreamSynchronize(G->stream))))
         s = domino_cuda_status(h, e, what);
     if ((s = domino_dist_agree(h, D, s))) return s;
-    if ((e = dist_trsv_gather(T->s_x, T->peer_x, G->task_pe, T->task_size, T->n, T->pe, G->stream)) ||
+    if ((e = dist_trsv_gather(T->s_x, T->peer_x, G->task_pe, T->task_size, T->n, T->pe,
+                              G->stream)) ||
         (e = cudaMemcpyAsync(x, T->s_x, n * sizeof(double), cudaMemcpyDeviceToHost, G->stream)) ||
         (e = cudaStreamSynchronize(G->stream)))
         s = domino_cuda_status(h, e, what);
@@ -80,16 +89,19 @@ static domino_status nvshmem_solve(domino_handle h, struct domino_dist_trsv_s *T
 }
 
 /* this PE's share on its GPU (nothing collective) */
-static domino_status setup_local(domino_handle h, struct domino_dist_trsv_s *T, domino_dist_solver solver,
-                                 domino_fill fill, domino_diag diag, domino_matrix A,
-                                 const domino_dist_plan *plan, cudaStream_t stream)
+static domino_status setup_local(domino_handle h, struct domino_dist_trsv_s *T,
+                                 domino_dist_solver solver, domino_fill fill, domino_diag diag,
+                                 domino_matrix A, const domino_dist_plan *plan, cudaStream_t stream)
 {
     dist_share *S = NULL;
     dist_count_mode mode = solver == DOMINO_DIST_ZEROCOPY ? DIST_COUNT_PER_PE
                            : solver == DOMINO_DIST_PULL   ? DIST_PULL_ROWS
                                                           : DIST_COUNT_ONE;
     domino_status s = dist_share_make(h, WHAT, A, fill, diag, plan, T->pe, mode, &S);
-    if (!s) s = dist_trsv_gpu_upload(h, WHAT, S, plan->task_pe, plan->ntasks, plan->task_size, &T->g[0]);
+    if (!s)
+        s = dist_trsv_gpu_upload(h, WHAT, S, plan->task_pe, plan->ntasks, plan->task_size,
+                                 &T->g[0]);
+    if (!s && plan->pull_lanes) T->g[0].a.lanes = plan->pull_lanes;
     dist_share_free(S);
     T->g[0].stream = stream;
     return s;
@@ -97,7 +109,8 @@ static domino_status setup_local(domino_handle h, struct domino_dist_trsv_s *T, 
 
 /* the symmetric arrays and every PE's address of them: each PE addressed
  * directly, else DOMINO_NOT_SUPPORTED */
-static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s *T, domino_dist_solver solver)
+static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s *T,
+                                     domino_dist_solver solver)
 {
     domino_dist D = (domino_dist)T->dist;
     size_t n = (size_t)T->n;
@@ -118,9 +131,12 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
         own_in[q] = T->s_in;
         own_sum[q] = T->s_sum;
         if (!in[q] || !sum[q] || !px[q])
-            return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: PE %d cannot address PE %d's memory "
-                                "directly (no peer access between their GPUs); the multi-GPU solvers "
-                                "need one node with peer access", WHAT, T->pe, q);
+            return domino_error(
+                h, DOMINO_NOT_SUPPORTED,
+                "%s: PE %d cannot address PE %d's memory "
+                "directly (no peer access between their GPUs); the multi-GPU solvers "
+                "need one node with peer access",
+                WHAT, T->pe, q);
     }
     cudaError_t e = cudaMalloc((void **)&T->peer_x, T->npes * sizeof(double *));
     if (!e) e = cudaMemcpy(T->peer_x, px, T->npes * sizeof(double *), cudaMemcpyHostToDevice);
@@ -136,7 +152,8 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
         return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, me, own_in, own_sum,
                                           T->npes, me);
     /* PUSH: read one's own (peers add into it), write the owner's */
-    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, 0u, in, sum, T->npes, 0u);
+    return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], own_in, own_sum, 1, 0u, in, sum, T->npes,
+                                      0u);
 }
 
 domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_solver solver,
@@ -153,8 +170,10 @@ domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_
     /* everything local first: a PE that fails here must not leave the
      * others in a collective allocation */
     if (solver != DOMINO_DIST_ZEROCOPY && solver != DOMINO_DIST_PUSH && solver != DOMINO_DIST_PULL)
-        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": solver %d is not ZEROCOPY, PUSH or PULL (the "
-                         "unified-memory one is domino_dist_trsv_unified)", (int)solver);
+        s = domino_error(h, DOMINO_INVALID_VALUE,
+                         WHAT ": solver %d is not ZEROCOPY, PUSH or PULL (the "
+                              "unified-memory one is domino_dist_trsv_unified)",
+                         (int)solver);
     else if (!plan)
         s = domino_error(h, DOMINO_NULL_POINTER, WHAT ": plan is NULL");
     else if (plan->npes != npes)
