@@ -48,6 +48,21 @@ void dist_shuffle(int *a, int n, uint64_t seed)
     }
 }
 
+void dist_copy_block(void *dst, const void *B, int64_t ldb, int64_t row0, int64_t rows, int64_t col0,
+                     int64_t cols, size_t vs)
+{
+    for (int64_t q = 0; q < rows; q++)
+        memcpy((char *)dst + (size_t)(q * cols) * vs, (const char *)B + (size_t)((row0 + q) * ldb + col0) * vs,
+               (size_t)cols * vs);
+}
+
+void dist_pack_tile(domino_matrix T, int64_t *ptr, int32_t *ind, void *val)
+{
+    memcpy(ptr, T->ptr, ((size_t)T->nrows + 1) * sizeof(int64_t));
+    memcpy(ind, T->ind, (size_t)T->nnz * sizeof(int32_t));
+    memcpy(val, T->val, (size_t)T->nnz * domino_type_size(T->type));
+}
+
 domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb,
                             int i, int j, domino_matrix *T)
 {

@@ -19,6 +19,13 @@ void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t
 /* permute a[0..n) at random (xorshift seeded with seed): the order in
  * which work stealing visits other ranks' tiles */
 void dist_shuffle(int *a, int n, uint64_t seed);
+/* dst (rows x cols, row-major, contiguous) = the block of the row-major B
+ * (leading dimension ldb, values of vs bytes) at row row0, column col0 */
+void dist_copy_block(void *dst, const void *B, int64_t ldb, int64_t row0, int64_t rows, int64_t col0,
+                     int64_t cols, size_t vs);
+/* T's row offsets, column indices and values copied to ptr, ind and val
+ * (a tile laid out in a rank's windows) */
+void dist_pack_tile(domino_matrix T, int64_t *ptr, int32_t *ind, void *val);
 /* tile (i, j) of the global CSR A cut at rows rb and columns cb, as a new
  * CSR with local column indices */
 domino_status dist_cut_tile(domino_handle h, domino_matrix A, const int64_t *rb, const int64_t *cb, int i,

@@ -125,10 +125,7 @@ domino_status dist_sparse_from_tiles(domino_handle h, os_world *w, domino_type t
         goto cleanup;
     for (int t = 0; t < tr * tc; t++) {
         if (dist_tile_owner(w, tc, t / tc, t % tc) != rank) continue;
-        domino_matrix T = tiles[t];
-        memcpy(ptr + D->at_ptr[t], T->ptr, ((size_t)T->nrows + 1) * sizeof(int64_t));
-        memcpy(ind + D->at_ent[t], T->ind, (size_t)T->nnz * sizeof(int32_t));
-        memcpy((char *)val + (size_t)D->at_ent[t] * vs, T->val, (size_t)T->nnz * vs);
+        dist_pack_tile(tiles[t], ptr + D->at_ptr[t], ind + D->at_ent[t], (char *)val + (size_t)D->at_ent[t] * vs);
     }
     if ((s = os_window_sync(h, D->wptr)) || (s = os_window_sync(h, D->wind)) ||
         (s = os_window_sync(h, D->wval)) || (s = os_barrier(h, w)))
@@ -265,10 +262,8 @@ domino_status dist_dense_from_global(domino_handle h, os_world *w, domino_type t
     for (int t = 0; X && t < tr * tc; t++) {
         int i = t / tc, j = t % tc;
         if (dist_tile_owner(w, tc, i, j) != os_rank(w)) continue;
-        int64_t cols = D->cb[j + 1] - D->cb[j];
-        for (int64_t r = D->rb[i]; r < D->rb[i + 1]; r++)
-            memcpy((char *)D->local + (size_t)(D->at[t] + (r - D->rb[i]) * cols) * vs,
-                   (const char *)X + (size_t)(r * ld + D->cb[j]) * vs, (size_t)cols * vs);
+        dist_copy_block((char *)D->local + (size_t)D->at[t] * vs, X, ld, D->rb[i], D->rb[i + 1] - D->rb[i], D->cb[j],
+                        D->cb[j + 1] - D->cb[j], vs);
     }
     if ((s = os_window_sync(h, D->wval)) || (s = os_barrier(h, w))) goto cleanup;
     *out = D;

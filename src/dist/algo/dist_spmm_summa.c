@@ -40,9 +40,7 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, 
             S->b[l] = domino_malloc((size_t)(kr * cols) * vs + 1);
             if (!S->b[l]) return domino_error(h, DOMINO_OUT_OF_MEMORY, "dist_summa_make: out of memory (rank %d)",
                                               os_rank(S->w));
-            for (int64_t q = 0; q < kr; q++)
-                memcpy((char *)S->b[l] + (size_t)(q * cols) * vs,
-                       (const char *)B + ((size_t)((S->kb[l] + q) * ldb + S->cb[S->myc])) * vs, (size_t)cols * vs);
+            dist_copy_block(S->b[l], B, ldb, S->kb[l], kr, S->cb[S->myc], cols, vs);
         }
     }
     if (!s && !(S->c = domino_calloc((size_t)(rows * cols) + 1, sizeof(double))))

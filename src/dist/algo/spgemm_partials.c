@@ -80,9 +80,7 @@ static domino_status exchange(domino_handle h, os_world *w, domino_type type, in
     for (int t = 0; !s && t < ntiles; t++)
         if (exposed(w, tc, t, rank, P)) {
             domino_matrix T = P->tile[t];
-            memcpy(ptr + at_ptr, T->ptr, ((size_t)T->nrows + 1) * sizeof(int64_t));
-            memcpy(ind + at_ent, T->ind, (size_t)T->nnz * sizeof(int32_t));
-            memcpy((char *)val + (size_t)at_ent * vs, T->val, (size_t)T->nnz * vs);
+            dist_pack_tile(T, ptr + at_ptr, ind + at_ent, (char *)val + (size_t)at_ent * vs);
             at_ptr += T->nrows + 1;
             at_ent += T->nnz;
         }

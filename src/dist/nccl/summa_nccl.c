@@ -172,9 +172,7 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
             int64_t kr = S->kb[l + 1] - S->kb[l];
             char *blk = domino_malloc((size_t)(kr * cols) * vs + 1);
             if (!blk) e = cudaErrorMemoryAllocation;
-            for (int64_t q = 0; blk && q < kr; q++)
-                memcpy(blk + (size_t)(q * cols) * vs,
-                       (const char *)B + (size_t)((S->kb[l] + q) * ldb + S->cb[S->myc]) * vs, (size_t)cols * vs);
+            else dist_copy_block(blk, B, ldb, S->kb[l], kr, S->cb[S->myc], cols, vs);
             if (!e) e = domino_device_copy_new(&S->b[l], blk, (size_t)(kr * cols) * vs);
             domino_free(blk);
         }
