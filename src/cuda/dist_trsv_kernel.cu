@@ -43,6 +43,20 @@ static __device__ __forceinline__ unsigned long long global_ns(void)
     return t;
 }
 
+/* a wait's check, every 256 polls: 1 when another warp's wait timed out,
+ * 2 when this one has seen no progress for timeout_ns since *t0, else 0;
+ * progress restarts the clock */
+static __device__ int wait_verdict(int progressed, unsigned long long *t0, const dist_trsv_args *a)
+{
+    if (*(volatile int *)a->error) return 1;
+    unsigned long long t = global_ns();
+    if (progressed) {
+        *t0 = t;
+        return 0;
+    }
+    return t - *t0 > a->timeout_ns ? 2 : 0;
+}
+
 /* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
  * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory
  * (acquire at GPU scope); else polled relaxed at system scope with a short back-off (the polls
@@ -68,14 +82,9 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
             return 0;
         }
         if ((polls & 255) == 0) {
-            if (*(volatile int *)a->error) return 1;
-            unsigned long long t = global_ns();
-            if (now != seen) { /* progress: the clock starts again */
-                seen = now;
-                t0 = t;
-            } else if (t - t0 > a->timeout_ns) {
-                return 2;
-            }
+            int verdict = wait_verdict(now != seen, &t0, a);
+            if (verdict) return verdict;
+            seen = now;
         }
     }
 }
@@ -159,16 +168,7 @@ static __device__ double wait_value(const double *p, int local, const dist_trsv_
         if (!local) __nanosleep(64);
         double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
         if (!is_pending(v)) return v;
-        if ((polls & 255) == 0) {
-            if (*(volatile int *)a->error) {
-                *stuck = 1;
-                return v;
-            }
-            if (global_ns() - t0 > a->timeout_ns) {
-                *stuck = 2;
-                return v;
-            }
-        }
+        if ((polls & 255) == 0 && (*stuck = wait_verdict(0, &t0, a))) return v;
     }
 }
 
@@ -194,7 +194,7 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
         t = __shfl_sync(FULL_MASK, t, 0);
         if (t >= (unsigned)a.nloc) return;
         t += group;
-        int stuck = 0, culprit = -1;
+        int stuck = 0, culprit = -1, group_stuck = 0;
         int32_t i = -1;
         if (t < (unsigned)a.nloc) { /* the same for the whole group */
             i = __ldg(a.comp + t);
@@ -212,7 +212,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 else
                     acc += __ldg(a.val + k) * v;
             }
-            if (!__any_sync(mask, stuck)) {
+            group_stuck = __any_sync(mask, stuck);
+            if (!group_stuck) {
                 for (int o = LANES / 2; o > 0; o >>= 1)
                     acc += __shfl_xor_sync(mask, acc, o);
                 if (sub == 0) {
@@ -222,7 +223,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 }
             }
         }
-        if (__any_sync(FULL_MASK, stuck)) {
+        /* a warp-wide group already knows (no second vote on the default path) */
+        if (LANES == 32 ? group_stuck : __any_sync(FULL_MASK, stuck)) {
             if (stuck == 2 && atomicCAS(a.error, 0, 1) == 0) {
                 a.error[1] = i;
                 a.error[2] = culprit;
