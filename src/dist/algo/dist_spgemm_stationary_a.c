@@ -16,9 +16,7 @@ domino_status dist_spgemm_stationary_a(domino_handle h, const dist_sparse *A, co
     spgemm_partials P;
     memset(&t, 0, sizeof(t));
     memset(&P, 0, sizeof(P));
-    if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
-    *C = NULL;
-    domino_status s = spgemm_check(h, fn, A, B);
+    domino_status s = spgemm_check(h, fn, A, B, C);
     if (s) return s;
     double start = domino_wtime();
     int tc = B->tc, rank = os_rank(A->w);

@@ -80,9 +80,7 @@ domino_status dist_spgemm_stationary_c(domino_handle h, const dist_sparse *A, co
     const char *fn = "dist_spgemm_stationary_c";
     dist_times t;
     memset(&t, 0, sizeof(t));
-    if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
-    *C = NULL;
-    domino_status bad = spgemm_check(h, fn, A, B);
+    domino_status bad = spgemm_check(h, fn, A, B, C);
     if (bad) return bad;
     double start = domino_wtime();
     int tr = A->tr, tc = B->tc, rank = os_rank(A->w);

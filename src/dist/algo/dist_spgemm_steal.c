@@ -70,9 +70,7 @@ domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse 
     int64_t *mine = NULL;
     memset(&t, 0, sizeof(t));
     memset(&P, 0, sizeof(P));
-    if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
-    *C = NULL;
-    domino_status bad = spgemm_check(h, fn, A, B);
+    domino_status bad = spgemm_check(h, fn, A, B, C);
     if (bad) return bad;
     double start = domino_wtime();
     int tc = B->tc, ntiles = A->tr * tc;

@@ -49,9 +49,7 @@ domino_status dist_spgemm_stationary_c_steal_local(domino_handle h, const dist_s
     int64_t *mine = NULL;
     memset(&t, 0, sizeof(t));
     memset(&P, 0, sizeof(P));
-    if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
-    *C = NULL;
-    domino_status s = spgemm_check(h, fn, A, B);
+    domino_status s = spgemm_check(h, fn, A, B, C);
     if (s) return s;
     double start = domino_wtime();
     int tc = B->tc, ntiles = A->tr * tc, S = A->tc, rank = os_rank(A->w), got = 0, ncand = 0;

@@ -66,7 +66,9 @@ void spgemm_partials_free(spgemm_partials *P);
 domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sparse *B, domino_status s,
                             spgemm_partials *P, dist_sparse **C, dist_times *t);
 
-/* the shape and type checks of the SpGEMM algorithms */
-domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B);
+/* the entry checks of the SpGEMM algorithms: no NULL argument (*C = NULL
+ * once C is known), shapes that fit, one type */
+domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B,
+                           dist_sparse **C);
 
 #endif

@@ -151,8 +151,11 @@ domino_status dist_close(domino_handle h, os_world *w, domino_status s, double s
     return s ? s : b;
 }
 
-domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B)
+domino_status spgemm_check(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B,
+                           dist_sparse **C)
 {
+    if (!A || !B || !C) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL argument", fn);
+    *C = NULL;
     if (A->n != B->m || A->tc != B->tr)
         return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: A %lld x %lld (%d x %d tiles) and B "
                             "%lld x %lld (%d x %d tiles) do not fit", fn, (long long)A->m,
