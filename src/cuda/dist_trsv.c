@@ -41,8 +41,7 @@ void dist_trsv_delete(struct domino_dist_trsv_s *T)
 }
 
 domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist_share *S,
-                                   const int *task_pe, int32_t ntasks, int32_t task_size,
-                                   dist_trsv_gpu *g)
+                                   const domino_dist_plan *plan, dist_trsv_gpu *g)
 {
     cudaError_t e;
     dist_trsv_args *a = &g->a;
@@ -58,8 +57,8 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->nloc = S->nloc;
     a->nsrc = S->nsrc;
     a->me = S->pe;
-    a->task_size = task_size;
-    a->lanes = 32;
+    a->task_size = plan->task_size;
+    a->lanes = plan->pull_lanes;
     a->timeout_ns = (unsigned long long)(DIST_TIMEOUT_S * 1e9);
     const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
     if (env && atof(env) > 0) a->timeout_ns = (unsigned long long)(fmin(atof(env), 1e9) * 1e9);
@@ -71,7 +70,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
         (e = domino_device_copy_new((void **)&a->b, NULL, nloc * sizeof(double))) ||
         (e = domino_device_copy_new((void **)&a->x, NULL, nloc * sizeof(double))) ||
         (e = domino_device_copy_new((void **)&a->need, S->need, (size_t)S->nsrc * nloc * sizeof(int32_t))) ||
-        (e = domino_device_copy_new((void **)&g->task_pe, task_pe, (size_t)ntasks * sizeof(int))) ||
+        (e = domino_device_copy_new((void **)&g->task_pe, plan->task_pe, (size_t)plan->ntasks * sizeof(int))) ||
         (e = domino_device_copy_new((void **)&a->ticket, NULL, sizeof(unsigned))) ||
         (e = domino_device_copy_new((void **)&a->error, NULL, 4 * sizeof(int))))
         return domino_cuda_status(h, e, what);

@@ -111,12 +111,12 @@ cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, int32_t nloc
 cudaError_t dist_trsv_gather(double *x_full, double *const *peer_x, const int *task_pe, int32_t task_size,
                              int32_t n, int me, cudaStream_t stream);
 
-/* Upload share S to the current device into g (kernel arguments except the
- * source and destination arrays, which the driver fills with
- * dist_trsv_gpu_set_pointers); task_pe: the plan's. */
+/* Upload share S of plan to the current device into g (kernel arguments
+ * except the source and destination arrays, which the driver fills with
+ * dist_trsv_gpu_set_pointers; the tasks' PEs and PULL's lanes per row
+ * from the plan). */
 domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist_share *S,
-                                   const int *task_pe, int32_t ntasks, int32_t task_size,
-                                   dist_trsv_gpu *g);
+                                   const domino_dist_plan *plan, dist_trsv_gpu *g);
 /* src_local / dst_local: bit masks of the sources and destinations that are
  * this GPU's own memory */
 domino_status dist_trsv_gpu_set_pointers(domino_handle h, const char *what, dist_trsv_gpu *g,

@@ -89,7 +89,7 @@ static domino_status setup_gpu(domino_handle h, struct domino_dist_trsv_s *T, do
     cudaError_t e = cudaSetDevice(g);
     if (e) return domino_cuda_status(h, e, WHAT);
     domino_status s = dist_share_make(h, WHAT, A, fill, diag, plan, g, DIST_COUNT_LOCAL_FAR, &S);
-    if (!s) s = dist_trsv_gpu_upload(h, WHAT, S, plan->task_pe, plan->ntasks, plan->task_size, G);
+    if (!s) s = dist_trsv_gpu_upload(h, WHAT, S, plan, G);
     dist_share_free(S);
     if (s) return s;
     if ((e = cudaStreamCreateWithFlags(&G->stream, cudaStreamNonBlocking))) return domino_cuda_status(h, e, WHAT);

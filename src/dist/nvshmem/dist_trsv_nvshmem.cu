@@ -98,10 +98,7 @@ static domino_status setup_local(domino_handle h, struct domino_dist_trsv_s *T,
                            : solver == DOMINO_DIST_PULL   ? DIST_PULL_ROWS
                                                           : DIST_COUNT_ONE;
     domino_status s = dist_share_make(h, WHAT, A, fill, diag, plan, T->pe, mode, &S);
-    if (!s)
-        s = dist_trsv_gpu_upload(h, WHAT, S, plan->task_pe, plan->ntasks, plan->task_size,
-                                 &T->g[0]);
-    if (!s && plan->pull_lanes) T->g[0].a.lanes = plan->pull_lanes;
+    if (!s) s = dist_trsv_gpu_upload(h, WHAT, S, plan, &T->g[0]);
     dist_share_free(S);
     T->g[0].stream = stream;
     return s;
