@@ -34,6 +34,25 @@ static int strict(const share_walk *w, int32_t r, int32_t c)
     return w->lower ? r > c : r < c;
 }
 
+/* entry (index, v) of local component k's list: pass 0 counts it (and in
+ * *remote when far: the other end is another PE's), pass 1 stores it in
+ * the next free slot (atomic: threads share lists) */
+static void place(dist_share *S, int pass, int64_t *next, int32_t k, int32_t index, double v, int far,
+                  int64_t *remote)
+{
+    if (pass == 0) {
+#pragma omp atomic
+        S->col_ptr[k + 1]++;
+        if (far) (*remote)++;
+        return;
+    }
+    int64_t at;
+#pragma omp atomic capture
+    at = next[k]++;
+    S->col_row[at] = index;
+    S->col_val[at] = v;
+}
+
 /* pass 0: count column entries and needs; pass 1: fill the columns.  Runs
  * on OpenMP threads: counts are atomic, a column's slots taken with an
  * atomic capture (the order of a column's entries is not fixed); a
@@ -49,35 +68,10 @@ static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int 
     if (!strict(w, r, c)) return;
     int qc = domino_dist_pe_of(w->plan, c), qr = domino_dist_pe_of(w->plan, r);
     if (mode == DIST_PULL_ROWS) { /* the row of component r reads x_c */
-        if (qr != w->pe) return;
-        int32_t k = w->loc[r];
-        if (pass == 0) {
-#pragma omp atomic
-            S->col_ptr[k + 1]++;
-            if (qc != w->pe) (*remote)++;
-        } else {
-            int64_t at;
-#pragma omp atomic capture
-            at = next[k]++;
-            S->col_row[at] = c;
-            S->col_val[at] = v;
-        }
+        if (qr == w->pe) place(S, pass, next, w->loc[r], c, v, qc != w->pe, remote);
         return;
     }
-    if (qc == w->pe) {
-        int32_t k = w->loc[c];
-        if (pass == 0) {
-#pragma omp atomic
-            S->col_ptr[k + 1]++;
-            if (qr != w->pe) (*remote)++;
-        } else {
-            int64_t at;
-#pragma omp atomic capture
-            at = next[k]++;
-            S->col_row[at] = r;
-            S->col_val[at] = v;
-        }
-    }
+    if (qc == w->pe) place(S, pass, next, w->loc[c], r, v, qr != w->pe, remote); /* column c adds into r */
     if (pass == 0 && qr == w->pe) {
         int src = mode == DIST_COUNT_PER_PE ? qc : mode == DIST_COUNT_ONE ? 0 : (qc == w->pe ? 0 : 1);
 #pragma omp atomic
