@@ -94,10 +94,10 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
     return s;
 }
 
-/* a one-sided algorithm on all PEs: median of the slowest PE's totals, C gathered */
 /* the get bandwidth between PEs, measured once (GB/s) */
 static double get_gbs;
 
+/* a one-sided algorithm on all PEs: median of the slowest PE's totals, C gathered */
 static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int tiles,
                                int alg, int repeat, void *C, double *seconds, double *compute, double *imbalance,
                                long long *stolen, double *model_bytes, double *model_flops)
