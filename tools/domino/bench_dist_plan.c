@@ -49,6 +49,7 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks ? tasks : 8;
     if (!tasks) opt.task_size = domino_dist_level_task_size(lv->n, lv->nlevels, npes, 8, LEVEL_TASK_MIN);
+    opt.row_level = lv->row_level; /* the levels computed once per problem, not again by every plan */
     if (domino_dist_plan_make(h, T, DOMINO_LOWER, npes, &opt, &plan)) {
         fprintf(stderr, "domino bench: %s: %s\n", spec->name, domino_last_error(h));
         return 1;
