@@ -170,6 +170,8 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad fill %d", what, (int)fill);
     if (diag != DOMINO_NON_UNIT && diag != DOMINO_UNIT)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad diag %d", what, (int)diag);
+    if (plan->level_order && !plan->row_level)
+        return domino_error(h, DOMINO_INVALID_VALUE, "%s: the plan asks for the level order but has no levels", what);
     int32_t n = A->nrows;
     S = domino_calloc(1, sizeof(*S));
     if (!S) goto oom;
@@ -187,10 +189,6 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
     if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need) goto oom;
     share_walk w = {A, fill == DOMINO_LOWER, plan, pe, loc};
     list_components(plan, pe, w.lower, S, loc);
-    if (plan->level_order && !plan->row_level) {
-        s = domino_error(h, DOMINO_INVALID_VALUE, "%s: the plan asks for the level order but has no levels", what);
-        goto cleanup;
-    }
     if (plan->level_order && (s = order_by_level(h, what, plan->row_level, S, loc))) goto cleanup;
     walk(&w, S, mode, 0, NULL);
     for (size_t k = 0; k < nloc; k++) S->col_ptr[k + 1] += S->col_ptr[k];
