@@ -97,16 +97,13 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
 /* the get bandwidth between PEs, measured once (GB/s) */
 static double get_gbs;
 
-/* a one-sided algorithm on all PEs: median of the slowest PE's totals, C gathered */
-static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int tiles,
-                               int alg, int repeat, void *C, double *seconds, double *compute, double *imbalance,
-                               long long *stolen, double *model_bytes, double *model_flops)
+/* a one-sided algorithm of plan P on all PEs: median of the slowest PE's totals, C gathered */
+static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, int64_t width, int alg, int repeat,
+                               void *C, double *seconds, double *compute, double *imbalance, long long *stolen)
 {
-    domino_dspmm P = NULL;
     domino_dspmm_times t;
     double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
-    domino_status s = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
-    if (!s) s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
+    domino_status s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
     *imbalance = 0;
     *compute = NAN;
     /* run and max are collective: every PE fails alike in them, so none skips one */
@@ -120,12 +117,10 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_matrix A, 
         *stolen = (long long)t.stolen;
     }
     if (!s) s = domino_dspmm_gather(h, P, C, width);
-    if (!s) domino_dspmm_model(P, model_bytes, model_flops);
     if (!s && times) {
         *seconds = bench_median(times, repeat);
     }
     free(times);
-    domino_dspmm_free(P);
     return s;
 }
 
@@ -167,7 +162,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     domino_matrix_get_view(h, A, &v);
     int rank = domino_dist_rank(D), npes = domino_dist_npes(D), wrong = 0;
     int is_float = v.type == DOMINO_FLOAT32;
-    size_t vs = is_float ? 4 : 8;
+    size_t vs = domino_type_size(v.type);
     double tol = is_float ? ANSWER_TOL_FLOAT : ANSWER_TOL_DOUBLE;
     /* 2 npes + 1 tiles per dimension: the owner (i t + j) mod npes then
      * moves with both i and j (a 2D spread, not column-cyclic) */
@@ -208,9 +203,13 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         return 1;
     }
     static const char *const names[] = {"stationary-c", "stationary-c+steal"};
+    domino_dspmm P = NULL; /* one plan for both algorithms (each run starts from a zero C) */
+    domino_status made = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
+    double mbytes = 0, mflops = 0;
+    if (!made) domino_dspmm_model(P, &mbytes, &mflops);
     for (int alg = 0; alg < 2; alg++) {
-        double mbytes = 0, mflops = 0, comp = NAN;
-        s = run_dspmm(h, D, A, B, width, tiles, alg, rq->repeat, C, &secs, &comp, &imb, &stolen, &mbytes, &mflops);
+        double comp = NAN;
+        s = made ? made : run_dspmm(h, D, P, width, alg, rq->repeat, C, &secs, &comp, &imb, &stolen);
         double bound = NAN;
         if (rank == 0 && !s && alg == 0) { /* the roofline of stationary-C (Brock et al., Sec. 5) */
             double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
@@ -219,13 +218,14 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
             printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f GFLOP "
                    "at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the bound)\n",
                    mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
-                   (tb > tf ? tb : tf) * 1e3, secs * 1e3, secs / (tb > tf ? tb : tf));
+                   bound * 1e3, secs * 1e3, secs / bound);
         }
         double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, v.type) : 0;
         if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol, bound);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
         wrong += rank == 0 && !s && !(e <= tol);
     }
+    domino_dspmm_free(P);
 #ifdef DOMINO_HAVE_NCCL
     int pr = 1, pc = npes;
     s = run_summa(h, D, A, B, width, rq->repeat, C, &secs, &pr, &pc);

@@ -324,14 +324,15 @@ template <typename V> __global__ void accumulate_kernel(V *dst, const V *src, in
         atomicAdd_system(dst + k, src[k]);
 }
 
-static domino_status accumulate(domino_handle h, struct domino_dspmm_s *P, int x, int64_t count)
+/* C tile x at its owner o += the partial tile (count values), on the compute stream */
+static domino_status accumulate(domino_handle h, struct domino_dspmm_s *P, int x, int o, int64_t count)
 {
     if (count <= 0) return DOMINO_SUCCESS;
     size_t vs = domino_type_size(P->type);
-    void *dst = nvshmem_ptr((char *)P->w_c + (size_t)P->at_c[x] * vs, owner(P, x / P->t, x % P->t));
+    void *dst = nvshmem_ptr((char *)P->w_c + (size_t)P->at_c[x] * vs, o);
     if (!dst)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's C directly (stealing "
-                            "needs peer access)", P->rank, owner(P, x / P->t, x % P->t));
+                            "needs peer access)", P->rank, o);
     int blocks = (int)((count + 255) / 256 < 1024 ? (count + 255) / 256 : 1024);
     if (P->type == DOMINO_FLOAT64)
         accumulate_kernel<double><<<blocks, 256, 0, P->compute>>>((double *)dst, (const double *)P->part, count);
@@ -408,13 +409,8 @@ static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsign
             if (o != P->rank) (*stolen)++;
             s = fetch(h, P, i, l, j, q);
             if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
-            if (!s) s = accumulate(h, P, x, rows * cols);
-            if (!s) { /* the partial tile is reused by the next product */
-                cudaError_t e = cudaStreamSynchronize(P->compute);
-                if (e) s = domino_cuda_status(h, e, WHAT ": steal");
-            }
+            if (!s) s = accumulate(h, P, x, o, rows * cols); /* stream order: before the partial's reuse */
             q = 1 - q;
-            if (s) break;
         }
     }
     domino_free(order);
