@@ -268,11 +268,11 @@ typedef struct domino_dist_options {
                                   them (domino_levels.row_level of this triangle, copied),
                                   NULL = computed by the plan (NULL) */
     int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
-                                  16, 8 or 4 (fewer for short rows: more rows in flight
-                                  per warp); 0 = 32 (0) */
+                                  16, 8 or 4 (fewer: more rows in flight per warp);
+                                  0 = from the levels, domino_dist_pull_lanes (0) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
- * level order, a warp per row for PULL */
+ * level order, PULL's lanes per row from the levels */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
@@ -281,7 +281,8 @@ typedef struct domino_dist_plan {
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
     int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
-    int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8 or 4 (options; 0 -> 32) */
+    int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8 or 4 (options; 0 ->
+                               domino_dist_pull_lanes with level order, else 32) */
     int32_t task_size;      /* components per task (the last task may be shorter) */
     int32_t ntasks;         /* tasks, ceil(n / task_size) */
     int *task_pe;           /* PE of each task, size ntasks */
@@ -311,6 +312,13 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
  * usual pool.  Returns 0 for bad arguments. */
 int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int tasks_per_pe,
                                     int32_t min_size);
+
+/* Lanes per row of the PULL solver when the options leave it 0: the
+ * fewest of 4, 8, 16, 32 with which a level's mean rows on one PE
+ * (n / nlevels / npes) times the lanes reach DOMINO_DIST_PULL_THREADS
+ * threads in flight; 32 for bad arguments. */
+#define DOMINO_DIST_PULL_THREADS 65536
+int domino_dist_pull_lanes(int32_t n, int32_t nlevels, int npes);
 
 /* PE of component i (0 <= i < n); -1 for a NULL plan or i out of range */
 int domino_dist_pe_of(const domino_dist_plan *plan, int32_t i);

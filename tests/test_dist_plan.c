@@ -109,7 +109,7 @@ static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill
     domino_dist_plan *P = NULL;
     CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
     if (P) check_plan(h, L, fill, P);
-    if (P) CHECK(P->pull_lanes == 32); /* the default: a warp per row */
+    if (P) CHECK(P->pull_lanes == 32); /* small matrices, narrow levels: a warp per row */
     return P;
 }
 
@@ -436,6 +436,40 @@ static void test_task_size(domino_handle h)
     CHECK(domino_dist_level_task_size(10, 1, 0, 8, 1) == 0);
 }
 
+/* PULL's lanes per row from the levels: the measured problems of
+ * h200x4-trsv-dist-v1, then through the plan */
+static void test_pull_lanes(domino_handle h)
+{
+    CHECK(domino_dist_pull_lanes(16777216, 766, 1) == 4);  /* D3N7 256^3 */
+    CHECK(domino_dist_pull_lanes(16777216, 766, 2) == 8);
+    CHECK(domino_dist_pull_lanes(16777216, 766, 4) == 16);
+    CHECK(domino_dist_pull_lanes(7077888, 1338, 1) == 16); /* D3N27 192^3 */
+    CHECK(domino_dist_pull_lanes(7077888, 1338, 2) == 32);
+    CHECK(domino_dist_pull_lanes(10000000, 1000, 1) == 8); /* DAG of 1000 levels */
+    CHECK(domino_dist_pull_lanes(4194304, 5699, 1) == 32); /* R-MAT 22 */
+    CHECK(domino_dist_pull_lanes(0, 1, 1) == 32 && domino_dist_pull_lanes(10, 0, 1) == 32 &&
+          domino_dist_pull_lanes(10, 1, 0) == 32);
+    domino_matrix L = NULL;
+    domino_dist_options opt;
+    domino_dist_plan *plan = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 200000, 4, 1, 0, 3, DOMINO_FLOAT64, &L)); /* one level */
+    domino_dist_options_init(&opt);
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &plan));
+    CHECK(plan && plan->pull_lanes == 4);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.pull_lanes = 16; /* asked for: kept */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &plan));
+    CHECK(plan && plan->pull_lanes == 16);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.pull_lanes = 0, opt.level_order = 0; /* no levels: a warp */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &plan));
+    CHECK(plan && plan->pull_lanes == 32);
+    domino_dist_plan_free(plan);
+    domino_matrix_free(L);
+}
+
 int main(void)
 {
     domino_handle h = NULL;
@@ -452,6 +486,7 @@ int main(void)
     test_alloc_failures(h);
     test_empty(h);
     test_task_size(h);
+    test_pull_lanes(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");

@@ -4,7 +4,7 @@
 /* opt := TASKPOOL, 8 tasks per PE, equal weights (NULL), no budget (NULL),
  * level order (the winner on 2 x H200: 22x to 85x faster than index order
  * for every solver on the stencils, bench/results/h200x2-trsv-dist-v2);
- * a warp per row for PULL (pull_lanes 0); NULL opt is ignored */
+ * PULL's lanes per row from the levels (pull_lanes 0); NULL opt is ignored */
 void domino_dist_options_init(domino_dist_options *opt)
 {
     if (!opt) return;

@@ -187,6 +187,15 @@ static domino_status plan_levels(domino_handle h, domino_matrix L, domino_fill f
     return s;
 }
 
+/* domino_dist_pull_lanes of the plan's levels */
+static int pull_lanes_of_levels(const domino_dist_plan *P)
+{
+    int32_t top = -1;
+    for (int32_t i = 0; i < P->n; i++)
+        if (P->row_level[i] > top) top = P->row_level[i];
+    return domino_dist_pull_lanes(P->n, top + 1, P->npes);
+}
+
 /* *plan = the distribution of the components of triangle `fill` of square L
  * (CSR or CSC, any type, other triangle ignored) over npes PEs with the
  * scheme, tasks, weights and budgets of opt (NULL: defaults); see domino.h.
@@ -209,7 +218,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     P->npes = npes;
     P->scheme = opt->scheme;
     P->level_order = opt->level_order != 0;
-    P->pull_lanes = opt->pull_lanes ? opt->pull_lanes : 32;
+    P->pull_lanes = opt->pull_lanes ? opt->pull_lanes : 32; /* 0: from the levels, below */
     size_tasks(P, opt->scheme, opt->tasks_per_pe, opt->task_size);
     size_t np = (size_t)npes;
     P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
@@ -231,6 +240,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     count_bytes(P, (int64_t)domino_type_size(L->type));
     s = check_budget(h, P, opt->budget);
     if (!s && P->level_order) s = plan_levels(h, L, fill, opt->row_level, P);
+    if (!s && P->level_order && !opt->pull_lanes) P->pull_lanes = pull_lanes_of_levels(P);
 cleanup:
     domino_free(credit);
     if (s)

@@ -38,7 +38,7 @@ typedef struct dist_config {
     int tasks;         /* tasks per PE (TASKPOOL) */
     int level_order;   /* components taken level by level */
     int tied;          /* 1: task size tied to the level width (domino_dist_level_task_size) */
-    int lanes;         /* PULL: lanes per row (0: a warp) */
+    int lanes;         /* PULL: lanes per row (0: the plan's, from the levels) */
 } dist_config;
 
 static const dist_config configs[] = {
@@ -57,7 +57,7 @@ static const dist_config configs[] = {
     {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0},
     {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0},
     {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8},
-    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4},
+    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -169,6 +169,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
                                                           : DOMINO_DIST_PUSH;
         if (!s) s = domino_dist_trsv_make(h, D, solver, p->solve.fill, p->solve.diag, p->T, plan, &T);
         if (!s) s = time_solves(h, T, p, rq->repeat, x, r);
+        if (!s && c->kind == K_PULL) snprintf(r->note, sizeof(r->note), "lanes %d", plan->pull_lanes);
     }
     if (s && rank == 0) snprintf(r->note, sizeof(r->note), "%s", domino_last_error(h));
     if (plan) {
@@ -225,7 +226,7 @@ static void report(const bench_problem *p, const problem_spec *spec, int npes, c
             printf("  %-22s %4d %10.3f %8.1f %7.1f %8.2f %8.2f %8.2f %9.1e %6.3f %s\n", configs[c].name, gpus,
                    ms, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 0, base_um / r[c].seconds,
                    base_cus / r[c].seconds, base_dom / r[c].seconds, r[c].error, r[c].remote_share,
-                   configs[c].kind == K_DOMINO ? r[c].note : "");
+                   configs[c].kind == K_DOMINO || configs[c].kind == K_PULL ? r[c].note : "");
         }
         if (csv)
             fprintf(csv, "%s,%d,%lld,%d,%.1f,%.3f,%s,%d,%d,%d,%.6e,%.2f,%.4f,%.4f,%.4f,%.3e,%.4f,%s\n",
