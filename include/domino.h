@@ -401,9 +401,13 @@ typedef struct domino_dspmm_s *domino_dspmm;
 typedef enum domino_dspmm_algorithm {
     DOMINO_DSPMM_STATIONARY_C = 0,      /* the owner of C(i, j) sums A(i, l) B(l, j) from l = i + j on,
                                            the next pair fetched while the current one is multiplied */
-    DOMINO_DSPMM_STATIONARY_C_STEAL = 1 /* the same with random work stealing: products claimed on
+    DOMINO_DSPMM_STATIONARY_C_STEAL = 1, /* the same with random work stealing: products claimed on
                                            counters the C tiles' owners keep (atomics over NVLink),
                                            partial tiles added into C at its owner */
+    DOMINO_DSPMM_STATIONARY_A = 2       /* the owner of A(i, l) multiplies it by B(l, j) for every j
+                                           from j = i + l on and adds each partial into C(i, j) at
+                                           its owner (atomics over NVLink instead of the paper's
+                                           remote queue) */
 } domino_dspmm_algorithm;
 /* what one PE spent (seconds) */
 typedef struct domino_dspmm_times {

@@ -12,7 +12,13 @@
  *    host-side AMO is not implemented between peer-to-peer PEs); owners drain their own tiles first, then every PE drains the
  *    others' tiles in a random order.  Each product goes into a partial
  *    tile that is added into C at its owner with atomics through the peer
- *    pointer, so owners and thieves never race on C. */
+ *    pointer, so owners and thieves never race on C.
+ *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
+ *    j from j = i + l on (the next B fetched while the current product
+ *    runs) and adds each partial C(i, j) into C at its owner with the same
+ *    atomics.  The paper hands partials over through a remote queue that
+ *    the owner pops; over NVLink the add itself is one-sided, so no queue
+ *    and no owner's work are needed. */
 #include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
 
@@ -41,7 +47,7 @@ struct domino_dspmm_s {
     long long *w_claim;       /* symmetric: one counter per C tile (stealing) */
     int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
     void *r_val[2], *r_b[2];
-    void *part;               /* device partial tile (stealing) */
+    void *part;               /* device partial tile (stealing, stationary-A) */
     long long *claimed;       /* device: the value the last claim fetched */
     void *work;               /* cusparseSpMM workspace */
     size_t work_bytes;
@@ -364,6 +370,33 @@ static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
     return s;
 }
 
+/* stationary-A: this PE's A tiles, A(i, l) B(l, j) from j = i + l on, each
+ * partial added into C(i, j) at its owner; the next pair fetched while the
+ * current product runs (A's tile is this PE's: its get is a local copy) */
+static domino_status run_stationary_a(domino_handle h, struct domino_dspmm_s *P)
+{
+    int T = P->t, q = 0, count = 0;
+    int *work = (int *)domino_malloc((size_t)T * T * T * sizeof(int) + 1); /* products as (i T + l) T + j */
+    if (!work) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    for (int x = 0; x < T * T; x++) {
+        int i = x / T, l = x % T;
+        if (owner(P, i, l) != P->rank || P->nnz[x] == 0) continue; /* an empty tile adds nothing */
+        for (int step = 0; step < T; step++) work[count++] = x * T + (i + l + step) % T;
+    }
+    domino_status s = DOMINO_SUCCESS;
+    if (count) s = fetch(h, P, work[0] / T / T, work[0] / T % T, work[0] % T, q);
+    for (int k = 0; k < count && !s; k++) {
+        int x = work[k] / T, i = x / T, l = x % T, j = work[k] % T;
+        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+        if (k + 1 < count) s = fetch(h, P, work[k + 1] / T / T, work[k + 1] / T % T, work[k + 1] % T, 1 - q);
+        if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[x], P->part, 0);
+        if (!s) s = accumulate(h, P, i * T + j, owner(P, i, j), rows * cols); /* stream order: before the partial's reuse */
+        q = 1 - q;
+    }
+    domino_free(work);
+    return s;
+}
+
 /* *got = *counter, then *counter += 1, atomically (one thread; counter: the owner's, through NVLink) */
 __global__ void claim_kernel(unsigned long long *counter, long long *got)
 {
@@ -424,7 +457,8 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     if (!P) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
     size_t vs = domino_type_size(P->type);
     domino_status s = DOMINO_SUCCESS;
-    if (algorithm != DOMINO_DSPMM_STATIONARY_C && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL)
+    if (algorithm != DOMINO_DSPMM_STATIONARY_C && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL &&
+        algorithm != DOMINO_DSPMM_STATIONARY_A)
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": algorithm %d", (int)algorithm);
     /* C and the claim counters start at zero on every PE before anyone starts */
     cudaError_t e = cudaSuccess;
@@ -440,6 +474,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     long long stolen = 0;
     P->marked = 0;
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
     else s = run_steal(h, P, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
