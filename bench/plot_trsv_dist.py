@@ -18,10 +18,11 @@ with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as f:
         f.write("\n")
     dat = f.name
 cols = len(configs)
+gpus = max(int(r["gpus"]) for r in rows)
 gp = f"""
 set terminal pngcairo size 1400,600 font ',10'
 set output '{png}'
-set title "trsv-dist on 2 GPUs: speed-up over the unified-memory baseline (um = 1), answers checked\\n{os.path.basename(src)}"
+set title "trsv-dist on {gpus} GPUs: speed-up over the unified-memory baseline (um = 1), answers checked\\n{os.path.basename(src)}"
 set style data histograms
 set style histogram clustered gap 2
 set style fill solid 0.8 border -1
