@@ -769,7 +769,10 @@ void domino_dmatrix_free(domino_dmatrix dA);
 
 typedef enum domino_engine {
     DOMINO_ENGINE_AUTO = 0,     /* cheap analysis picks one of the below */
-    DOMINO_ENGINE_LEVELSET = 1, /* level sets built on the GPU, one launch per level */
+    DOMINO_ENGINE_LEVELSET = 1, /* level sets built on the GPU; the rows in level order in one
+                                   synchronization-free launch, a thread per row (with the
+                                   environment's DOMINO_LEVELSET_LANES = 4, 8, 16, 32 or auto:
+                                   that many lanes per row, as the multi-GPU pull solver) */
     DOMINO_ENGINE_WARP = 2,     /* synchronization-free, warp per row, CSR pull */
     DOMINO_ENGINE_THREAD = 3,   /* synchronization-free, thread per short row, warp per long row */
     DOMINO_ENGINE_CSC = 4,      /* synchronization-free CSC push (Liu et al.), warp per column */

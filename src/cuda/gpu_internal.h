@@ -81,6 +81,15 @@ cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32
                                     int64_t max_wait_ns, unsigned backoff_ns,
                                     domino_solve_status *st, const int32_t *order);
 
+/* the same, rows taken in the given (topological) order, `lanes` (4, 8,
+ * 16 or 32) lanes per row, as many blocks as run at once (trsv_pull.cu) */
+cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domino_type type, int32_t n,
+                                           const int64_t *ptr, const int32_t *ind, const void *val,
+                                           int upper, int unit, int lanes, int32_t nrhs,
+                                           const void *B, int64_t ldb, void *X, int64_t ldx,
+                                           int64_t max_wait_ns, unsigned backoff_ns,
+                                           domino_solve_status *st, const int32_t *order);
+
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict
  * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of
  * nnz(T) entries; scratch counters of n+1 int64 in work. */

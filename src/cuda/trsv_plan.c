@@ -210,6 +210,10 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
         e = domino_launch_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper, p->row_level,
                                  p->level_rows, p->level_count, p->scan_tmp, p->scan_tmp_bytes,
                                  p->st, &p->nlevels, &p->level_ptr_host);
+    /* "auto" (or a bad count): the multi-GPU pull solver's rule on one GPU */
+    int asked = p->level_lanes;
+    if (asked != 0 && asked != 4 && asked != 8 && asked != 16 && asked != 32)
+        p->level_lanes = domino_dist_pull_lanes(p->n, p->nlevels, 1);
     return domino_cuda_status(h, e, "domino_trsv_analysis: level sets");
 }
 
@@ -253,6 +257,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
     p->level_launches = launches && atoi(launches) != 0;
+    const char *lanes = getenv("DOMINO_LEVELSET_LANES"); /* groups of lanes (experiments, tests) */
+    p->level_lanes = !lanes ? 0 : strcmp(lanes, "auto") == 0 ? -1 : atoi(lanes);
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
@@ -370,17 +376,22 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     if (e) return domino_cuda_status(h, e, fn);
     switch (p->engine) {
     case DOMINO_ENGINE_LEVELSET:
-        /* rows in level order, one synchronization-free launch (mode 3);
-         * DOMINO_LEVELSET_LAUNCHES=1 runs one launch per level instead */
+        /* rows in level order, one synchronization-free launch, thread per
+         * row (mode 3), or groups of lanes per row with DOMINO_LEVELSET_LANES;
+         * DOMINO_LEVELSET_LAUNCHES=1 runs one launch per level */
         if (p->level_launches)
             e = domino_launch_trsv_levelset(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                             p->s_upper, unit, p->nrhs, B, ldb, X, ldx,
                                             p->level_rows, p->nlevels, p->level_ptr_host,
                                             p->avg_row_len);
-        else
+        else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
                                         p->max_wait_ns, p->backoff_ns, p->st, p->level_rows);
+        else
+            e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                               p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
+                                               p->max_wait_ns, p->backoff_ns, p->st, p->level_rows);
         break;
     case DOMINO_ENGINE_CSC:
         e = domino_launch_trsv_push(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,

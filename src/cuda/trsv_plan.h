@@ -24,6 +24,9 @@ struct domino_trsv_plan_s {
     int64_t max_wait_ns;       /* bound on a dependency wait, 0 = none */
     int forced_mode;           /* DOMINO_PULL_MODE=2 forces thread per row (experiments), else -1 */
     int level_launches;        /* level-set engine: one launch per level (else one sync-free launch) */
+    int level_lanes;           /* level-set engine: 0 = thread per row; lanes per row, 4, 8, 16 or 32,
+                                  from DOMINO_LEVELSET_LANES (a number, or "auto": from the levels,
+                                  domino_dist_pull_lanes); not yet the default: unmeasured */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

@@ -15,9 +15,11 @@
  *  2 thread per row (any row order): every lane walks its row in stored
  *    order, stopping at the first pending dependency; the warp retries until
  *    all lanes are done, so a lane may wait for another lane of its warp;
- *  3 thread per row, rows taken in a given order (the level-set engine: rows
- *    sorted by level, so the rows in flight form the wavefront; no barrier
- *    between levels).
+ *  3 thread per row, rows taken in a given order (rows sorted by level, so
+ *    the rows in flight form the wavefront; no barrier between levels).
+ * With DOMINO_LEVELSET_LANES the level-set engine runs
+ * trsv_pull_groups_kernel instead (4, 8, 16 or 32 lanes per row, rows in
+ * level order, warps looping on a ticket).
  * Waiting warps that made no progress sleep backoff_ns (__nanosleep) so that
  * the warps they wait for get the issue slots.
  * Dependencies inside the block's own rows are read from shared memory,
@@ -347,6 +349,75 @@ __global__ void __launch_bounds__(PULL_THREADS)
                                   max_wait_ns, backoff_ns, st, NULL);
 }
 
+/* Rows in the given order (the level-set engine), LANES lanes per row: each
+ * warp takes 32 / LANES consecutive positions of the order from the ticket,
+ * one per group of LANES lanes; the group's lanes stride over its row, each
+ * waiting for its own dependency, then sum in a fixed shuffle order
+ * (deterministic), and lane 0 of the group publishes x (the value is the
+ * flag).  Positions are taken in increasing order and the order is
+ * topological, so a row waits only on rows of smaller positions, held by
+ * warps already running: any start order finishes.  Groups of one warp may
+ * wait on each other (independent thread scheduling, sm_70 on).  The same
+ * scheme as the multi-GPU pull solver (dist_trsv_kernel.cu), on one GPU. */
+template <typename T, int LANES>
+__global__ void __launch_bounds__(PULL_THREADS)
+    trsv_pull_groups_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                            const T *__restrict__ val, int upper, int unit, int32_t nrhs,
+                            const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx, int64_t max_wait_ns,
+                            unsigned backoff_ns, domino_solve_status *st, const int32_t *__restrict__ order)
+{
+    const int groups = 32 / LANES;
+    int lane = threadIdx.x & 31, sub = lane % LANES, group = lane / LANES;
+    unsigned mask = LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u) << (group * LANES);
+    for (;;) {
+        int32_t t = 0;
+        if (lane == 0) t = atomicAdd(&st->ticket, groups);
+        t = __shfl_sync(0xffffffffu, t, 0);
+        if (t >= n) return;
+        t += group;
+        if (t >= n) continue; /* the warp's last positions: back to the (exhausted) ticket */
+        int32_t row = __ldg(&order[t]);
+        int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
+        for (int32_t r = 0; r < nrhs; r++) {
+            T *x = X + (int64_t)r * ldx;
+            T sum = 0, diag = 0;
+            for (int64_t k = start + sub; k < end; k += LANES) {
+                int32_t j = __ldg(&ind[k]);
+                T a = __ldg(&val[k]);
+                if (upper ? j <= row : j >= row) {
+                    if (j == row) diag += a;
+                    continue;
+                }
+                T v = load_relaxed(&x[j]);
+                uint64_t stall_since = 0;
+                while (is_pending(v)) {
+                    if (backoff_ns) __nanosleep(backoff_ns);
+                    if (max_wait_ns > 0) {
+                        uint64_t now = global_timer_ns();
+                        if (stall_since == 0) stall_since = now;
+                        else if (now - stall_since > (uint64_t)max_wait_ns) {
+                            atomicMin(&st->timeout_row, row);
+                            v = 0;
+                            break;
+                        }
+                    }
+                    v = load_relaxed(&x[j]);
+                }
+                sum += a * v;
+            }
+            for (int o = LANES / 2; o > 0; o >>= 1) {
+                sum += __shfl_xor_sync(mask, sum, o);
+                diag += __shfl_xor_sync(mask, diag, o);
+            }
+            if (sub == 0) {
+                T b = __ldg(&B[row + (int64_t)r * ldb]);
+                store_relaxed(&x[row], publishable(unit ? b - sum : (b - sum) / diag));
+            }
+            __syncwarp(mask);
+        }
+    }
+}
+
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
 template <typename T>
 __global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx)
@@ -383,4 +454,44 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
             (float *)X, ldx, max_wait_ns, backoff_ns, st, order);
     }
     return cudaGetLastError();
+}
+
+/* the grouped kernel of type T and LANES lanes per row */
+template <typename T> static const void *groups_kernel(int lanes)
+{
+    return lanes == 4    ? (const void *)trsv_pull_groups_kernel<T, 4>
+           : lanes == 8  ? (const void *)trsv_pull_groups_kernel<T, 8>
+           : lanes == 16 ? (const void *)trsv_pull_groups_kernel<T, 16>
+                         : (const void *)trsv_pull_groups_kernel<T, 32>;
+}
+
+extern "C" cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domino_type type, int32_t n,
+                                                      const int64_t *ptr, const int32_t *ind, const void *val,
+                                                      int upper, int unit, int lanes, int32_t nrhs,
+                                                      const void *B, int64_t ldb, void *X, int64_t ldx,
+                                                      int64_t max_wait_ns, unsigned backoff_ns,
+                                                      domino_solve_status *st, const int32_t *order)
+{
+    if (n == 0) return cudaSuccess;
+    if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
+    int64_t total = (int64_t)n * nrhs;
+    int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
+    const void *fn = type == DOMINO_FLOAT64 ? groups_kernel<double>(lanes) : groups_kernel<float>(lanes);
+    /* as many blocks as run at once (the warps loop on the ticket), at most one position per group */
+    int device = 0, per_sm = 0, sms = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, PULL_THREADS, 0);
+    if (!e) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e) return e;
+    int64_t groups_per_block = PULL_THREADS / lanes, want = ((int64_t)n + groups_per_block - 1) / groups_per_block;
+    int64_t most = (int64_t)(per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+    int blocks = (int)(want < most ? want : most);
+    void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st, &order};
+    if (type == DOMINO_FLOAT64)
+        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
+    else
+        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
+    e = cudaGetLastError();
+    if (!e) e = cudaLaunchKernel(fn, dim3(blocks), dim3(PULL_THREADS), args, 0, stream);
+    return e;
 }

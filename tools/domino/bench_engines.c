@@ -1,5 +1,6 @@
 /* bench_engines.c: the engines the CLI runs (CPU reference solvers and the
  * GPU engines of the library) and how each kind is timed */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "bench_engines.h"
 #include "internal.h"
 
@@ -8,19 +9,20 @@
 #include <string.h>
 
 const bench_engine bench_engines[] = {
-    {"cpu-seq", 0, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, cpu_run, 0, 0},
-    {"cpu-syncfree", 0, CPU_SYNCFREE, DOMINO_ENGINE_AUTO, cpu_run, 0, 0},
-    {"auto", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, gpu_run, 0, 0},
-    {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0},
-    {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run, 0, 0},
-    {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0},
-    {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0},
-    {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0},
-    {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0},
-    {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1},
-    {"stencil-partition", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_PARTITION, 0},
-    {"stencil-multistage", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_MULTISTAGE, 0},
-    {"stencil-compressed", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_COMPRESSED, 0},
+    {"cpu-seq", 0, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, cpu_run, 0, 0, NULL},
+    {"cpu-syncfree", 0, CPU_SYNCFREE, DOMINO_ENGINE_AUTO, cpu_run, 0, 0, NULL},
+    {"auto", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, gpu_run, 0, 0, NULL},
+    {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, NULL},
+    {"levelset-lanes", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, "auto"},
+    {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run, 0, 0, NULL},
+    {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0, NULL},
+    {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0, NULL},
+    {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
+    {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
+    {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},
+    {"stencil-partition", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_PARTITION, 0, NULL},
+    {"stencil-multistage", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_MULTISTAGE, 0, NULL},
+    {"stencil-compressed", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_COMPRESSED, 0, NULL},
 };
 const int bench_engine_count = (int)(sizeof(bench_engines) / sizeof(bench_engines[0]));
 
@@ -150,6 +152,7 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if (!p->dT && (s = domino_dmatrix_upload(h, p->T, &p->dT))) goto cleanup;
     domino_trsv_options_init(&opt);
     opt.engine = e->gpu_engine;
+    if (e->levelset_lanes) setenv("DOMINO_LEVELSET_LANES", e->levelset_lanes, 1); /* read by the analysis */
     if ((s = domino_gpu_malloc(h, bytes, &dB))) goto cleanup;
     if ((s = domino_gpu_malloc(h, bytes, &dX))) goto cleanup;
     if ((s = domino_gpu_upload(h, dB, p->B, bytes))) goto cleanup;
@@ -168,6 +171,7 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
+    if (e->levelset_lanes) unsetenv("DOMINO_LEVELSET_LANES");
     domino_trsv_plan_free(plan);
     domino_gpu_free(dB);
     domino_gpu_free(dX);

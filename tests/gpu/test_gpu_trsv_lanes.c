@@ -1,0 +1,125 @@
+/* test_gpu_trsv_lanes.c: the level-set engine's single launch with 4, 8, 16
+ * and 32 lanes per row and the lanes chosen from the levels
+ * (DOMINO_LEVELSET_LANES = 4, 8, 16, 32, auto), and with a thread per row
+ * (unset), against the CPU reference (trsv_cases.h):
+ * a DAG with wide levels (its lanes chosen from the levels are 4), one with
+ * long rows, R-MAT 12 (rows of hundreds of entries), over fill x diag x op x
+ * format x type x nrhs (1 and 3); and the lanes the plan chooses when not
+ * forced.  Without a CUDA device it reports every section skipped. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "trsv_cases.h"
+
+#include <stdlib.h>
+
+#define SECTIONS 2 /* test sections, all skipped without a device */
+
+/* the level-set engine on one case, once per lanes setting and with threads */
+static void check_lanes(domino_handle h, const solve_case *c)
+{
+    static const char *const settings[] = {"4", "8", "16", "32", "auto", NULL};
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = DOMINO_ENGINE_LEVELSET;
+    for (int k = 0; k < 6; k++) {
+        if (settings[k]) setenv("DOMINO_LEVELSET_LANES", settings[k], 1);
+        else unsetenv("DOMINO_LEVELSET_LANES");
+        check_engine(h, c, &d, &opt, NULL);
+    }
+    case_data_free(&d);
+}
+
+/* every combination of one base matrix (lower triangle, double CSR) */
+static void check_matrix(domino_handle h, const char *name, domino_matrix M)
+{
+    for (int fill = 0; fill < 2; fill++)
+        for (int diag = 0; diag < 2; diag++) {
+            domino_matrix Td = make_variant(h, M, 1, (domino_fill)fill, (domino_diag)diag);
+            for (int fmt = 0; Td && fmt < 2; fmt++)
+                for (int type = 0; type < 2; type++) {
+                    domino_matrix F = NULL, T = NULL;
+                    domino_dmatrix dT = NULL;
+                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
+                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
+                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
+                    for (int op = 0; dT && op < 2; op++)
+                        for (int rhs = 0; rhs < 2; rhs++) {
+                            solve_case c = {name, T, dT, (domino_fill)fill, (domino_diag)diag,
+                                            (domino_op)op, rhs ? 3 : 1, 0, NULL};
+                            check_lanes(h, &c);
+                        }
+                    domino_dmatrix_free(dT);
+                    domino_matrix_free(T);
+                    domino_matrix_free(F);
+                }
+            domino_matrix_free(Td);
+        }
+}
+
+/* the matrices: wide levels, long rows, a power law */
+static void test_lanes(domino_handle h)
+{
+    domino_matrix M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 40000, 6, 2, 0, 77, DOMINO_FLOAT64, &M)); /* 20000 rows a level */
+    if (M) check_matrix(h, "dag n=40000 per_row=6 levels=2", M);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 3000, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
+    if (M) check_matrix(h, "dag n=3000 per_row=40 levels=30", M);
+    domino_matrix_free(M);
+    M = NULL;
+    domino_matrix R = NULL, Lo = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
+    if (Lo) check_matrix(h, "rmat 12 lower", Lo);
+    domino_matrix_free(R);
+    domino_matrix_free(Lo);
+}
+
+/* the plan's own choice ("auto"): 4 lanes on wide levels (n / levels >= 16384), 32 on narrow ones */
+static void test_chosen(domino_handle h)
+{
+    CHECK(domino_dist_pull_lanes(40000, 2, 1) == 4);
+    CHECK(domino_dist_pull_lanes(3000, 30, 1) == 32);
+    domino_matrix M = NULL;
+    domino_dmatrix dM = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 40000, 6, 2, 0, 77, DOMINO_FLOAT64, &M));
+    if (M) CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+    if (dM) {
+        solve_case c = {"dag n=40000 levels=2, lanes chosen", M, dM, DOMINO_LOWER, DOMINO_NON_UNIT,
+                        DOMINO_OP_N, 1, 0, NULL};
+        case_data d;
+        if (case_data_new(h, &c, &d)) {
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = DOMINO_ENGINE_LEVELSET;
+            opt.max_wait_ms = 10000; /* a wrong dependency fails, never hangs */
+            setenv("DOMINO_LEVELSET_LANES", "auto", 1);
+            check_engine(h, &c, &d, &opt, NULL);
+            unsetenv("DOMINO_LEVELSET_LANES");
+            case_data_free(&d);
+        }
+    }
+    domino_dmatrix_free(dM);
+    domino_matrix_free(M);
+}
+
+int main(void)
+{
+    int64_t live = domino_debug_alloc_live();
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_trsv_lanes: no CUDA device on this machine: %d skipped (every test section)\n",
+               SECTIONS);
+        domino_destroy(h);
+        return check_summary("test_gpu_trsv_lanes");
+    }
+    test_chosen(h);
+    test_lanes(h);
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("test_gpu_trsv_lanes: %d skipped\n", check_skipped);
+    return check_summary("test_gpu_trsv_lanes");
+}
