@@ -10,14 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-build.sh > /dev/null
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-24G}
-suite() { # tag pes seconds options...
-  local tag=$1 pes=$2 secs=$3; shift 3
-  echo "# $B/domino run -n $pes bench --suite spmm $* --repeat 5 --csv $tag.csv ; $(date -u +%FT%TZ) ; $(sed -n 2p "$OUT/device.txt")" > "$OUT/$tag.txt"
-  timeout $secs $B/domino run -n $pes bench --suite spmm "$@" --repeat 5 --csv "$OUT/$tag.csv" 2>&1 | tee -a "$OUT/$tag.txt" |
-    grep -v "^  model"
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$OUT/$tag.txt"
-}
-suite spmm-p4 4 ${P4_S:-100} --problem rmat:20,rmat:22 --widths 128,512
-suite spmm-p2 2 ${P2_S:-80} --problem rmat:20,rmat:22 --widths 128,512
+source bench/spmm-suite.sh
+spmm_suite spmm-p4 4 ${P4_S:-100} --problem rmat:20,rmat:22 --widths 128,512
+spmm_suite spmm-p2 2 ${P2_S:-80} --problem rmat:20,rmat:22 --widths 128,512
 NVSHMEM_SYMMETRIC_SIZE=8G PES=4 TAG=big40 BENCH_S=${BIG_S:-330} bash bench/dist-run.sh none --problem d3n27:640 \
   --engines domino-1gpu,pull-tasks8-level,pull-tasks8-level-lanes32 --repeat 3 2>&1 | grep -v "^--\|^\[\|^build\|^name\|^NVIDIA"

@@ -13,14 +13,8 @@ export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-24G}
 ( cd $B && timeout ${TEST_S:-90} ctest -R "test_dist_spmm_gpu|test_dist_trsv$|test_gpu_spmm" --timeout 60 --output-on-failure ) \
   > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -8
-suite() { # tag pes seconds options...
-  local tag=$1 pes=$2 secs=$3; shift 3
-  echo "# $B/domino run -n $pes bench --suite spmm $* --repeat 5 --csv $tag.csv ; $(date -u +%FT%TZ) ; $(sed -n 2p "$OUT/device.txt")" > "$OUT/$tag.txt"
-  timeout $secs $B/domino run -n $pes bench --suite spmm "$@" --repeat 5 --csv "$OUT/$tag.csv" 2>&1 | tee -a "$OUT/$tag.txt" |
-    grep -v "^  model"
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$OUT/$tag.txt"
-}
-suite spmm-p4 4 ${P4_S:-170} --problem rmat:20,rmat:22 --widths 128,512
-suite spmm-p2 2 ${P2_S:-120} --problem rmat:20,rmat:22 --widths 128,512
-suite spmm-p1 1 ${P1_S:-70} --problem rmat:22 --widths 128,512
-suite spmm-p4-t4 4 ${T4_S:-60} --problem rmat:22 --widths 128,512 --tiles 4
+source bench/spmm-suite.sh
+spmm_suite spmm-p4 4 ${P4_S:-170} --problem rmat:20,rmat:22 --widths 128,512
+spmm_suite spmm-p2 2 ${P2_S:-120} --problem rmat:20,rmat:22 --widths 128,512
+spmm_suite spmm-p1 1 ${P1_S:-70} --problem rmat:22 --widths 128,512
+spmm_suite spmm-p4-t4 4 ${T4_S:-60} --problem rmat:22 --widths 128,512 --tiles 4
