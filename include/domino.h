@@ -404,10 +404,13 @@ typedef enum domino_dspmm_algorithm {
     DOMINO_DSPMM_STATIONARY_C_STEAL = 1, /* the same with random work stealing: products claimed on
                                            counters the C tiles' owners keep (atomics over NVLink),
                                            partial tiles added into C at its owner */
-    DOMINO_DSPMM_STATIONARY_A = 2       /* the owner of A(i, l) multiplies it by B(l, j) for every j
+    DOMINO_DSPMM_STATIONARY_A = 2,      /* the owner of A(i, l) multiplies it by B(l, j) for every j
                                            from j = i + l on and adds each partial into C(i, j) at
                                            its owner (atomics over NVLink instead of the paper's
                                            remote queue) */
+    DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL = 3 /* locality-aware work stealing: one slot per product
+                                           at C's owner; owners take their products first, a PE
+                                           steals only products that read an A or B tile it owns */
 } domino_dspmm_algorithm;
 /* what one PE spent (seconds) */
 typedef struct domino_dspmm_times {

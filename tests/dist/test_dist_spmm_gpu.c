@@ -1,6 +1,6 @@
 /* test_dist_spmm_gpu.c: the one-sided SpMM on GPUs over NVSHMEM
- * (stationary-C with prefetching, with random work stealing, and
- * stationary-A) against
+ * (stationary-C with prefetching, with random and with locality-aware
+ * work stealing, and stationary-A) against
  * domino_ref_spmm, one PE per GPU of the machine: R-MAT and a shared
  * matrix, double and float, tile grids that do not divide the sizes, more
  * tiles than PEs, one tile; a bad tile count fails on every PE.  Label dist. */
@@ -24,7 +24,7 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     lcg_fill(B, v.type, v.ncols * n, 31); /* the same B on every PE */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
     CHECK_OK(h, domino_dspmm_make(h, D, A, B, n, n, tiles, &P));
-    for (int alg = 0; alg < 3 && P; alg++)
+    for (int alg = 0; alg < 4 && P; alg++)
         for (int round = 0; round < 2; round++) {
             CHECK_OK(h, domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t));
             CHECK(t.total >= 0 && t.imbalance >= 0);

@@ -13,6 +13,11 @@
  *    others' tiles in a random order.  Each product goes into a partial
  *    tile that is added into C at its owner with atomics through the peer
  *    pointer, so owners and thieves never race on C.
+ *  - Locality-aware work stealing: a slot per product A(i, l) B(l, j) at
+ *    C(i, j)'s owner, claimed by the same atomic (the first claimer gets
+ *    0); owners claim their own products first, then a PE claims only
+ *    products of others' C tiles that read an A or B tile it owns, in a
+ *    random order, so a stolen product always reads one tile locally.
  *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
  *    j from j = i + l on (the next B fetched while the current product
  *    runs) and adds each partial C(i, j) into C at its owner with the same
@@ -44,7 +49,8 @@ struct domino_dspmm_s {
     int64_t *at_b, *at_c;     /* where B(l, j) and C(i, j) start in their owners' windows (values) */
     int32_t *w_ptr, *w_ind;   /* symmetric windows: this PE's A tiles */
     void *w_val, *w_b, *w_c;  /* and its B and C tiles */
-    long long *w_claim;       /* symmetric: one counter per C tile (stealing) */
+    long long *w_claim;       /* symmetric: one counter per C tile (random stealing), t x t,
+                                 then one slot per product (locality-aware), t x t x t */
     int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
     void *r_val[2], *r_b[2];
     void *part;               /* device partial tile (stealing, stationary-A) */
@@ -219,7 +225,8 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         a[2] = domino_dist_malloc(h, D, (size_t)win[1] * vs, &P->w_val);
         a[3] = domino_dist_malloc(h, D, (size_t)win[2] * vs, &P->w_b);
         a[4] = domino_dist_malloc(h, D, (size_t)win[3] * vs, &P->w_c);
-        a[5] = domino_dist_malloc(h, D, (size_t)tiles * tiles * sizeof(long long), (void **)&P->w_claim);
+        a[5] = domino_dist_malloc(h, D, (size_t)tiles * tiles * (tiles + 1) * sizeof(long long),
+                                  (void **)&P->w_claim);
         for (int q = 0; q < 2; q++) {
             a[6 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[0] * sizeof(int32_t), (void **)&P->r_ptr[q]);
             a[7 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[1] * sizeof(int32_t), (void **)&P->r_ind[q]);
@@ -403,10 +410,11 @@ __global__ void claim_kernel(unsigned long long *counter, long long *got)
     *got = (long long)atomicAdd_system(counter, 1ULL);
 }
 
-/* the next product of C tile x: its counter at its owner o, fetched and incremented */
-static domino_status claim(domino_handle h, struct domino_dspmm_s *P, int x, int o, long long *got)
+/* *got = counter k of w_claim at PE o, then the counter += 1 (k < t^2: the
+ * next product of C tile k; beyond: a product's slot, taken when *got is 0) */
+static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, int o, long long *got)
 {
-    unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + x, o);
+    unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + k, o);
     if (!counter)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
                             "(stealing needs peer access)", P->rank, o);
@@ -415,6 +423,17 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, int x, int
     if (!e) e = cudaMemcpyAsync(got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
     if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
+}
+
+/* product (i, l, j) into the partial tile, added into C tile x at its owner o */
+static domino_status partial_product(domino_handle h, struct domino_dspmm_s *P, int i, int l, int j, int q)
+{
+    int T = P->t, x = i * T + j;
+    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
+    domino_status s = fetch(h, P, i, l, j, q);
+    if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
+    if (!s) s = accumulate(h, P, x, owner(P, i, j), rows * cols); /* stream order: before the partial's reuse */
+    return s;
 }
 
 /* random work stealing: own tiles first, then the others in a random order;
@@ -434,19 +453,56 @@ static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsign
     domino_status s = DOMINO_SUCCESS;
     for (int z = 0; z < T * T && !s; z++) {
         int x = order[z], i = x / T, j = x % T, o = owner(P, i, j);
-        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
         for (int tries = 0; tries <= T && !s; tries++) { /* claims only grow: at most T + 1 */
             long long got = 0;
-            if ((s = claim(h, P, x, o, &got)) || got >= T) break;
-            int l = (int)((i + j + got) % T);
+            if ((s = claim(h, P, (size_t)x, o, &got)) || got >= T) break;
             if (o != P->rank) (*stolen)++;
-            s = fetch(h, P, i, l, j, q);
-            if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
-            if (!s) s = accumulate(h, P, x, o, rows * cols); /* stream order: before the partial's reuse */
+            s = partial_product(h, P, i, (int)((i + j + got) % T), j, q);
             q = 1 - q;
         }
     }
     domino_free(order);
+    return s;
+}
+
+/* locality-aware work stealing: every product of this PE's C tiles, each
+ * claimed on its slot, then in a random order the products of the others'
+ * tiles that read an A or B tile of this PE (step st of C tile x is slot
+ * t^2 + x t + st, l = i + j + st) */
+static domino_status run_steal_local(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed,
+                                     long long *stolen)
+{
+    int T = P->t, q = 0, ncand = 0;
+    size_t TT = (size_t)T * T;
+    int *cand = (int *)domino_malloc(TT * T * sizeof(int) + 1);
+    if (!cand) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    domino_status s = DOMINO_SUCCESS;
+    for (int x = 0; x < T * T && !s; x++) {
+        int i = x / T, j = x % T;
+        if (owner(P, i, j) != P->rank) {
+            for (int st = 0; st < T; st++) {
+                int l = (i + j + st) % T;
+                if (owner(P, i, l) == P->rank || owner(P, l, j) == P->rank) cand[ncand++] = x * T + st;
+            }
+            continue;
+        }
+        for (int st = 0; st < T && !s; st++) {
+            long long got = 1;
+            if ((s = claim(h, P, TT + (size_t)x * T + st, P->rank, &got)) || got) continue;
+            s = partial_product(h, P, i, (i + j + st) % T, j, q);
+            q = 1 - q;
+        }
+    }
+    dist_shuffle(cand, ncand, seed + (uint64_t)P->rank);
+    for (int c = 0; c < ncand && !s; c++) {
+        int x = cand[c] / T, st = cand[c] % T, i = x / T, j = x % T;
+        long long got = 1;
+        if ((s = claim(h, P, TT + (size_t)cand[c], owner(P, i, j), &got)) || got) continue;
+        (*stolen)++;
+        s = partial_product(h, P, i, (i + j + st) % T, j, q);
+        q = 1 - q;
+    }
+    domino_free(cand);
     return s;
 }
 
@@ -458,11 +514,11 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     size_t vs = domino_type_size(P->type);
     domino_status s = DOMINO_SUCCESS;
     if (algorithm != DOMINO_DSPMM_STATIONARY_C && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL &&
-        algorithm != DOMINO_DSPMM_STATIONARY_A)
+        algorithm != DOMINO_DSPMM_STATIONARY_A && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL)
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": algorithm %d", (int)algorithm);
     /* C and the claim counters start at zero on every PE before anyone starts */
     cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMemset(P->w_claim, 0, (size_t)P->t * P->t * sizeof(long long));
+    if (!s) e = cudaMemset(P->w_claim, 0, (size_t)P->t * P->t * (P->t + 1) * sizeof(long long));
     for (int x = 0; !s && !e && x < P->t * P->t; x++)
         if (owner(P, x / P->t, x % P->t) == P->rank)
             e = cudaMemset((char *)P->w_c + (size_t)P->at_c[x] * vs, 0,
@@ -475,6 +531,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     P->marked = 0;
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
     else s = run_steal(h, P, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
