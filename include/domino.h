@@ -408,9 +408,13 @@ typedef enum domino_dspmm_algorithm {
                                            from j = i + l on and adds each partial into C(i, j) at
                                            its owner (atomics over NVLink instead of the paper's
                                            remote queue) */
-    DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL = 3 /* locality-aware work stealing: one slot per product
+    DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL = 3, /* locality-aware work stealing: one slot per product
                                            at C's owner; owners take their products first, a PE
                                            steals only products that read an A or B tile it owns */
+    DOMINO_DSPMM_STATIONARY_C_ROWS = 4  /* stationary-C by row blocks: the owner of C(i, j) fetches
+                                           the t tiles of A's row block i, merges them into one CSR
+                                           and multiplies it by B's whole column block j (in place
+                                           when it holds it) in one product: C written once */
 } domino_dspmm_algorithm;
 /* what one PE spent (seconds) */
 typedef struct domino_dspmm_times {

@@ -258,7 +258,9 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
     p->level_launches = launches && atoi(launches) != 0;
     const char *lanes = getenv("DOMINO_LEVELSET_LANES"); /* groups of lanes (experiments, tests) */
-    p->level_lanes = !lanes ? 0 : strcmp(lanes, "auto") == 0 ? -1 : atoi(lanes);
+    p->level_lanes = !lanes ? 0 : -1; /* set: "auto" or anything but 4, 8, 16, 32 means from the levels */
+    if (lanes && (!strcmp(lanes, "4") || !strcmp(lanes, "8") || !strcmp(lanes, "16") || !strcmp(lanes, "32")))
+        p->level_lanes = atoi(lanes);
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);

@@ -26,7 +26,8 @@
  * others from global memory with L2-coherent loads.  x itself is the ready
  * flag (device_util.cuh): X is filled with a sentinel first.
  * Upper triangles run the rows in reverse: logical row r is row n-1-r.
- * Results are deterministic: every row is summed in its stored order. */
+ * Results are deterministic: every row is summed in a fixed order (its
+ * stored order, or lanes striding over it and a fixed shuffle tree). */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
@@ -370,12 +371,13 @@ __global__ void __launch_bounds__(PULL_THREADS)
     int lane = threadIdx.x & 31, sub = lane % LANES, group = lane / LANES;
     unsigned mask = LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u) << (group * LANES);
     for (;;) {
-        int32_t t = 0;
-        if (lane == 0) t = atomicAdd(&st->ticket, groups);
+        __syncwarp(); /* every group done with its row before the warp takes new positions */
+        unsigned t = 0;
+        if (lane == 0) t = (unsigned)atomicAdd(&st->ticket, groups);
         t = __shfl_sync(0xffffffffu, t, 0);
-        if (t >= n) return;
+        if (t >= (unsigned)n) return;
         t += group;
-        if (t >= n) continue; /* the warp's last positions: back to the (exhausted) ticket */
+        if (t >= (unsigned)n) continue; /* the warp's last positions: back to the (exhausted) ticket */
         int32_t row = __ldg(&order[t]);
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
         for (int32_t r = 0; r < nrhs; r++) {

@@ -1,6 +1,6 @@
 /* test_dist_spmm_gpu.c: the one-sided SpMM on GPUs over NVSHMEM
  * (stationary-C with prefetching, with random and with locality-aware
- * work stealing, and stationary-A) against
+ * work stealing, by row blocks, and stationary-A) against
  * domino_ref_spmm, one PE per GPU of the machine: R-MAT and a shared
  * matrix, double and float, tile grids that do not divide the sizes, more
  * tiles than PEs, one tile; a bad tile count fails on every PE.  Label dist. */
@@ -24,7 +24,7 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     lcg_fill(B, v.type, v.ncols * n, 31); /* the same B on every PE */
     CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
     CHECK_OK(h, domino_dspmm_make(h, D, A, B, n, n, tiles, &P));
-    for (int alg = 0; alg < 4 && P; alg++)
+    for (int alg = 0; alg < 5 && P; alg++)
         for (int round = 0; round < 2; round++) {
             CHECK_OK(h, domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t));
             CHECK(t.total >= 0 && t.imbalance >= 0);
@@ -60,6 +60,7 @@ static int pe_main(const domino_launch_info *info, void *arg)
         check_product(h, D, "rmat 10", A, 64, 1);
         check_product(h, D, "rmat 10", A, 64, 3);
         check_product(h, D, "rmat 10", A, 7, 5); /* uneven columns */
+        check_product(h, D, "rmat 10", A, 48, domino_dist_npes(D)); /* B's column blocks in place */
         CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
     }
     if (F) check_product(h, D, "rmat 10 float", F, 16, 4);

@@ -3,9 +3,11 @@
  * (DOMINO_LEVELSET_LANES = 4, 8, 16, 32, auto), and with a thread per row
  * (unset), against the CPU reference (trsv_cases.h):
  * a DAG with wide levels (its lanes chosen from the levels are 4), one with
- * long rows, R-MAT 12 (rows of hundreds of entries), over fill x diag x op x
- * format x type x nrhs (1 and 3); and the lanes the plan chooses when not
- * forced.  Without a CUDA device it reports every section skipped. */
+ * long rows, R-MAT 12 (rows of hundreds of entries), a stencil storing both
+ * triangles, orders not divisible by 8 (a warp's last positions past n),
+ * over fill x diag x op x format x type x nrhs (1 and 3), waits bounded so
+ * that a wrong wait fails instead of hanging; and the lanes the plan
+ * chooses when not forced.  Without a CUDA device it reports every section skipped. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "trsv_cases.h"
 
@@ -22,6 +24,7 @@ static void check_lanes(domino_handle h, const solve_case *c)
     domino_trsv_options opt;
     domino_trsv_options_init(&opt);
     opt.engine = DOMINO_ENGINE_LEVELSET;
+    opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
     for (int k = 0; k < 6; k++) {
         if (settings[k]) setenv("DOMINO_LEVELSET_LANES", settings[k], 1);
         else unsetenv("DOMINO_LEVELSET_LANES");
@@ -30,12 +33,13 @@ static void check_lanes(domino_handle h, const solve_case *c)
     case_data_free(&d);
 }
 
-/* every combination of one base matrix (lower triangle, double CSR) */
-static void check_matrix(domino_handle h, const char *name, domino_matrix M)
+/* every combination of one base matrix (double CSR: its lower triangle, or
+ * both triangles when full, the other one to be skipped) */
+static void check_matrix(domino_handle h, const char *name, domino_matrix M, int full)
 {
     for (int fill = 0; fill < 2; fill++)
         for (int diag = 0; diag < 2; diag++) {
-            domino_matrix Td = make_variant(h, M, 1, (domino_fill)fill, (domino_diag)diag);
+            domino_matrix Td = make_variant(h, M, !full, (domino_fill)fill, (domino_diag)diag);
             for (int fmt = 0; Td && fmt < 2; fmt++)
                 for (int type = 0; type < 2; type++) {
                     domino_matrix F = NULL, T = NULL;
@@ -61,33 +65,37 @@ static void check_matrix(domino_handle h, const char *name, domino_matrix M)
 static void test_lanes(domino_handle h)
 {
     domino_matrix M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 40000, 6, 2, 0, 77, DOMINO_FLOAT64, &M)); /* 20000 rows a level */
-    if (M) check_matrix(h, "dag n=40000 per_row=6 levels=2", M);
+    CHECK_OK(h, domino_gen_dag(h, 40003, 6, 2, 0, 77, DOMINO_FLOAT64, &M)); /* 20000 rows a level, n % 8 != 0 */
+    if (M) check_matrix(h, "dag n=40003 per_row=6 levels=2", M, 0);
     domino_matrix_free(M);
     M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 3000, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
-    if (M) check_matrix(h, "dag n=3000 per_row=40 levels=30", M);
+    CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
+    if (M) check_matrix(h, "dag n=2999 per_row=40 levels=30", M, 0);
     domino_matrix_free(M);
     M = NULL;
     domino_matrix R = NULL, Lo = NULL;
     CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
     if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
-    if (Lo) check_matrix(h, "rmat 12 lower", Lo);
+    if (Lo) check_matrix(h, "rmat 12 lower", Lo, 0);
     domino_matrix_free(R);
     domino_matrix_free(Lo);
+    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 33, 31, 29, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    if (F) check_matrix(h, "stencil D3N7 33x31x29 full", F, 1);
+    domino_matrix_free(F);
 }
 
 /* the plan's own choice ("auto"): 4 lanes on wide levels (n / levels >= 16384), 32 on narrow ones */
 static void test_chosen(domino_handle h)
 {
-    CHECK(domino_dist_pull_lanes(40000, 2, 1) == 4);
+    CHECK(domino_dist_pull_lanes(40003, 2, 1) == 4);
     CHECK(domino_dist_pull_lanes(3000, 30, 1) == 32);
     domino_matrix M = NULL;
     domino_dmatrix dM = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 40000, 6, 2, 0, 77, DOMINO_FLOAT64, &M));
+    CHECK_OK(h, domino_gen_dag(h, 40003, 6, 2, 0, 77, DOMINO_FLOAT64, &M));
     if (M) CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
     if (dM) {
-        solve_case c = {"dag n=40000 levels=2, lanes chosen", M, dM, DOMINO_LOWER, DOMINO_NON_UNIT,
+        solve_case c = {"dag n=40003 levels=2, lanes chosen", M, dM, DOMINO_LOWER, DOMINO_NON_UNIT,
                         DOMINO_OP_N, 1, 0, NULL};
         case_data d;
         if (case_data_new(h, &c, &d)) {

@@ -2,7 +2,8 @@
  * and dense width, single-GPU cuSPARSE SpMM on PE 0's GPU, then on all PEs
  * the one-sided stationary-C (prefetching), stationary-C with random work
  * stealing, stationary-A (prefetching), stationary-C with locality-aware
- * stealing, and the bulk-synchronous NCCL SUMMA where NCCL was found.
+ * stealing, stationary-C by row blocks (one product per C tile), and the
+ * bulk-synchronous NCCL SUMMA where NCCL was found.
  * Every product is checked against the reference (the CPU for R-MAT scale
  * up to 18, else the single-GPU product) before its time is reported;
  * times are medians of the timed runs, the slowest PE's; "stolen0" is
@@ -207,12 +208,12 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         return 1;
     }
     static const char *const names[] = {"stationary-c", "stationary-c+steal", "stationary-a",
-                                        "stationary-c+steal-local"};
+                                        "stationary-c+steal-local", "stationary-c-rows"};
     domino_dspmm P = NULL; /* one plan for every algorithm (each run starts from a zero C) */
     domino_status made = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
     double mbytes = 0, mflops = 0;
     if (!made) domino_dspmm_model(P, &mbytes, &mflops);
-    for (int alg = 0; alg < 4; alg++) {
+    for (int alg = 0; alg < 5; alg++) {
         double comp = NAN;
         s = made ? made : run_dspmm(h, D, P, width, alg, rq->repeat, C, &secs, &comp, &imb, &stolen);
         double bound = NAN;

@@ -144,6 +144,7 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     domino_trsv_plan plan = NULL;
     domino_matrix_view v;
     void *dB = NULL, *dX = NULL;
+    char *saved = NULL; /* DOMINO_LEVELSET_LANES as it was */
     domino_status s;
     memset(t, 0, sizeof(*t));
     snprintf(t->used, sizeof(t->used), "%s", e->name);
@@ -152,6 +153,8 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if (!p->dT && (s = domino_dmatrix_upload(h, p->T, &p->dT))) goto cleanup;
     domino_trsv_options_init(&opt);
     opt.engine = e->gpu_engine;
+    const char *before = getenv("DOMINO_LEVELSET_LANES");
+    if (before) saved = strdup(before); /* the caller's setting, restored below */
     if (e->levelset_lanes) setenv("DOMINO_LEVELSET_LANES", e->levelset_lanes, 1); /* read by the analysis */
     if ((s = domino_gpu_malloc(h, bytes, &dB))) goto cleanup;
     if ((s = domino_gpu_malloc(h, bytes, &dX))) goto cleanup;
@@ -167,11 +170,14 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if ((s = domino_trsv_analysis(h, p->op, p->fill, p->diag, p->dT, p->nrhs, &opt, NULL, &plan)))
         goto cleanup;
     t->analysis_ms = 1e3 * domino_trsv_plan_analysis_seconds(plan);
-    snprintf(t->used, sizeof(t->used), "%s", domino_engine_name(domino_trsv_plan_engine(plan)));
+    snprintf(t->used, sizeof(t->used), "%s%s", domino_engine_name(domino_trsv_plan_engine(plan)),
+             e->levelset_lanes ? "-lanes" : "");
     if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
-    if (e->levelset_lanes) unsetenv("DOMINO_LEVELSET_LANES");
+    if (e->levelset_lanes && saved) setenv("DOMINO_LEVELSET_LANES", saved, 1);
+    else if (e->levelset_lanes) unsetenv("DOMINO_LEVELSET_LANES");
+    free(saved);
     domino_trsv_plan_free(plan);
     domino_gpu_free(dB);
     domino_gpu_free(dX);

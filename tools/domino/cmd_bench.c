@@ -63,7 +63,7 @@ static const char bench_usage[] =
     "  --suite spmm     SpMM on GPUs, run as domino run -n N bench --suite spmm (or under\n"
     "                   mpirun): cuSPARSE on PE 0's GPU, then on all PEs the one-sided\n"
     "                   stationary-C, stationary-C with random and with locality-aware\n"
-    "                   work stealing,\n"
+    "                   work stealing, stationary-C by row blocks (one product per C tile),\n"
     "                   stationary-A (--tiles T per dimension, default the PEs)\n"
     "                   and NCCL SUMMA; R-MAT 18, 20, 22\n"
     "                   (--problem rmat:S,...), --widths 128,256,512 (quick: rmat:12, 32);\n"

@@ -18,6 +18,12 @@
  *    0); owners claim their own products first, then a PE claims only
  *    products of others' C tiles that read an A or B tile it owns, in a
  *    random order, so a stolen product always reads one tile locally.
+ *  - Stationary-C by row blocks: the owner of C(i, j) fetches the whole
+ *    row block i of A (its t tiles, merged into one CSR on the GPU) and
+ *    multiplies it by the whole column block j of B (stacked; in place when
+ *    this PE holds it, as with t = PEs) in one product, so C(i, j) is
+ *    written once instead of read and written t times; the next row block
+ *    is fetched while the current one is multiplied.
  *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
  *    j from j = i + l on (the next B fetched while the current product
  *    runs) and adds each partial C(i, j) into C at its owner with the same
@@ -63,6 +69,17 @@ struct domino_dspmm_s {
     cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
     cudaEvent_t *mark;        /* 2 per timed product: before and after its SpMM, DSPMM_TIMED of them */
     int marked;               /* products marked in this run */
+    /* stationary-C by row blocks */
+    int64_t rows_stride;      /* largest row block + 1: where tile l's offsets start in ra_ptr (l rows_stride) */
+    int64_t rows_nnz;         /* entries of the largest row block of A (< 2^31 for the merged CSR) */
+    int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: the t tiles of a row block of A, two row blocks */
+    void *ra_val[2];
+    int32_t *m_ptr, *m_ind;   /* device: a row block merged into one CSR */
+    void *m_val;
+    int64_t *d_off;           /* device, t x t: where tile (i, l)'s entries start in a fetched row block */
+    int64_t *d_kb;            /* device: the inner-dimension boundaries, t + 1 */
+    void *stack;              /* symmetric: a column block of B stacked (NULL: every one is in place) */
+    cudaEvent_t stack_used;   /* the last product that read stack */
 };
 
 static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
@@ -86,6 +103,18 @@ void domino_dspmm_free(domino_dspmm P)
         if (P->got[q]) cudaEventDestroy(P->got[q]);
         if (P->used[q]) cudaEventDestroy(P->used[q]);
     }
+    for (int q = 0; q < 2; q++) {
+        domino_dist_free(D, P->ra_ptr[q]);
+        domino_dist_free(D, P->ra_ind[q]);
+        domino_dist_free(D, P->ra_val[q]);
+    }
+    domino_dist_free(D, P->stack);
+    if (P->stack_used) cudaEventDestroy(P->stack_used);
+    cudaFree(P->m_ptr);
+    cudaFree(P->m_ind);
+    cudaFree(P->m_val);
+    cudaFree(P->d_off);
+    cudaFree(P->d_kb);
     if (P->fetch) cudaStreamDestroy(P->fetch);
     for (int k = 0; P->mark && k < 2 * DSPMM_TIMED; k++)
         if (P->mark[k]) cudaEventDestroy(P->mark[k]);
@@ -131,6 +160,67 @@ static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, i
     for (int o = 0; o < P->npes; o++)
         for (int q = 0; q < 4; q++)
             if (next[4 * o + q] > win[q]) win[q] = next[4 * o + q];
+}
+
+/* 1 if PE pe holds the whole column block j of B, B(0, j) .. B(t-1, j) one
+ * after the other in its window (a stacked block in place) */
+static int column_in_place(const struct domino_dspmm_s *P, int j, int pe)
+{
+    int T = P->t;
+    int64_t cols = P->cb[j + 1] - P->cb[j];
+    for (int l = 0; l < T; l++) {
+        if (owner(P, l, j) != pe) return 0;
+        if (l > 0 && P->at_b[l * T + j] != P->at_b[(l - 1) * T + j] + (P->kb[l] - P->kb[l - 1]) * cols) return 0;
+    }
+    return 1;
+}
+
+/* the buffers of stationary-C by row blocks (collective: every PE sizes them alike) */
+static domino_status rows_buffers(domino_handle h, struct domino_dspmm_s *P)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t, stacked = 0;
+    int64_t most_cols = 1;
+    P->rows_stride = 1;
+    P->rows_nnz = 1;
+    int64_t *off = (int64_t *)domino_malloc((size_t)T * T * sizeof(int64_t));
+    if (!off) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    for (int i = 0; i < T; i++) {
+        int64_t rows = P->rb[i + 1] - P->rb[i], at = 0;
+        for (int l = 0; l < T; l++) {
+            off[i * T + l] = at;
+            at += P->nnz[i * T + l];
+        }
+        if (rows + 1 > P->rows_stride) P->rows_stride = rows + 1;
+        if (at > P->rows_nnz) P->rows_nnz = at;
+    }
+    for (int x = 0; x < T * T; x++) {
+        int j = x % T;
+        if (P->cb[j + 1] - P->cb[j] > most_cols) most_cols = P->cb[j + 1] - P->cb[j];
+        stacked |= !column_in_place(P, j, owner(P, x / T, j));
+    }
+    domino_status a[7] = {DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS,
+                          DOMINO_SUCCESS, DOMINO_SUCCESS};
+    for (int q = 0; q < 2; q++) {
+        a[3 * q] = domino_dist_malloc(h, P->D, (size_t)T * P->rows_stride * sizeof(int32_t), (void **)&P->ra_ptr[q]);
+        a[3 * q + 1] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * sizeof(int32_t), (void **)&P->ra_ind[q]);
+        a[3 * q + 2] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * vs, &P->ra_val[q]);
+    }
+    if (stacked) a[6] = domino_dist_malloc(h, P->D, (size_t)(P->k * most_cols) * vs, &P->stack);
+    domino_status s = DOMINO_SUCCESS;
+    for (int q = 0; q < 7 && !s; q++) s = a[q];
+    cudaError_t e = cudaSuccess;
+    if (!s) e = cudaMalloc((void **)&P->m_ptr, (size_t)P->rows_stride * sizeof(int32_t));
+    if (!s && !e) e = cudaMalloc((void **)&P->m_ind, (size_t)P->rows_nnz * sizeof(int32_t));
+    if (!s && !e) e = cudaMalloc(&P->m_val, (size_t)P->rows_nnz * vs);
+    if (!s && !e) e = cudaMalloc((void **)&P->d_off, (size_t)T * T * sizeof(int64_t));
+    if (!s && !e) e = cudaMalloc((void **)&P->d_kb, (size_t)(T + 1) * sizeof(int64_t));
+    if (!s && !e) e = cudaMemcpy(P->d_off, off, (size_t)T * T * sizeof(int64_t), cudaMemcpyHostToDevice);
+    if (!s && !e) e = cudaMemcpy(P->d_kb, P->kb, (size_t)(T + 1) * sizeof(int64_t), cudaMemcpyHostToDevice);
+    if (!s && !e) e = cudaEventCreate(&P->stack_used);
+    if (!s && e) s = domino_cuda_status(h, e, WHAT ": row-block buffers");
+    domino_free(off);
+    return s;
 }
 
 /* this PE's tiles of A (offsets narrowed to int32) and B into its windows */
@@ -249,6 +339,8 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
             P->sparse = gpu->cusparse;
             s = own_tiles(h, A, B, ldb, P);
         }
+        s = domino_dist_agree(h, D, s);
+        if (!s) s = rows_buffers(h, P); /* collective allocations */
     }
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     *out = P;
@@ -282,49 +374,60 @@ static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int
     return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
 }
 
+/* out (rows x cols, row-major, on the compute stream) = beta out + the CSR
+ * (rows x kr, nnz, int32 offsets) times b (kr x cols, row-major), with
+ * cuSPARSE; the first DSPMM_TIMED products of a run are timed */
+static domino_status spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
+                               int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
+                               void *out, int beta)
+{
+    cudaError_t e = cudaSuccess;
+    if (!beta && rows * cols > 0)
+        e = cudaMemsetAsync(out, 0, (size_t)(rows * cols) * domino_type_size(P->type), P->compute);
+    domino_status s = e ? domino_cuda_status(h, e, WHAT ": product") : DOMINO_SUCCESS;
+    if (s || rows <= 0 || cols <= 0 || kr <= 0 || nnz <= 0) return s;
+    cudaDataType vt = P->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+    double one = 1.0;
+    float onef = 1.0f;
+    const void *alpha = P->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
+    cusparseSpMatDescr_t a = NULL;
+    cusparseDnMatDescr_t bd = NULL, c = NULL;
+    size_t bytes = 0;
+    cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, (void *)ptr, (void *)ind, (void *)val, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
+    if (!st) st = cusparseCreateDnMat(&bd, kr, cols, cols, (void *)b, vt, CUSPARSE_ORDER_ROW);
+    if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, out, vt, CUSPARSE_ORDER_ROW);
+    int timed = P->marked < DSPMM_TIMED;
+    if (timed) cudaEventRecord(P->mark[2 * P->marked], P->compute);
+    if (!st)
+        st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
+                                     a, bd, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+    if (st) s = domino_cusparse_status(h, st, WHAT ": SpMM");
+    if (!s && bytes > P->work_bytes) {
+        cudaStreamSynchronize(P->compute);
+        cudaFree(P->work);
+        P->work = NULL;
+        e = cudaMalloc(&P->work, bytes);
+        P->work_bytes = e ? 0 : bytes;
+        if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
+    }
+    if (!s && (st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, a,
+                                 bd, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work)))
+        s = domino_cusparse_status(h, st, WHAT ": SpMM");
+    if (timed) cudaEventRecord(P->mark[2 * P->marked++ + 1], P->compute);
+    if (a) cusparseDestroySpMat(a);
+    if (bd) cusparseDestroyDnMat(bd);
+    if (c) cusparseDestroyDnMat(c);
+    return s;
+}
+
 /* out (rows x cols, row-major, on the compute stream) = beta out + A B of pair q */
 static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, int64_t rows, int64_t kr,
                              int64_t cols, int64_t nnz, void *out, int beta)
 {
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
-    if (e) return domino_cuda_status(h, e, WHAT ": product");
-    if (!beta && rows * cols > 0)
-        e = cudaMemsetAsync(out, 0, (size_t)(rows * cols) * domino_type_size(P->type), P->compute);
-    domino_status s = e ? domino_cuda_status(h, e, WHAT ": product") : DOMINO_SUCCESS;
-    if (!s && rows > 0 && cols > 0 && kr > 0 && nnz > 0) {
-        cudaDataType vt = P->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
-        double one = 1.0;
-        float onef = 1.0f;
-        const void *alpha = P->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
-        cusparseSpMatDescr_t a = NULL;
-        cusparseDnMatDescr_t b = NULL, c = NULL;
-        size_t bytes = 0;
-        cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q],
-                                                CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
-        if (!st) st = cusparseCreateDnMat(&b, kr, cols, cols, P->r_b[q], vt, CUSPARSE_ORDER_ROW);
-        if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, out, vt, CUSPARSE_ORDER_ROW);
-        int timed = P->marked < DSPMM_TIMED;
-        if (timed) cudaEventRecord(P->mark[2 * P->marked], P->compute);
-        if (!st)
-            st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                         alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
-        if (st) s = domino_cusparse_status(h, st, WHAT ": SpMM");
-        if (!s && bytes > P->work_bytes) {
-            cudaStreamSynchronize(P->compute);
-            cudaFree(P->work);
-            P->work = NULL;
-            e = cudaMalloc(&P->work, bytes);
-            P->work_bytes = e ? 0 : bytes;
-            if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
-        }
-        if (!s && (st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work)))
-            s = domino_cusparse_status(h, st, WHAT ": SpMM");
-        if (timed) cudaEventRecord(P->mark[2 * P->marked++ + 1], P->compute);
-        if (a) cusparseDestroySpMat(a);
-        if (b) cusparseDestroyDnMat(b);
-        if (c) cusparseDestroyDnMat(c);
-    }
+    domino_status s = e ? domino_cuda_status(h, e, WHAT ": product")
+                        : spmm_call(h, P, rows, kr, cols, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q], P->r_b[q], out, beta);
     e = cudaEventRecord(P->used[q], P->compute);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": product");
     return s;
@@ -382,8 +485,9 @@ static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
  * current product runs (A's tile is this PE's: its get is a local copy) */
 static domino_status run_stationary_a(domino_handle h, struct domino_dspmm_s *P)
 {
-    int T = P->t, q = 0, count = 0;
-    int *work = (int *)domino_malloc((size_t)T * T * T * sizeof(int) + 1); /* products as (i T + l) T + j */
+    int T = P->t, q = 0, count = 0, own = 0;
+    for (int x = 0; x < T * T; x++) own += owner(P, x / T, x % T) == P->rank && P->nnz[x] > 0;
+    int *work = (int *)domino_malloc((size_t)own * T * sizeof(int) + 1); /* products as (i T + l) T + j */
     if (!work) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     for (int x = 0; x < T * T; x++) {
         int i = x / T, l = x % T;
@@ -423,6 +527,127 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, 
     if (!e) e = cudaMemcpyAsync(got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
     if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
+}
+
+/* row r <= rows of the merged row block (one warp per row): the row's
+ * segments of the t fetched tiles side by side, columns shifted by the
+ * tile's start in the inner dimension; tile l's offsets (from 0) start at
+ * ptrs + l stride, its entries at off[l] */
+template <typename V>
+__global__ void merge_rows_kernel(int64_t rows, int T, const int32_t *ptrs, int64_t stride, const int32_t *ind,
+                                  const V *val, const int64_t *off, const int64_t *kb, int32_t *m_ptr, int32_t *m_ind,
+                                  V *m_val)
+{
+    int lane = threadIdx.x & 31;
+    int64_t warps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+    for (int64_t r = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; r <= rows; r += warps) {
+        int64_t at = 0; /* entries of the rows before r, over every tile */
+        for (int l = 0; l < T; l++) at += ptrs[l * stride + r];
+        if (lane == 0) m_ptr[r] = (int32_t)at;
+        if (r == rows) continue;
+        for (int l = 0; l < T; l++) {
+            int32_t k0 = ptrs[l * stride + r], k1 = ptrs[l * stride + r + 1];
+            for (int32_t k = k0 + lane; k < k1; k += 32) {
+                m_ind[at + (k - k0)] = ind[off[l] + k] + (int32_t)kb[l];
+                m_val[at + (k - k0)] = val[off[l] + k];
+            }
+            at += k1 - k0;
+        }
+    }
+}
+
+/* start the gets of row block i of A (its t tiles) into buffer q, and of
+ * the column block j of B into the stack unless its owner is this PE and
+ * holds it in place, on the fetch stream */
+static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    int64_t rows = P->rb[i + 1] - P->rb[i], at = 0, cols = P->cb[j + 1] - P->cb[j];
+    cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
+    if (e) return domino_cuda_status(h, e, WHAT ": fetch");
+    for (int l = 0; l < T; l++) {
+        int x = i * T + l, o = owner(P, i, l);
+        nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q] + (size_t)l * P->rows_stride, P->w_ptr + P->at_ptr[x],
+                                      (size_t)(rows + 1) * sizeof(int32_t), o, P->fetch);
+        if (P->nnz[x]) {
+            nvshmemx_getmem_nbi_on_stream(P->ra_ind[q] + at, P->w_ind + P->at_ent[x], (size_t)P->nnz[x] * sizeof(int32_t),
+                                          o, P->fetch);
+            nvshmemx_getmem_nbi_on_stream((char *)P->ra_val[q] + (size_t)at * vs, (char *)P->w_val + (size_t)P->at_ent[x] * vs,
+                                          (size_t)P->nnz[x] * vs, o, P->fetch);
+        }
+        at += P->nnz[x];
+    }
+    if (!column_in_place(P, j, P->rank) && cols > 0) {
+        if ((e = cudaStreamWaitEvent(P->fetch, P->stack_used, 0))) return domino_cuda_status(h, e, WHAT ": fetch");
+        for (int l = 0; l < T; l++) {
+            int64_t kr = P->kb[l + 1] - P->kb[l];
+            if (kr > 0)
+                nvshmemx_getmem_nbi_on_stream((char *)P->stack + (size_t)(P->kb[l] * cols) * vs,
+                                              (char *)P->w_b + (size_t)P->at_b[l * T + j] * vs, (size_t)(kr * cols) * vs,
+                                              owner(P, l, j), P->fetch);
+        }
+    }
+    nvshmemx_quiet_on_stream(P->fetch);
+    e = cudaEventRecord(P->got[q], P->fetch);
+    return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
+}
+
+/* C(i, j) = row block i of A (buffer q, merged) times column block j of B,
+ * written once into this PE's C tile */
+static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j], nnz = 0;
+    for (int l = 0; l < T; l++) nnz += P->nnz[i * T + l];
+    cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
+    int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
+    if (!e && P->type == DOMINO_FLOAT64)
+        merge_rows_kernel<double><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+                                                                  (const double *)P->ra_val[q], P->d_off + (size_t)i * T,
+                                                                  P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
+    else if (!e)
+        merge_rows_kernel<float><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+                                                                 (const float *)P->ra_val[q], P->d_off + (size_t)i * T,
+                                                                 P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
+    if (!e) e = cudaGetLastError();
+    if (!e) e = cudaEventRecord(P->used[q], P->compute); /* the merge has read buffer q */
+    if (e) return domino_cuda_status(h, e, WHAT ": merging a row block");
+    int in_place = column_in_place(P, j, P->rank);
+    const void *b = in_place ? (const void *)((char *)P->w_b + (size_t)P->at_b[j] * vs) : P->stack;
+    void *c = (char *)P->w_c + (size_t)P->at_c[i * T + j] * vs;
+    domino_status s = spmm_call(h, P, rows, P->k, cols, nnz, P->m_ptr, P->m_ind, P->m_val, b, c, 0);
+    if (!s && !in_place && (e = cudaEventRecord(P->stack_used, P->compute)))
+        s = domino_cuda_status(h, e, WHAT ": product");
+    return s;
+}
+
+/* stationary-C by row blocks: this PE's C tiles, one product each, the next
+ * row block fetched while the current one is multiplied */
+static domino_status run_rows(domino_handle h, struct domino_dspmm_s *P)
+{
+    int T = P->t, q = 0, count = 0;
+    if (P->rows_nnz >= INT32_MAX)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": a row block of A has %lld entries (at most 2^31 - 1 "
+                            "for the merged product); use more tiles", (long long)P->rows_nnz);
+    int *mine = (int *)domino_malloc((size_t)T * T * sizeof(int) + 1);
+    if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    for (int x = 0; x < T * T; x++)
+        if (owner(P, x / T, x % T) == P->rank) mine[count++] = x;
+    domino_status s = DOMINO_SUCCESS;
+    if (count) s = fetch_rows(h, P, mine[0] / T, mine[0] % T, q);
+    for (int k = 0; k < count && !s; k++) {
+        /* the next row block ahead, unless its column block of B goes into the one stack
+         * the current product still reads: then after that product */
+        int next = k + 1 < count, ahead = next && column_in_place(P, mine[k + 1] % T, P->rank);
+        if (ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
+        if (!s) s = product_rows(h, P, mine[k] / T, mine[k] % T, q);
+        if (!s && next && !ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
+        q = 1 - q;
+    }
+    domino_free(mine);
+    return s;
 }
 
 /* product (i, l, j) into the partial tile, added into C tile x at its owner o */
@@ -514,7 +739,8 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     size_t vs = domino_type_size(P->type);
     domino_status s = DOMINO_SUCCESS;
     if (algorithm != DOMINO_DSPMM_STATIONARY_C && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL &&
-        algorithm != DOMINO_DSPMM_STATIONARY_A && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL)
+        algorithm != DOMINO_DSPMM_STATIONARY_A && algorithm != DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL &&
+        algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS)
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": algorithm %d", (int)algorithm);
     /* C and the claim counters start at zero on every PE before anyone starts */
     cudaError_t e = cudaSuccess;
@@ -532,6 +758,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) s = run_rows(h, P);
     else s = run_steal(h, P, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
