@@ -479,14 +479,23 @@ extern "C" cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domin
     int64_t total = (int64_t)n * nrhs;
     int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
     const void *fn = type == DOMINO_FLOAT64 ? groups_kernel<double>(lanes) : groups_kernel<float>(lanes);
-    /* as many blocks as run at once (the warps loop on the ticket), at most one position per group */
-    int device = 0, per_sm = 0, sms = 0;
+    /* as many blocks as run at once (the warps loop on the ticket), at most one position per group;
+     * the count per device, type and lanes found once (a race only writes the same value twice) */
+    static int resident[64][2][4];
+    int device = 0, per_sm = 0, sms = 0, li = lanes == 4 ? 0 : lanes == 8 ? 1 : lanes == 16 ? 2 : 3;
     cudaError_t e = cudaGetDevice(&device);
-    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, PULL_THREADS, 0);
-    if (!e) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e) return e;
+    int *cached = device >= 0 && device < 64 ? &resident[device][type == DOMINO_FLOAT64][li] : NULL;
+    if (!cached || !*cached) {
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, PULL_THREADS, 0);
+        if (!e) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (e) return e;
+        per_sm = per_sm > 0 ? per_sm : 1;
+        sms = sms > 0 ? sms : 1;
+        if (cached) *cached = per_sm * sms;
+    }
     int64_t groups_per_block = PULL_THREADS / lanes, want = ((int64_t)n + groups_per_block - 1) / groups_per_block;
-    int64_t most = (int64_t)(per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+    int64_t most = cached ? *cached : (int64_t)per_sm * sms;
     int blocks = (int)(want < most ? want : most);
     void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st, &order};
     if (type == DOMINO_FLOAT64)
