@@ -16,6 +16,7 @@ if [ ! -f /usr/include/zlib.h ]; then
   zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
   ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
 fi
+[ "${DOMINO_BUILT:-0}" = 1 ] && return 0 # the caller built $B already (block-session.sh)
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
 cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"

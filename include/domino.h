@@ -784,14 +784,19 @@ typedef enum domino_engine {
     DOMINO_ENGINE_THREAD = 3,   /* synchronization-free, thread per short row, warp per long row */
     DOMINO_ENGINE_CSC = 4,      /* synchronization-free CSC push (Liu et al.), warp per column */
     DOMINO_ENGINE_CUSPARSE = 5, /* cusparseSpSV, the baseline */
-    DOMINO_ENGINE_STENCIL = 6   /* the structured-grid solve (domino_dstencil_trsv): AUTO takes it
+    DOMINO_ENGINE_STENCIL = 6,  /* the structured-grid solve (domino_dstencil_trsv): AUTO takes it
                                    when a sampled row and a check of every entry show one of the
                                    generator stencils on some grid (sorted CSR dA; op T solves
                                    from the transpose the analysis makes); solves synchronize */
+    DOMINO_ENGINE_BLOCK = 7     /* synchronization-free in one thread block (one SM): x in shared
+                                   memory when n values fit (else in X, polled through L2), a group
+                                   of 2-32 lanes per row; no analysis.  AUTO takes it when x fits
+                                   and nnz <= 2^20 (deep, narrow systems: a dependency costs a
+                                   shared-memory hop instead of a round trip through L2) */
 } domino_engine;
-#define DOMINO_ENGINE_COUNT 7
+#define DOMINO_ENGINE_COUNT 8
 const char *domino_engine_name(domino_engine e);
-/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil" */
+/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block" */
 domino_status domino_engine_parse(const char *name, domino_engine *e);
 
 typedef struct domino_trsv_options {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const engine_names[DOMINO_ENGINE_COUNT] = {
-    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil"};
+    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block"};
 
 const char *domino_engine_name(domino_engine e)
 {
@@ -22,7 +22,7 @@ domino_status domino_engine_parse(const char *name, domino_engine *e)
         }
     }
     return domino_error(NULL, DOMINO_INVALID_VALUE,
-                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil)", name);
+                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil, block)", name);
 }
 
 void domino_trsv_options_init(domino_trsv_options *opt)

@@ -90,6 +90,20 @@ cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domino_type type
                                            int64_t max_wait_ns, unsigned backoff_ns,
                                            domino_solve_status *st, const int32_t *order);
 
+/* the block engine (trsv_block.cu): the whole solve in one block of 1024
+ * threads, `lanes` (2, 4, 8, 16 or 32) lanes per row, x in shared memory
+ * when `shared` (n values must fit: domino_trsv_block_fits), else in X */
+cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int32_t n,
+                                     const int64_t *ptr, const int32_t *ind, const void *val,
+                                     int upper, int unit, int lanes, int shared, int32_t nrhs,
+                                     const void *B, int64_t ldb, void *X, int64_t ldx,
+                                     int64_t max_wait_ns, unsigned backoff_ns,
+                                     domino_solve_status *st);
+/* *fits = n values of type fit in one block's shared memory on this device */
+cudaError_t domino_trsv_block_fits(domino_type type, int32_t n, int *fits);
+/* lanes per row of the block engine for rows of avg_row_len entries on average */
+int domino_trsv_block_lanes(double avg_row_len);
+
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict
  * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of
  * nnz(T) entries; scratch counters of n+1 int64 in work. */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
+#define BLOCK_AUTO_MAX_NNZ (1 << 20) /* AUTO's bound for the one-block engine: more entries than
+                                        one SM streams in a fraction of a millisecond go wide */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -80,6 +82,10 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
          * are CSC(S), which saves the transpose. */
         e = (*arrays_are_csr_of_s || deterministic || nrhs != 1) ? DOMINO_ENGINE_THREAD
                                                                   : DOMINO_ENGINE_CSC;
+        /* x fits in one block's shared memory: the whole solve on one SM */
+        int fits = 0;
+        if (dA->nnz <= BLOCK_AUTO_MAX_NNZ && !domino_trsv_block_fits(dA->type, dA->nrows, &fits) && fits)
+            e = DOMINO_ENGINE_BLOCK;
     }
     if (e == DOMINO_ENGINE_CSC && nrhs != 1)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the csc engine solves one right-hand side (nrhs %d)", fn, nrhs);
@@ -261,6 +267,21 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->level_lanes = !lanes ? 0 : -1; /* set: "auto" or anything but 4, 8, 16, 32 means from the levels */
     if (lanes && (!strcmp(lanes, "4") || !strcmp(lanes, "8") || !strcmp(lanes, "16") || !strcmp(lanes, "32")))
         p->level_lanes = atoi(lanes);
+    const char *block_lanes = getenv("DOMINO_BLOCK_LANES"); /* experiments, tests */
+    p->block_lanes = block_lanes ? atoi(block_lanes) : 0;
+    if (p->block_lanes != 2 && p->block_lanes != 4 && p->block_lanes != 8 && p->block_lanes != 16 &&
+        p->block_lanes != 32)
+        p->block_lanes = 0; /* from the rows, below */
+    const char *block_shared = getenv("DOMINO_BLOCK_SHARED");
+    if (engine == DOMINO_ENGINE_BLOCK) {
+        int fits = 0;
+        cudaError_t e = domino_trsv_block_fits(dA->type, p->n, &fits);
+        if (e) {
+            domino_trsv_plan_free(p);
+            return domino_cuda_status(h, e, fn);
+        }
+        p->block_shared = fits && !(block_shared && atoi(block_shared) == 0);
+    }
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
@@ -302,6 +323,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->level_count = (int64_t *)(base + L.level_count);
     }
     s = prepare_values(h, gpu, p);
+    if (!s && engine == DOMINO_ENGINE_BLOCK && !p->block_lanes)
+        p->block_lanes = domino_trsv_block_lanes(p->avg_row_len);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
         if (p->transposed) s = make_tview(h, p);
@@ -373,10 +396,16 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         return s;
     }
     if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx, check_pivot);
-    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
     int unit = p->diag == DOMINO_UNIT;
+    /* the block engine is one launch: it resets the status field it reports through itself */
+    cudaError_t e = p->engine == DOMINO_ENGINE_BLOCK ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
     if (e) return domino_cuda_status(h, e, fn);
     switch (p->engine) {
+    case DOMINO_ENGINE_BLOCK:
+        e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                     p->s_upper, unit, p->block_lanes, p->block_shared, p->nrhs, B,
+                                     ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st);
+        break;
     case DOMINO_ENGINE_LEVELSET:
         /* rows in level order, one synchronization-free launch, thread per
          * row (mode 3), or groups of lanes per row with DOMINO_LEVELSET_LANES;

@@ -27,6 +27,10 @@ struct domino_trsv_plan_s {
     int level_lanes;           /* level-set engine: 0 = thread per row; lanes per row, 4, 8, 16 or 32,
                                   from DOMINO_LEVELSET_LANES (a number, or "auto": from the levels,
                                   domino_dist_pull_lanes); not yet the default: unmeasured */
+    int block_lanes;           /* block engine: lanes per row (2-32; DOMINO_BLOCK_LANES, else
+                                  from the average row length) */
+    int block_shared;          /* block engine: 1 x in shared memory, 0 in X (n too large, or
+                                  DOMINO_BLOCK_SHARED=0) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

@@ -13,10 +13,12 @@ const bench_engine bench_engines[] = {
     {"cpu-syncfree", 0, CPU_SYNCFREE, DOMINO_ENGINE_AUTO, cpu_run, 0, 0, NULL},
     {"auto", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, gpu_run, 0, 0, NULL},
     {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, NULL},
-    {"levelset-lanes", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, "auto"},
+    {"levelset-lanes", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, "DOMINO_LEVELSET_LANES=auto"},
     {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run, 0, 0, NULL},
     {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0, NULL},
     {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0, NULL},
+    {"block", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, NULL},
+    {"block-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, "DOMINO_BLOCK_SHARED=0"},
     {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
     {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
     {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},
@@ -144,7 +146,7 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     domino_trsv_plan plan = NULL;
     domino_matrix_view v;
     void *dB = NULL, *dX = NULL;
-    char *saved = NULL; /* DOMINO_LEVELSET_LANES as it was */
+    char name[64] = "", *saved = NULL; /* the engine's setting: its name, its value before */
     domino_status s;
     memset(t, 0, sizeof(*t));
     snprintf(t->used, sizeof(t->used), "%s", e->name);
@@ -153,9 +155,13 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if (!p->dT && (s = domino_dmatrix_upload(h, p->T, &p->dT))) goto cleanup;
     domino_trsv_options_init(&opt);
     opt.engine = e->gpu_engine;
-    const char *before = getenv("DOMINO_LEVELSET_LANES");
-    if (before) saved = strdup(before); /* the caller's setting, restored below */
-    if (e->levelset_lanes) setenv("DOMINO_LEVELSET_LANES", e->levelset_lanes, 1); /* read by the analysis */
+    if (e->setting) { /* read by the analysis; the caller's value restored below */
+        const char *eq = strchr(e->setting, '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - e->setting), e->setting);
+        const char *before = getenv(name);
+        if (before) saved = strdup(before);
+        setenv(name, eq + 1, 1);
+    }
     if ((s = domino_gpu_malloc(h, bytes, &dB))) goto cleanup;
     if ((s = domino_gpu_malloc(h, bytes, &dX))) goto cleanup;
     if ((s = domino_gpu_upload(h, dB, p->B, bytes))) goto cleanup;
@@ -171,12 +177,12 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
         goto cleanup;
     t->analysis_ms = 1e3 * domino_trsv_plan_analysis_seconds(plan);
     snprintf(t->used, sizeof(t->used), "%s%s", domino_engine_name(domino_trsv_plan_engine(plan)),
-             e->levelset_lanes ? "-lanes" : "");
+             !e->setting ? "" : strstr(e->name, "-lanes") ? "-lanes" : strstr(e->name, "-global") ? "-global" : "");
     if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
-    if (e->levelset_lanes && saved) setenv("DOMINO_LEVELSET_LANES", saved, 1);
-    else if (e->levelset_lanes) unsetenv("DOMINO_LEVELSET_LANES");
+    if (e->setting && saved) setenv(name, saved, 1);
+    else if (e->setting) unsetenv(name);
     free(saved);
     domino_trsv_plan_free(plan);
     domino_gpu_free(dB);

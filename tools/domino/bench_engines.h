@@ -52,7 +52,8 @@ typedef struct bench_engine {
     engine_run_fn run;        /* cpu_run, gpu_run or stencil_run */
     int stencil_variant;      /* structured engines: domino_stencil_variant */
     int stencil_compact;      /* structured engines: 1 compact input, 0 CSR input */
-    const char *levelset_lanes; /* LEVELSET: DOMINO_LEVELSET_LANES for the run (NULL: as set) */
+    const char *setting;      /* "NAME=VALUE": an environment setting of the engine for the run
+                                 (DOMINO_LEVELSET_LANES, DOMINO_BLOCK_SHARED), NULL: as set */
 } bench_engine;
 
 /* the engines, CPU ones first, the structured-grid ones last */

@@ -1,0 +1,151 @@
+/* test_gpu_trsv_block.c: the one-block engine (DOMINO_ENGINE_BLOCK) with
+ * 2, 4, 8, 16 and 32 lanes per row (DOMINO_BLOCK_LANES), x in shared memory
+ * and in global memory (DOMINO_BLOCK_SHARED=0), against the CPU reference
+ * (trsv_cases.h): a chain (every row waits for the one before), a DAG with
+ * wide levels and n not a multiple of any group count, a DAG of 40-entry
+ * rows, R-MAT 12 (rows of hundreds of entries), a stencil storing both
+ * triangles, over fill x diag x op x format x type x nrhs (1 and 3), waits
+ * bounded so that a wrong wait fails instead of hanging; then a system too
+ * large for shared memory (the engine falls back to global memory) and
+ * AUTO's choice on a small one.  Without a CUDA device it reports every
+ * section skipped. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "trsv_cases.h"
+
+#include <stdlib.h>
+
+#define SECTIONS 3 /* test sections, all skipped without a device */
+
+/* the block engine on one case, for every lanes setting, x shared and global */
+static void check_block(domino_handle h, const solve_case *c)
+{
+    static const char *const lanes[] = {"2", "4", "8", "16", "32", NULL};
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = DOMINO_ENGINE_BLOCK;
+    opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
+    for (int shared = 0; shared < 2; shared++)
+        for (int k = 0; k < 6; k++) {
+            if (lanes[k]) setenv("DOMINO_BLOCK_LANES", lanes[k], 1);
+            else unsetenv("DOMINO_BLOCK_LANES");
+            setenv("DOMINO_BLOCK_SHARED", shared ? "1" : "0", 1);
+            check_engine(h, c, &d, &opt, NULL);
+        }
+    unsetenv("DOMINO_BLOCK_LANES");
+    unsetenv("DOMINO_BLOCK_SHARED");
+    case_data_free(&d);
+}
+
+/* every combination of one base matrix (double CSR: its lower triangle, or
+ * both triangles when full, the other one to be skipped) */
+static void check_matrix(domino_handle h, const char *name, domino_matrix M, int full)
+{
+    for (int fill = 0; fill < 2; fill++)
+        for (int diag = 0; diag < 2; diag++) {
+            domino_matrix Td = make_variant(h, M, !full, (domino_fill)fill, (domino_diag)diag);
+            for (int fmt = 0; Td && fmt < 2; fmt++)
+                for (int type = 0; type < 2; type++) {
+                    domino_matrix F = NULL, T = NULL;
+                    domino_dmatrix dT = NULL;
+                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
+                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
+                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
+                    for (int op = 0; dT && op < 2; op++)
+                        for (int rhs = 0; rhs < 2; rhs++) {
+                            solve_case c = {name, T, dT, (domino_fill)fill, (domino_diag)diag,
+                                            (domino_op)op, rhs ? 3 : 1, 0, NULL};
+                            check_block(h, &c);
+                        }
+                    domino_dmatrix_free(dT);
+                    domino_matrix_free(T);
+                    domino_matrix_free(F);
+                }
+            domino_matrix_free(Td);
+        }
+}
+
+/* the matrices: a chain, wide levels, long rows, a power law, both triangles */
+static void test_block(domino_handle h)
+{
+    domino_matrix M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 3001, 2, 3001, 0, 76, DOMINO_FLOAT64, &M)); /* a chain */
+    if (M) check_matrix(h, "dag n=3001 chain", M, 0);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 20011, 6, 3, 0, 77, DOMINO_FLOAT64, &M)); /* wide levels, n prime */
+    if (M) check_matrix(h, "dag n=20011 per_row=6 levels=3", M, 0);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
+    if (M) check_matrix(h, "dag n=2999 per_row=40 levels=30", M, 0);
+    domino_matrix_free(M);
+    domino_matrix R = NULL, Lo = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
+    if (Lo) check_matrix(h, "rmat 12 lower", Lo, 0);
+    domino_matrix_free(R);
+    domino_matrix_free(Lo);
+    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    if (F) check_matrix(h, "stencil D3N7 23x19x17 full", F, 1);
+    domino_matrix_free(F);
+}
+
+/* one solve of M's lower triangle with the given options (n, engine expected) */
+static void check_one(domino_handle h, const char *name, domino_matrix M, domino_engine engine,
+                      domino_engine expect)
+{
+    domino_dmatrix dM = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+    if (!dM) return;
+    solve_case c = {name, M, dM, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+    case_data d;
+    if (case_data_new(h, &c, &d)) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = engine;
+        opt.max_wait_ms = 20000;
+        domino_trsv_plan plan = NULL;
+        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt,
+                                         NULL, &plan));
+        if (plan) CHECK(domino_trsv_plan_engine(plan) == expect);
+        domino_trsv_plan_free(plan);
+        check_engine(h, &c, &d, &opt, NULL);
+        case_data_free(&d);
+    }
+    domino_dmatrix_free(dM);
+}
+
+/* n beyond shared memory (x in global memory), and AUTO on a small system */
+static void test_sizes(domino_handle h)
+{
+    domino_matrix M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 300007, 4, 2000, 0, 79, DOMINO_FLOAT64, &M));
+    if (M) check_one(h, "dag n=300007 levels=2000, block (global x)", M, DOMINO_ENGINE_BLOCK, DOMINO_ENGINE_BLOCK);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 5000, 8, 500, 0, 80, DOMINO_FLOAT64, &M));
+    if (M) check_one(h, "dag n=5000 levels=500, auto", M, DOMINO_ENGINE_AUTO, DOMINO_ENGINE_BLOCK);
+    domino_matrix_free(M);
+}
+
+int main(void)
+{
+    int64_t live = domino_debug_alloc_live();
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_trsv_block: no CUDA device on this machine: %d skipped (every test section)\n",
+               SECTIONS);
+        domino_destroy(h);
+        return check_summary("test_gpu_trsv_block");
+    }
+    test_sizes(h);
+    test_block(h);
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("test_gpu_trsv_block: %d skipped\n", check_skipped);
+    return check_summary("test_gpu_trsv_block");
+}
