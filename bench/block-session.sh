@@ -30,13 +30,13 @@ echo "build: $(( $(date +%s) - t0 )) s"
 ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv_block|test_gpu_trsv\$}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
 export B MATS OUT DOMINO_BUILT=1
-ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-60} \
+ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-90} \
   timeout ${SUITE_S:-200} bash bench/gpu-run.sh none "$MATS"/*.mtx ${DEEP:-dag:1000000:8:100 dag:1000000:8:1000 \
   dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:2:1000000 dag:1000000:8:100000:100} 2>&1 | tail -n 80
 if [ "${SWEEP:-1}" = 1 ]; then
   : > "$OUT/sweep.txt"
-  for setting in "DOMINO_BLOCK_LANES=2" "DOMINO_BLOCK_LANES=4" "DOMINO_BLOCK_LANES=8" "DOMINO_BLOCK_LANES=16" \
-                 "DOMINO_BLOCK_LANES=32" "DOMINO_BACKOFF_NS=0" "DOMINO_BACKOFF_NS=200"; do
+  for setting in ${SETTINGS:-"DOMINO_BLOCK_LANES=2" "DOMINO_BLOCK_LANES=4" "DOMINO_BLOCK_LANES=8" "DOMINO_BLOCK_LANES=16" \
+                 "DOMINO_BLOCK_LANES=32" "DOMINO_BACKOFF_NS=0" "DOMINO_BACKOFF_NS=200"}; do
     for f in "$MATS"/*.mtx; do
       env "$setting" timeout 20 $B/domino bench --problem "$f" --engines block --repeat 10 2>&1 \
         | grep -v "^#" | tail -n +2 | sed "s|^|$setting |" >> "$OUT/sweep.txt"

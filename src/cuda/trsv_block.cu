@@ -27,30 +27,51 @@
 #define BLOCK_THREADS 1024 /* threads of the one block */
 #define BLOCK_BATCH 2      /* entries a lane loads before it waits on them */
 
-/* x_j once solved (waits, bounded by max_wait_ns when > 0: then 0 and the row reported) */
-template <typename T, bool SHARED>
-__device__ __forceinline__ T block_wait_value(const volatile T *sx, const T *x, int32_t j,
-                                              int32_t row, int64_t max_wait_ns,
-                                              unsigned backoff_ns, domino_solve_status *st)
+/* the offsets of logical row lrow (0, 0 past the end) */
+__device__ __forceinline__ void block_row_offsets(int32_t lrow, int32_t n, int upper,
+                                                  const int64_t *__restrict__ ptr, int64_t *start,
+                                                  int64_t *end)
 {
-    T v = SHARED ? sx[j] : load_relaxed(&x[j]);
-    uint64_t since = 0;
-    while (is_pending(v)) {
-        if (backoff_ns) __nanosleep(backoff_ns);
-        if (max_wait_ns > 0) {
-            uint64_t now = global_timer_ns();
-            if (since == 0) since = now;
-            else if (now - since > (uint64_t)max_wait_ns) {
-                atomicMin(&st->timeout_row, row);
-                return (T)0;
-            }
-        }
-        v = SHARED ? sx[j] : load_relaxed(&x[j]);
+    *start = *end = 0;
+    if (lrow < n) {
+        int32_t row = upper ? n - 1 - lrow : lrow;
+        *start = __ldg(&ptr[row]);
+        *end = __ldg(&ptr[row + 1]);
     }
-    return v;
 }
 
-/* one right-hand side: the rows of group `group`, in increasing logical order */
+/* a lane's batch of entries k, k + LANES, ... below end; *left marks the
+ * ones that exist (known without waiting for the loads) */
+template <typename T, int LANES>
+__device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
+                                                 const int32_t *__restrict__ ind,
+                                                 const T *__restrict__ val, int32_t *j, T *a,
+                                                 unsigned *left)
+{
+    unsigned bits = 0;
+#pragma unroll
+    for (int u = 0; u < BLOCK_BATCH; u++) {
+        int64_t kk = k + (int64_t)u * LANES;
+        j[u] = 0;
+        a[u] = (T)0;
+        if (kk < end) {
+            j[u] = __ldg(&ind[kk]);
+            a[u] = __ldg(&val[kk]);
+            bits |= 1u << u;
+        }
+    }
+    *left = bits;
+}
+
+/* One right-hand side: group `group` solves logical rows group, group +
+ * groups, ...  The warp never waits inside a branch: each turn every lane
+ * adds the entries of its batch whose x is solved, in stored order, stopping
+ * at the first pending one; a group whose lanes all reached the end of the
+ * row reduces, publishes and moves on, the others retry next turn.  (Lanes
+ * spinning in divergent branches of one warp wait for the scheduler to
+ * switch paths, microseconds per hop on an H100.)  The next row's first
+ * batch and the offsets of the row after it are in flight while a row
+ * waits, so moving on stalls on no load. */
 template <typename T, int LANES, bool SHARED>
 __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                                  const int32_t *__restrict__ ind, const T *__restrict__ val,
@@ -60,59 +81,105 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
 {
     const int32_t groups = BLOCK_THREADS / LANES;
     const int sub = (int)(threadIdx.x % LANES);
-    const int32_t group = (int32_t)(threadIdx.x / LANES);
-    const unsigned mask =
+    const unsigned group_mask =
         LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u) << ((threadIdx.x & 31) / LANES * LANES);
-    int32_t lrow = group;
+    /* the current row: logical index, row, this lane's batch at k, entries not yet added */
+    int32_t lrow = (int32_t)(threadIdx.x / LANES);
     int32_t row = upper ? n - 1 - lrow : lrow;
-    int64_t start = 0, end = 0;
-    if (lrow < n) {
-        start = __ldg(&ptr[row]);
-        end = __ldg(&ptr[row + 1]);
-    }
-    while (lrow < n) {
-        /* the next row's offsets, used by the next turn */
-        int32_t next_lrow = lrow + groups;
-        int32_t next_row = upper ? n - 1 - next_lrow : next_lrow;
-        int64_t next_start = 0, next_end = 0;
-        if (next_lrow < n) {
-            next_start = __ldg(&ptr[next_row]);
-            next_end = __ldg(&ptr[next_row + 1]);
-        }
-        T bval = sub == 0 ? __ldg(&b[row]) : (T)0;
-        T sum = 0, diag = 0;
-        for (int64_t k0 = start + sub; k0 < end; k0 += LANES * BLOCK_BATCH) {
-            int32_t j[BLOCK_BATCH];
-            T a[BLOCK_BATCH];
+    int64_t k = 0, end = 0;
+    int32_t cur_j[BLOCK_BATCH];
+    T cur_a[BLOCK_BATCH];
+    unsigned left = 0;
+    /* the next row: offsets, first batch, b; the row after it: offsets */
+    int64_t next_start = 0, next_end = 0, after_start = 0, after_end = 0;
+    int32_t next_j[BLOCK_BATCH];
+    T next_a[BLOCK_BATCH];
+    unsigned next_left = 0;
+    block_row_offsets(lrow, n, upper, ptr, &k, &end);
+    block_row_offsets(lrow + groups, n, upper, ptr, &next_start, &next_end);
+    block_row_offsets(lrow + 2 * groups, n, upper, ptr, &after_start, &after_end);
+    k += sub;
+    next_start += sub;
+    block_load_batch<T, LANES>(k, end, ind, val, cur_j, cur_a, &left);
+    block_load_batch<T, LANES>(next_start, next_end, ind, val, next_j, next_a, &next_left);
+    T bval = (sub == 0 && lrow < n) ? __ldg(&b[row]) : (T)0;
+    T next_b = (sub == 0 && lrow + groups < n) ? __ldg(&b[upper ? n - 1 - (lrow + groups) : lrow + groups]) : (T)0;
+    T sum = 0, diag = 0;
+    uint64_t stalled_since = 0;
+    for (;;) {
+        bool active = lrow < n;
+        if (!__any_sync(0xffffffffu, active)) break;
+        bool progress = false;
+        if (active) {
+            bool blocked = false;
 #pragma unroll
             for (int u = 0; u < BLOCK_BATCH; u++) {
-                int64_t k = k0 + (int64_t)u * LANES;
-                j[u] = k < end ? __ldg(&ind[k]) : -1;
-                a[u] = k < end ? __ldg(&val[k]) : (T)0;
+                if (blocked || !((left >> u) & 1u)) continue;
+                int32_t j = cur_j[u];
+                if (upper ? j > row : j < row) {
+                    T v = SHARED ? sx[j] : load_relaxed(&x[j]);
+                    if (is_pending(v)) {
+                        blocked = true;
+                        continue;
+                    }
+                    sum += cur_a[u] * v;
+                } else if (j == row) {
+                    diag += cur_a[u];
+                }
+                left &= ~(1u << u);
+                progress = true;
             }
+            if (!left) { /* the batch is added: the lane's next one, if the row has more */
+                k += LANES * BLOCK_BATCH;
+                block_load_batch<T, LANES>(k, end, ind, val, cur_j, cur_a, &left);
+            }
+            if (blocked && max_wait_ns > 0) {
+                uint64_t now = global_timer_ns();
+                if (progress || stalled_since == 0) stalled_since = now;
+                else if (now - stalled_since > (uint64_t)max_wait_ns) {
+                    atomicMin(&st->timeout_row, row);
+                    left = 0; /* give the row up: the status reports it */
+                    k = end;
+                }
+            }
+        }
+        unsigned done = __ballot_sync(0xffffffffu, active && !left);
+        bool group_done = active && (done & group_mask) == group_mask;
+        if (__any_sync(0xffffffffu, group_done)) {
+            T s = sum, d = diag; /* a fixed shuffle tree: deterministic */
+            for (int o = LANES / 2; o > 0; o >>= 1) {
+                s += __shfl_xor_sync(0xffffffffu, s, o);
+                d += __shfl_xor_sync(0xffffffffu, d, o);
+            }
+            if (group_done) {
+                if (sub == 0) {
+                    T xi = publishable(unit ? bval - s : (bval - s) / d);
+                    if (SHARED) sx[row] = xi;
+                    else store_relaxed(&x[row], xi);
+                }
+                /* on to the next row, whose data are already here */
+                lrow += groups;
+                row = upper ? n - 1 - lrow : lrow;
+                k = next_start;
+                end = next_end;
 #pragma unroll
-            for (int u = 0; u < BLOCK_BATCH; u++) {
-                if (j[u] < 0) continue;
-                if (upper ? j[u] > row : j[u] < row)
-                    sum += a[u] * block_wait_value<T, SHARED>(sx, x, j[u], row, max_wait_ns,
-                                                             backoff_ns, st);
-                else if (j[u] == row)
-                    diag += a[u];
+                for (int u = 0; u < BLOCK_BATCH; u++) {
+                    cur_j[u] = next_j[u];
+                    cur_a[u] = next_a[u];
+                }
+                left = next_left;
+                bval = next_b;
+                sum = diag = 0;
+                stalled_since = 0;
+                next_start = after_start + sub;
+                next_end = after_end;
+                block_load_batch<T, LANES>(next_start, next_end, ind, val, next_j, next_a, &next_left);
+                int32_t nl = lrow + groups;
+                next_b = (sub == 0 && nl < n) ? __ldg(&b[upper ? n - 1 - nl : nl]) : (T)0;
+                block_row_offsets(lrow + 2 * groups, n, upper, ptr, &after_start, &after_end);
             }
         }
-        for (int o = LANES / 2; o > 0; o >>= 1) {
-            sum += __shfl_xor_sync(mask, sum, o);
-            diag += __shfl_xor_sync(mask, diag, o);
-        }
-        if (sub == 0) {
-            T xi = publishable(unit ? bval - sum : (bval - sum) / diag);
-            if (SHARED) sx[row] = xi;
-            else store_relaxed(&x[row], xi);
-        }
-        lrow = next_lrow;
-        row = next_row;
-        start = next_start;
-        end = next_end;
+        if (backoff_ns && !__any_sync(0xffffffffu, progress || group_done)) __nanosleep(backoff_ns);
     }
 }
 
