@@ -48,7 +48,7 @@ typedef struct domino_solve_status {
     int32_t timeout_row;   /* smallest row whose wait timed out, INT32_MAX if none */
     int32_t missing_diag;  /* smallest row with no diagonal entry, INT32_MAX if none */
     int32_t zero_pivot;    /* smallest row with a zero diagonal value, INT32_MAX if none */
-    int32_t pad;
+    int32_t levels;        /* levels the block engine's analysis found (trsv_block.cu) */
 } domino_solve_status;
 
 /* get (creating on first use) the GPU context of h */
@@ -90,12 +90,13 @@ cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domino_type type
                                            int64_t max_wait_ns, unsigned backoff_ns,
                                            domino_solve_status *st, const int32_t *order);
 
-/* the block engine (trsv_block.cu): the whole solve in one block of 1024
- * threads, `lanes` (2, 4, 8, 16 or 32) lanes per row, x in shared memory
- * when `shared` (n values must fit: domino_trsv_block_fits), else in X */
+/* the block engine (trsv_block.cu): the whole solve in one block of
+ * `threads` (128, 256, 512 or 1024) threads, `lanes` (2, 4, 8, 16 or 32)
+ * lanes per row, x in shared memory when `shared` (n values must fit:
+ * domino_trsv_block_fits), else in X */
 cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int32_t n,
                                      const int64_t *ptr, const int32_t *ind, const void *val,
-                                     int upper, int unit, int lanes, int shared, int32_t nrhs,
+                                     int upper, int unit, int lanes, int threads, int shared, int32_t nrhs,
                                      const void *B, int64_t ldb, void *X, int64_t ldx,
                                      int64_t max_wait_ns, unsigned backoff_ns,
                                      domino_solve_status *st);
@@ -103,6 +104,13 @@ cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int3
 cudaError_t domino_trsv_block_fits(domino_type type, int32_t n, int *fits);
 /* lanes per row of the block engine for rows of avg_row_len entries on average */
 int domino_trsv_block_lanes(double avg_row_len);
+/* threads of the block engine's block for levels of `parallelism` rows on average */
+int domino_trsv_block_threads(int lanes, double parallelism);
+/* the levels of the triangle by one block (n floats must fit in shared
+ * memory), written to st->levels, which must be 0 beforehand */
+cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,
+                                            const int32_t *ind, int upper, int lanes, int threads,
+                                            domino_solve_status *st);
 
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict
  * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of

@@ -2,29 +2,30 @@
  * (the "block" engine), CSR pull.
  *
  * Solves T x = b for the lower (or upper) triangle T of a CSR matrix (the
- * other triangle is skipped).  One block of BLOCK_THREADS threads holds the
- * whole solve on one SM, so a dependency is handed over through that SM's
- * shared memory instead of a round trip to L2: x lives in shared memory
- * (SHARED, when n values fit), filled with the pending sentinel, and every
- * value is its own ready flag (device_util.cuh).  Rows are dealt round-robin
- * to groups of LANES lanes in logical order (row r, r + groups, ...; upper
- * triangles run backwards); a group's lanes load BLOCK_BATCH entries each,
- * then wait for each dependency they read, sum in a fixed order and reduce
- * by shuffles (deterministic), and lane 0 publishes x.  The next row's
- * offsets are fetched while the current row waits.  All groups are resident
+ * other triangle is skipped).  One block holds the whole solve on one SM, so
+ * a dependency is handed over through that SM's shared memory instead of a
+ * round trip through L2: x lives in shared memory (SHARED, when n values
+ * fit), filled with the pending sentinel, and every value is its own ready
+ * flag (device_util.cuh).  Rows are dealt round-robin to groups of LANES
+ * lanes in logical order (row r, r + groups, ...; upper triangles run
+ * backwards).  A warp never waits inside a branch (see block_solve_rows):
+ * lanes of one warp spinning in divergent branches wait for the scheduler
+ * to switch paths, microseconds per hop on an H100.  All groups are resident
  * (one block) and every group solves its rows in increasing logical order,
  * so the smallest pending row always has its dependencies solved: the solve
- * finishes whatever the scheduling (groups of one warp may wait on each
- * other: independent thread scheduling, sm_70 on).
+ * finishes whatever the scheduling.
+ * One SM issues four warp instructions a cycle, so the engine is for deep,
+ * narrow systems, where the time goes into dependency hops, and the block
+ * is sized from the levels (more warps than the levels can feed only take
+ * issue slots from the warps on the critical path).  The analysis counts
+ * the levels with the same loop (LEVELS: level(i) = 1 + max level(j), in
+ * float, exact to 2^24 levels).
  * Without SHARED (n too large for shared memory) x is the caller's X,
- * filled with the sentinel first and polled with L2-coherent loads.
- * The deep, narrow systems this engine is for spend their time in
- * dependency hops, not bandwidth: a hop through shared memory costs tens of
- * cycles, a hop between blocks through L2 about a microsecond. */
+ * filled with the sentinel first and polled with L2-coherent loads. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
-#define BLOCK_THREADS 1024 /* threads of the one block */
+#define BLOCK_THREADS 1024 /* most threads of the one block */
 #define BLOCK_BATCH 2      /* entries a lane loads before it waits on them */
 
 /* the offsets of logical row lrow (0, 0 past the end) */
@@ -42,7 +43,7 @@ __device__ __forceinline__ void block_row_offsets(int32_t lrow, int32_t n, int u
 
 /* a lane's batch of entries k, k + LANES, ... below end; *left marks the
  * ones that exist (known without waiting for the loads) */
-template <typename T, int LANES>
+template <typename T, int LANES, bool LEVELS>
 __device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
                                                  const int32_t *__restrict__ ind,
                                                  const T *__restrict__ val, int32_t *j, T *a,
@@ -56,7 +57,7 @@ __device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
         a[u] = (T)0;
         if (kk < end) {
             j[u] = __ldg(&ind[kk]);
-            a[u] = __ldg(&val[kk]);
+            if (!LEVELS) a[u] = __ldg(&val[kk]);
             bits |= 1u << u;
         }
     }
@@ -72,15 +73,16 @@ __device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
  * switch paths, microseconds per hop on an H100.)  The next row's first
  * batch and the offsets of the row after it are in flight while a row
  * waits, so moving on stalls on no load. */
-template <typename T, int LANES, bool SHARED>
+template <typename T, int LANES, bool SHARED, bool LEVELS>
 __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                                  const int32_t *__restrict__ ind, const T *__restrict__ val,
                                  int upper, int unit, const T *__restrict__ b, T *x,
                                  volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns,
                                  domino_solve_status *st)
 {
-    const int32_t groups = BLOCK_THREADS / LANES;
+    const int32_t groups = (int32_t)(blockDim.x / LANES);
     const int sub = (int)(threadIdx.x % LANES);
+    const int32_t flip = upper ? -1 : 0; /* j is a dependency of row iff ((j - row) ^ flip) < 0, j != row */
     const unsigned group_mask =
         LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u) << ((threadIdx.x & 31) / LANES * LANES);
     /* the current row: logical index, row, this lane's batch at k, entries not yet added */
@@ -100,10 +102,10 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
     block_row_offsets(lrow + 2 * groups, n, upper, ptr, &after_start, &after_end);
     k += sub;
     next_start += sub;
-    block_load_batch<T, LANES>(k, end, ind, val, cur_j, cur_a, &left);
-    block_load_batch<T, LANES>(next_start, next_end, ind, val, next_j, next_a, &next_left);
-    T bval = (sub == 0 && lrow < n) ? __ldg(&b[row]) : (T)0;
-    T next_b = (sub == 0 && lrow + groups < n) ? __ldg(&b[upper ? n - 1 - (lrow + groups) : lrow + groups]) : (T)0;
+    block_load_batch<T, LANES, LEVELS>(k, end, ind, val, cur_j, cur_a, &left);
+    block_load_batch<T, LANES, LEVELS>(next_start, next_end, ind, val, next_j, next_a, &next_left);
+    T bval = (!LEVELS && sub == 0 && lrow < n) ? __ldg(&b[row]) : (T)0;
+    T next_b = (!LEVELS && sub == 0 && lrow + groups < n) ? __ldg(&b[upper ? n - 1 - (lrow + groups) : lrow + groups]) : (T)0;
     T sum = 0, diag = 0;
     uint64_t stalled_since = 0;
     for (;;) {
@@ -116,13 +118,14 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
             for (int u = 0; u < BLOCK_BATCH; u++) {
                 if (blocked || !((left >> u) & 1u)) continue;
                 int32_t j = cur_j[u];
-                if (upper ? j > row : j < row) {
+                if (((j - row) ^ flip) < 0 && j != row) {
                     T v = SHARED ? sx[j] : load_relaxed(&x[j]);
                     if (is_pending(v)) {
                         blocked = true;
                         continue;
                     }
-                    sum += cur_a[u] * v;
+                    if (LEVELS) sum = max(sum, v);
+                    else sum += cur_a[u] * v;
                 } else if (j == row) {
                     diag += cur_a[u];
                 }
@@ -131,7 +134,7 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
             }
             if (!left) { /* the batch is added: the lane's next one, if the row has more */
                 k += LANES * BLOCK_BATCH;
-                block_load_batch<T, LANES>(k, end, ind, val, cur_j, cur_a, &left);
+                block_load_batch<T, LANES, LEVELS>(k, end, ind, val, cur_j, cur_a, &left);
             }
             if (blocked && max_wait_ns > 0) {
                 uint64_t now = global_timer_ns();
@@ -148,12 +151,16 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
         if (__any_sync(0xffffffffu, group_done)) {
             T s = sum, d = diag; /* a fixed shuffle tree: deterministic */
             for (int o = LANES / 2; o > 0; o >>= 1) {
-                s += __shfl_xor_sync(0xffffffffu, s, o);
-                d += __shfl_xor_sync(0xffffffffu, d, o);
+                if (LEVELS) {
+                    s = max(s, __shfl_xor_sync(0xffffffffu, s, o));
+                } else {
+                    s += __shfl_xor_sync(0xffffffffu, s, o);
+                    d += __shfl_xor_sync(0xffffffffu, d, o);
+                }
             }
             if (group_done) {
                 if (sub == 0) {
-                    T xi = publishable(unit ? bval - s : (bval - s) / d);
+                    T xi = LEVELS ? s + (T)1 : publishable(unit ? bval - s : (bval - s) / d);
                     if (SHARED) sx[row] = xi;
                     else store_relaxed(&x[row], xi);
                 }
@@ -173,9 +180,9 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                 stalled_since = 0;
                 next_start = after_start + sub;
                 next_end = after_end;
-                block_load_batch<T, LANES>(next_start, next_end, ind, val, next_j, next_a, &next_left);
+                block_load_batch<T, LANES, LEVELS>(next_start, next_end, ind, val, next_j, next_a, &next_left);
                 int32_t nl = lrow + groups;
-                next_b = (sub == 0 && nl < n) ? __ldg(&b[upper ? n - 1 - nl : nl]) : (T)0;
+                next_b = (!LEVELS && sub == 0 && nl < n) ? __ldg(&b[upper ? n - 1 - nl : nl]) : (T)0;
                 block_row_offsets(lrow + 2 * groups, n, upper, ptr, &after_start, &after_end);
             }
         }
@@ -198,16 +205,41 @@ __global__ void __launch_bounds__(BLOCK_THREADS, 1)
     for (int32_t r = 0; r < nrhs; r++) {
         T *x = X + (int64_t)r * ldx;
         if (SHARED)
-            for (int32_t i = (int32_t)threadIdx.x; i < n; i += BLOCK_THREADS)
+            for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x)
                 make_pending((T *)&sx[i]);
         __syncthreads();
-        block_solve_rows<T, LANES, SHARED>(n, ptr, ind, val, upper, unit, B + (int64_t)r * ldb, x,
-                                           sx, max_wait_ns, backoff_ns, st);
+        block_solve_rows<T, LANES, SHARED, false>(n, ptr, ind, val, upper, unit, B + (int64_t)r * ldb,
+                                                  x, sx, max_wait_ns, backoff_ns, st);
         __syncwarp();
         __syncthreads();
         if (SHARED)
-            for (int32_t i = (int32_t)threadIdx.x; i < n; i += BLOCK_THREADS) x[i] = sx[i];
+            for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) x[i] = sx[i];
     }
+}
+
+/* the levels of the triangle (the analysis): the solve's loop on level(i) =
+ * 1 + max over dependencies j of level(j), in shared memory; the most is
+ * written to st->levels (reset to 0 beforehand) */
+template <int LANES>
+__global__ void __launch_bounds__(BLOCK_THREADS, 1)
+    trsv_block_levels_kernel(int32_t n, const int64_t *__restrict__ ptr,
+                             const int32_t *__restrict__ ind, int upper, domino_solve_status *st)
+{
+    extern __shared__ __align__(16) unsigned char block_shared[];
+    volatile float *level = (volatile float *)block_shared;
+    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) make_pending((float *)&level[i]);
+    __syncthreads();
+    block_solve_rows<float, LANES, true, true>(n, ptr, ind, NULL, upper, 1, NULL, NULL, level, 0, 0, st);
+    __syncwarp();
+    __syncthreads();
+    int mine = 0;
+    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) mine = max(mine, (int)level[i]);
+    mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 16));
+    mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 8));
+    mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 4));
+    mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 2));
+    mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 1));
+    if ((threadIdx.x & 31) == 0) atomicMax(&st->levels, mine);
 }
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
@@ -273,10 +305,65 @@ extern "C" int domino_trsv_block_lanes(double avg_row_len)
     return lanes;
 }
 
+extern "C" int domino_trsv_block_threads(int lanes, double parallelism)
+{
+    /* four groups for every row a level holds on average, in a power of
+     * two from 128 (a warp for each scheduler) to BLOCK_THREADS */
+    int threads = 128;
+    while (threads < BLOCK_THREADS && threads < 4.0 * parallelism * lanes) threads *= 2;
+    return threads;
+}
+
+/* the levels kernel of `lanes` lanes per row */
+static const void *block_levels_kernel(int lanes)
+{
+    return lanes == 2    ? (const void *)trsv_block_levels_kernel<2>
+           : lanes == 4  ? (const void *)trsv_block_levels_kernel<4>
+           : lanes == 8  ? (const void *)trsv_block_levels_kernel<8>
+           : lanes == 16 ? (const void *)trsv_block_levels_kernel<16>
+                         : (const void *)trsv_block_levels_kernel<32>;
+}
+
+/* raise fn's dynamic shared memory to the device's limit (once per kernel and device) */
+static cudaError_t block_raise_shared(const void *fn, size_t bytes, char *done)
+{
+    cudaError_t e = cudaSuccess;
+    size_t limit = 0;
+    if ((e = block_shared_limit(&limit))) return e;
+    if (bytes > limit) return cudaErrorInvalidValue;
+    if (bytes > 48 * 1024 && !(done && *done)) {
+        if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit))) return e;
+        if (done) *done = 1;
+    }
+    return cudaSuccess;
+}
+
+static int block_lanes_index(int lanes)
+{
+    return lanes == 2 ? 0 : lanes == 4 ? 1 : lanes == 8 ? 2 : lanes == 16 ? 3 : 4;
+}
+
+extern "C" cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int32_t n,
+                                                       const int64_t *ptr, const int32_t *ind,
+                                                       int upper, int lanes, int threads,
+                                                       domino_solve_status *st)
+{
+    static char raised[64][5];
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e || n == 0) return e;
+    const void *fn = block_levels_kernel(lanes);
+    size_t bytes = (size_t)n * sizeof(float);
+    if ((e = block_raise_shared(fn, bytes, device >= 0 && device < 64 ? &raised[device][block_lanes_index(lanes)] : NULL)))
+        return e;
+    void *args[] = {&n, &ptr, &ind, &upper, &st};
+    return cudaLaunchKernel(fn, dim3(1), dim3(threads), args, bytes, stream);
+}
+
 extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int32_t n,
                                                 const int64_t *ptr, const int32_t *ind,
                                                 const void *val, int upper, int unit, int lanes,
-                                                int shared, int32_t nrhs, const void *B,
+                                                int threads, int shared, int32_t nrhs, const void *B,
                                                 int64_t ldb, void *X, int64_t ldx,
                                                 int64_t max_wait_ns, unsigned backoff_ns,
                                                 domino_solve_status *st)
@@ -288,18 +375,11 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
                                             : block_kernel<float>(lanes, shared);
     cudaError_t e = cudaSuccess;
     if (shared) {
-        /* each kernel's dynamic shared memory raised to the device's limit once */
         static char raised[64][2][5];
-        size_t limit = 0;
-        int device = 0, li = lanes == 2 ? 0 : lanes == 4 ? 1 : lanes == 8 ? 2 : lanes == 16 ? 3 : 4;
-        if ((e = block_shared_limit(&limit)) || (e = cudaGetDevice(&device))) return e;
-        if (bytes > limit) return cudaErrorInvalidValue;
-        char *done = device >= 0 && device < 64 ? &raised[device][type == DOMINO_FLOAT64][li] : NULL;
-        if (bytes > 48 * 1024 && !(done && *done)) {
-            if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit)))
-                return e;
-            if (done) *done = 1;
-        }
+        int device = 0;
+        if ((e = cudaGetDevice(&device))) return e;
+        char *done = device >= 0 && device < 64 ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)] : NULL;
+        if ((e = block_raise_shared(fn, bytes, done))) return e;
     } else {
         int64_t total = (int64_t)n * nrhs;
         int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
@@ -310,5 +390,6 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
         if ((e = cudaGetLastError())) return e;
     }
     void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st};
-    return cudaLaunchKernel(fn, dim3(1), dim3(BLOCK_THREADS), args, bytes, stream);
+    if (threads != 128 && threads != 256 && threads != 512) threads = BLOCK_THREADS;
+    return cudaLaunchKernel(fn, dim3(1), dim3(threads), args, bytes, stream);
 }

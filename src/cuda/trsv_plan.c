@@ -9,6 +9,8 @@
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
 #define BLOCK_AUTO_MAX_NNZ (1 << 20) /* AUTO's bound for the one-block engine: more entries than
                                         one SM streams in a fraction of a millisecond go wide */
+#define BLOCK_AUTO_MAX_PARALLELISM 64.0 /* AUTO keeps the one-block engine for levels of at most
+                                           this many rows on average: wider ones use every SM */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -207,6 +209,37 @@ static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
     return DOMINO_SUCCESS;
 }
 
+/* pattern-only work of the block engine: lanes per row, then (x in shared
+ * memory) the levels, which size the block; AUTO hands systems with wide
+ * levels to the thread engine, which has every SM (same workspace) */
+static domino_status prepare_block(domino_handle h, struct domino_gpu_context *gpu,
+                                   struct domino_trsv_plan_s *p, int chosen_by_auto)
+{
+    const char *lanes = getenv("DOMINO_BLOCK_LANES"), *threads = getenv("DOMINO_BLOCK_THREADS");
+    p->block_lanes = lanes ? atoi(lanes) : 0; /* experiments, tests */
+    if (p->block_lanes != 2 && p->block_lanes != 4 && p->block_lanes != 8 && p->block_lanes != 16 &&
+        p->block_lanes != 32)
+        p->block_lanes = domino_trsv_block_lanes(p->avg_row_len);
+    p->block_threads = 1024;
+    if (!p->block_shared) return DOMINO_SUCCESS;
+    domino_solve_status hst;
+    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
+    if (!e) e = domino_launch_trsv_block_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper,
+                                                p->block_lanes, 256, p->st);
+    if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: levels (block engine)");
+    p->nlevels = hst.levels;
+    double parallelism = (double)p->n / (hst.levels > 0 ? hst.levels : 1);
+    if (chosen_by_auto && parallelism > BLOCK_AUTO_MAX_PARALLELISM) {
+        p->engine = DOMINO_ENGINE_THREAD;
+        return DOMINO_SUCCESS;
+    }
+    p->block_threads = domino_trsv_block_threads(p->block_lanes, parallelism);
+    if (threads) p->block_threads = atoi(threads);
+    return DOMINO_SUCCESS;
+}
+
 /* pattern-only work of the level-set engine */
 static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *gpu,
                                     struct domino_trsv_plan_s *p)
@@ -267,11 +300,6 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->level_lanes = !lanes ? 0 : -1; /* set: "auto" or anything but 4, 8, 16, 32 means from the levels */
     if (lanes && (!strcmp(lanes, "4") || !strcmp(lanes, "8") || !strcmp(lanes, "16") || !strcmp(lanes, "32")))
         p->level_lanes = atoi(lanes);
-    const char *block_lanes = getenv("DOMINO_BLOCK_LANES"); /* experiments, tests */
-    p->block_lanes = block_lanes ? atoi(block_lanes) : 0;
-    if (p->block_lanes != 2 && p->block_lanes != 4 && p->block_lanes != 8 && p->block_lanes != 16 &&
-        p->block_lanes != 32)
-        p->block_lanes = 0; /* from the rows, below */
     const char *block_shared = getenv("DOMINO_BLOCK_SHARED");
     if (engine == DOMINO_ENGINE_BLOCK) {
         int fits = 0;
@@ -323,8 +351,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->level_count = (int64_t *)(base + L.level_count);
     }
     s = prepare_values(h, gpu, p);
-    if (!s && engine == DOMINO_ENGINE_BLOCK && !p->block_lanes)
-        p->block_lanes = domino_trsv_block_lanes(p->avg_row_len);
+    if (!s && engine == DOMINO_ENGINE_BLOCK)
+        s = prepare_block(h, gpu, p, !opt || opt->engine == DOMINO_ENGINE_AUTO);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
         if (p->transposed) s = make_tview(h, p);
@@ -403,7 +431,8 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     switch (p->engine) {
     case DOMINO_ENGINE_BLOCK:
         e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
-                                     p->s_upper, unit, p->block_lanes, p->block_shared, p->nrhs, B,
+                                     p->s_upper, unit, p->block_lanes, p->block_threads,
+                                     p->block_shared, p->nrhs, B,
                                      ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st);
         break;
     case DOMINO_ENGINE_LEVELSET:

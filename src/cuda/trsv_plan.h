@@ -31,6 +31,8 @@ struct domino_trsv_plan_s {
                                   from the average row length) */
     int block_shared;          /* block engine: 1 x in shared memory, 0 in X (n too large, or
                                   DOMINO_BLOCK_SHARED=0) */
+    int block_threads;         /* block engine: threads of its block (128-1024; DOMINO_BLOCK_THREADS,
+                                  else from the levels) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

@@ -13,7 +13,7 @@ __global__ void status_reset_kernel(domino_solve_status *st)
     st->timeout_row = INT32_MAX;
     st->missing_diag = INT32_MAX;
     st->zero_pivot = INT32_MAX;
-    st->pad = 0;
+    st->levels = 0;
 }
 
 extern "C" cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st)

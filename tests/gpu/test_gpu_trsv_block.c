@@ -1,6 +1,7 @@
 /* test_gpu_trsv_block.c: the one-block engine (DOMINO_ENGINE_BLOCK) with
- * 2, 4, 8, 16 and 32 lanes per row (DOMINO_BLOCK_LANES), x in shared memory
- * and in global memory (DOMINO_BLOCK_SHARED=0), against the CPU reference
+ * 2, 4, 8, 16 and 32 lanes per row (DOMINO_BLOCK_LANES), blocks of 128 and
+ * 1024 threads (DOMINO_BLOCK_THREADS), x in shared memory and in global
+ * memory (DOMINO_BLOCK_SHARED=0), against the CPU reference
  * (trsv_cases.h): a chain (every row waits for the one before), a DAG with
  * wide levels and n not a multiple of any group count, a DAG of 40-entry
  * rows, R-MAT 12 (rows of hundreds of entries), a stencil storing both
@@ -31,10 +32,12 @@ static void check_block(domino_handle h, const solve_case *c)
             if (lanes[k]) setenv("DOMINO_BLOCK_LANES", lanes[k], 1);
             else unsetenv("DOMINO_BLOCK_LANES");
             setenv("DOMINO_BLOCK_SHARED", shared ? "1" : "0", 1);
+            setenv("DOMINO_BLOCK_THREADS", k % 2 ? "128" : "1024", 1); /* a warp per scheduler, or the most */
             check_engine(h, c, &d, &opt, NULL);
         }
     unsetenv("DOMINO_BLOCK_LANES");
     unsetenv("DOMINO_BLOCK_SHARED");
+    unsetenv("DOMINO_BLOCK_THREADS");
     case_data_free(&d);
 }
 
