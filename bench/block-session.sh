@@ -25,9 +25,9 @@ if [ ! -f /usr/include/zlib.h ]; then
 fi
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS > "$OUT/build.log" 2>&1
-cmake --build $B -j 16 --target domino_cli ${TARGETS:-test_gpu_trsv_block test_gpu_trsv} >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+cmake --build $B -j 16 --target domino_cli ${TARGETS:-test_gpu_trsv_block test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_lanes} >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s"
-( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv_block|test_gpu_trsv\$}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
+( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
 export B MATS OUT DOMINO_BUILT=1
 ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-90} \
@@ -38,7 +38,7 @@ if [ "${SWEEP:-1}" = 1 ]; then
   for setting in ${SETTINGS:-"DOMINO_BLOCK_LANES=2" "DOMINO_BLOCK_LANES=4" "DOMINO_BLOCK_LANES=8" "DOMINO_BLOCK_LANES=16" \
                  "DOMINO_BLOCK_LANES=32" "DOMINO_BACKOFF_NS=0" "DOMINO_BACKOFF_NS=200"}; do
     for f in "$MATS"/*.mtx; do
-      env "$setting" timeout 20 $B/domino bench --problem "$f" --engines block --repeat 10 2>&1 \
+      env "$setting" timeout 20 $B/domino bench --problem "$f" --engines ${SWEEP_ENGINES:-block} --repeat 10 2>&1 \
         | grep -v "^#" | tail -n +2 | sed "s|^|$setting |" >> "$OUT/sweep.txt"
     done
   done

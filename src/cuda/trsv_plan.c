@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
+#define DOMINO_DEFAULT_LONG_ROW 32    /* a thread walks rows of up to this many entries */
 #define BLOCK_AUTO_MAX_NNZ (1 << 20) /* AUTO's bound for the one-block engine: more entries than
                                         one SM streams in a fraction of a millisecond go wide */
 #define BLOCK_AUTO_MAX_PARALLELISM 64.0 /* AUTO keeps the one-block engine for levels of at most
@@ -292,6 +293,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->arrays_are_csr_of_s = csr_of_s;
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
+    const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
+    p->long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
@@ -447,7 +450,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
-                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows);
+                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->long_row);
         else
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
@@ -461,7 +464,8 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
-                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL);
+                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL,
+                                    p->long_row);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

@@ -33,6 +33,8 @@ struct domino_trsv_plan_s {
                                   DOMINO_BLOCK_SHARED=0) */
     int block_threads;         /* block engine: threads of its block (128-1024; DOMINO_BLOCK_THREADS,
                                   else from the levels) */
+    int long_row;              /* pull engines: rows of more entries are solved by a whole warp
+                                  (DOMINO_LONG_ROW, default DOMINO_DEFAULT_LONG_ROW) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

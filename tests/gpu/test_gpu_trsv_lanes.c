@@ -33,55 +33,27 @@ static void check_lanes(domino_handle h, const solve_case *c)
     case_data_free(&d);
 }
 
-/* every combination of one base matrix (double CSR: its lower triangle, or
- * both triangles when full, the other one to be skipped) */
-static void check_matrix(domino_handle h, const char *name, domino_matrix M, int full)
-{
-    for (int fill = 0; fill < 2; fill++)
-        for (int diag = 0; diag < 2; diag++) {
-            domino_matrix Td = make_variant(h, M, !full, (domino_fill)fill, (domino_diag)diag);
-            for (int fmt = 0; Td && fmt < 2; fmt++)
-                for (int type = 0; type < 2; type++) {
-                    domino_matrix F = NULL, T = NULL;
-                    domino_dmatrix dT = NULL;
-                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
-                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
-                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
-                    for (int op = 0; dT && op < 2; op++)
-                        for (int rhs = 0; rhs < 2; rhs++) {
-                            solve_case c = {name, T, dT, (domino_fill)fill, (domino_diag)diag,
-                                            (domino_op)op, rhs ? 3 : 1, 0, NULL};
-                            check_lanes(h, &c);
-                        }
-                    domino_dmatrix_free(dT);
-                    domino_matrix_free(T);
-                    domino_matrix_free(F);
-                }
-            domino_matrix_free(Td);
-        }
-}
-
 /* the matrices: wide levels, long rows, a power law */
 static void test_lanes(domino_handle h)
 {
     domino_matrix M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 40003, 6, 2, 0, 77, DOMINO_FLOAT64, &M)); /* 20000 rows a level, n % 8 != 0 */
-    if (M) check_matrix(h, "dag n=40003 per_row=6 levels=2", M, 0);
+    if (M) for_each_combination(h, "dag n=40003 per_row=6 levels=2", M, 0, check_lanes);
     domino_matrix_free(M);
     M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
-    if (M) check_matrix(h, "dag n=2999 per_row=40 levels=30", M, 0);
+    if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_lanes);
     domino_matrix_free(M);
     M = NULL;
     domino_matrix R = NULL, Lo = NULL;
     CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
     if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
-    if (Lo) check_matrix(h, "rmat 12 lower", Lo, 0);
+    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_lanes);
     domino_matrix_free(R);
     domino_matrix_free(Lo);
     domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
     CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 33, 31, 29, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
-    if (F) check_matrix(h, "stencil D3N7 33x31x29 full", F, 1);
+    if (F) for_each_combination(h, "stencil D3N7 33x31x29 full", F, 1, check_lanes);
     domino_matrix_free(F);
 }
 

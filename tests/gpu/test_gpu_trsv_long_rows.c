@@ -1,0 +1,97 @@
+/* test_gpu_trsv_long_rows.c: rows solved by a whole warp in the thread-per-
+ * row paths of the pull engines (DOMINO_LONG_ROW: rows of more entries go
+ * to the warp), against the CPU reference (trsv_cases.h): the thread
+ * engine (sorted rows: warp sweep or thread per row; DOMINO_PULL_MODE=2:
+ * thread per row only) and the level-set engine (rows in level order), with
+ * DOMINO_LONG_ROW 1 (every row with an off-diagonal entry by a warp), 8 and
+ * the default; on R-MAT 12 (rows of hundreds of entries), a DAG of 40-entry
+ * rows, a stencil storing both triangles, over fill x diag x op x format x
+ * type x nrhs (1 and 3), and on the shared matrices with a few very long
+ * rows (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant
+ * diagonal); waits bounded so that a wrong wait fails instead of hanging.
+ * Without a CUDA device it reports every section skipped. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#include "trsv_cases.h"
+
+#include <stdlib.h>
+
+#define SECTIONS 2 /* test sections, all skipped without a device */
+
+/* the thread and level-set engines on one case, for each long-row setting */
+static void check_long_rows(domino_handle h, const solve_case *c)
+{
+    static const char *const long_row[] = {"1", "8", NULL};
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    for (int k = 0; k < 3; k++) {
+        if (long_row[k]) setenv("DOMINO_LONG_ROW", long_row[k], 1);
+        else unsetenv("DOMINO_LONG_ROW");
+        for (int e = 0; e < 3; e++) {
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = e == 2 ? DOMINO_ENGINE_LEVELSET : DOMINO_ENGINE_THREAD;
+            opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
+            if (e == 1) setenv("DOMINO_PULL_MODE", "2", 1);
+            check_engine(h, c, &d, &opt, NULL);
+            unsetenv("DOMINO_PULL_MODE");
+        }
+    }
+    unsetenv("DOMINO_LONG_ROW");
+    case_data_free(&d);
+}
+
+/* generated matrices, every combination */
+static void test_generated(domino_handle h)
+{
+    domino_matrix M = NULL, R = NULL, Lo = NULL, F = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
+    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_long_rows);
+    CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
+    if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_long_rows);
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N27, 13, 11, 9, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    if (F) for_each_combination(h, "stencil D3N27 13x11x9 full", F, 1, check_long_rows);
+    domino_matrix_free(F);
+    domino_matrix_free(M);
+    domino_matrix_free(Lo);
+    domino_matrix_free(R);
+}
+
+/* shared matrices with a few rows of hundreds or thousands of entries */
+static void test_shared(domino_handle h)
+{
+    static const char *const names[] = {"adder_dcop_05.mtx", "hangGlider_2.mtx", "cryg2500.mtx"};
+    for (int f = 0; f < 3; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", DOMINO_SHARED_MATRICES, names[f]);
+        domino_matrix A = NULL, L = NULL;
+        if (domino_mm_read(h, path, DOMINO_FLOAT64, 0, &A)) {
+            printf("test_gpu_trsv_long_rows: %s not readable, skipped\n", path);
+            check_skipped++;
+            continue;
+        }
+        CHECK_OK(h, domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &L));
+        if (L) for_each_combination(h, names[f], L, 0, check_long_rows);
+        domino_matrix_free(L);
+        domino_matrix_free(A);
+    }
+}
+
+int main(void)
+{
+    int64_t live = domino_debug_alloc_live();
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_trsv_long_rows: no CUDA device on this machine: %d skipped (every test section)\n",
+               SECTIONS);
+        domino_destroy(h);
+        return check_summary("test_gpu_trsv_long_rows");
+    }
+    test_generated(h);
+    test_shared(h);
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("test_gpu_trsv_long_rows: %d skipped\n", check_skipped);
+    return check_summary("test_gpu_trsv_long_rows");
+}
