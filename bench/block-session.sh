@@ -3,10 +3,13 @@
 # one-block engine (DOMINO_ENGINE_BLOCK, src/cuda/trsv_block.cu):
 #  1. builds the CLI and the triangular-solve GPU tests only (not the
 #     multi-GPU targets), runs test_gpu_trsv_block, test_gpu_trsv;
-#  2. the trsv suite's real matrices and deep DAGs with auto, block,
-#     block-global, thread and cusparse (-> trsv.csv / trsv.txt);
-#  3. a sweep of lanes per row and back-off on the real matrices
+#  2. the trsv suite's real matrices (MATRICES=0: none) and deep DAGs
+#     (DEEP: other problems) with auto, block, block-global, thread and
+#     cusparse (ENGINES) (-> $TAG.csv / $TAG.txt, TAG=trsv);
+#  3. a sweep of settings (SETTINGS: lanes per row and back-off) of one
+#     engine (SWEEP_ENGINES=block) on the real matrices (SWEEP=0: none)
 #     (-> sweep.txt: one line per engine run, the setting in front).
+# TARGETS and TESTS: the test programs built and run (the trsv ones).
 #   bash bench/block-session.sh       (results in $OUT, or bench/results/raw)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,8 +33,9 @@ echo "build: $(( $(date +%s) - t0 )) s"
 ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
 export B MATS OUT DOMINO_BUILT=1
+[ "${MATRICES:-1}" = 1 ] && SHARED_MTX=("$MATS"/*.mtx) || SHARED_MTX=()
 ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-90} \
-  timeout ${SUITE_S:-200} bash bench/gpu-run.sh none "$MATS"/*.mtx ${DEEP:-dag:1000000:8:100 dag:1000000:8:1000 \
+  TAG=${TAG:-trsv} timeout ${SUITE_S:-200} bash bench/gpu-run.sh none "${SHARED_MTX[@]}" ${DEEP:-dag:1000000:8:100 dag:1000000:8:1000 \
   dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:2:1000000 dag:1000000:8:100000:100} 2>&1 | tail -n 80
 if [ "${SWEEP:-1}" = 1 ]; then
   : > "$OUT/sweep.txt"

@@ -790,9 +790,10 @@ typedef enum domino_engine {
                                    from the transpose the analysis makes); solves synchronize */
     DOMINO_ENGINE_BLOCK = 7     /* synchronization-free in one thread block (one SM): x in shared
                                    memory when n values fit (else in X, polled through L2), a group
-                                   of 2-32 lanes per row; no analysis.  AUTO takes it when x fits
-                                   and nnz <= 2^20 (deep, narrow systems: a dependency costs a
-                                   shared-memory hop instead of a round trip through L2) */
+                                   of 2-32 lanes per row, the block sized from the levels (counted
+                                   by one block in the analysis).  Experimental: on an H100 it beat
+                                   the thread engine on a few small deep systems (cryg2500 2x) and
+                                   lost on most (bench/results/h100-trsv3); AUTO never takes it */
 } domino_engine;
 #define DOMINO_ENGINE_COUNT 8
 const char *domino_engine_name(domino_engine e);

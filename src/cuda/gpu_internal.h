@@ -51,6 +51,19 @@ typedef struct domino_solve_status {
     int32_t levels;        /* levels the block engine's analysis found (trsv_block.cu) */
 } domino_solve_status;
 
+#ifdef __CUDACC__
+/* a solve status as domino_launch_status_reset leaves it (by one thread) */
+__device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
+{
+    st->ticket = 0;
+    st->ticket2 = 0;
+    st->timeout_row = INT32_MAX;
+    st->missing_diag = INT32_MAX;
+    st->zero_pivot = INT32_MAX;
+    st->levels = 0;
+}
+#endif
+
 /* get (creating on first use) the GPU context of h */
 domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **gpu);
 /* translate a CUDA error into a status with a message */

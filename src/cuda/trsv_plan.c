@@ -7,11 +7,8 @@
 #include <string.h>
 
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
-#define DOMINO_DEFAULT_LONG_ROW 32    /* a thread walks rows of up to this many entries */
-#define BLOCK_AUTO_MAX_NNZ (1 << 20) /* AUTO's bound for the one-block engine: more entries than
-                                        one SM streams in a fraction of a millisecond go wide */
-#define BLOCK_AUTO_MAX_PARALLELISM 64.0 /* AUTO keeps the one-block engine for levels of at most
-                                           this many rows on average: wider ones use every SM */
+#define DOMINO_DEFAULT_LONG_ROW 128   /* a thread walks rows of up to this many entries (H100: 64
+                                         slowed rows of 65-114 entries, bench/results/h100-trsv3) */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -85,10 +82,6 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
          * are CSC(S), which saves the transpose. */
         e = (*arrays_are_csr_of_s || deterministic || nrhs != 1) ? DOMINO_ENGINE_THREAD
                                                                   : DOMINO_ENGINE_CSC;
-        /* x fits in one block's shared memory: the whole solve on one SM */
-        int fits = 0;
-        if (dA->nnz <= BLOCK_AUTO_MAX_NNZ && !domino_trsv_block_fits(dA->type, dA->nrows, &fits) && fits)
-            e = DOMINO_ENGINE_BLOCK;
     }
     if (e == DOMINO_ENGINE_CSC && nrhs != 1)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the csc engine solves one right-hand side (nrhs %d)", fn, nrhs);
@@ -211,10 +204,9 @@ static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
 }
 
 /* pattern-only work of the block engine: lanes per row, then (x in shared
- * memory) the levels, which size the block; AUTO hands systems with wide
- * levels to the thread engine, which has every SM (same workspace) */
+ * memory) the levels, which size the block */
 static domino_status prepare_block(domino_handle h, struct domino_gpu_context *gpu,
-                                   struct domino_trsv_plan_s *p, int chosen_by_auto)
+                                   struct domino_trsv_plan_s *p)
 {
     const char *lanes = getenv("DOMINO_BLOCK_LANES"), *threads = getenv("DOMINO_BLOCK_THREADS");
     p->block_lanes = lanes ? atoi(lanes) : 0; /* experiments, tests */
@@ -231,12 +223,7 @@ static domino_status prepare_block(domino_handle h, struct domino_gpu_context *g
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: levels (block engine)");
     p->nlevels = hst.levels;
-    double parallelism = (double)p->n / (hst.levels > 0 ? hst.levels : 1);
-    if (chosen_by_auto && parallelism > BLOCK_AUTO_MAX_PARALLELISM) {
-        p->engine = DOMINO_ENGINE_THREAD;
-        return DOMINO_SUCCESS;
-    }
-    p->block_threads = domino_trsv_block_threads(p->block_lanes, parallelism);
+    p->block_threads = domino_trsv_block_threads(p->block_lanes, (double)p->n / (hst.levels > 0 ? hst.levels : 1));
     if (threads) p->block_threads = atoi(threads);
     return DOMINO_SUCCESS;
 }
@@ -355,7 +342,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     }
     s = prepare_values(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_BLOCK)
-        s = prepare_block(h, gpu, p, !opt || opt->engine == DOMINO_ENGINE_AUTO);
+        s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
         if (p->transposed) s = make_tview(h, p);
@@ -428,8 +415,12 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
     }
     if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx, check_pivot);
     int unit = p->diag == DOMINO_UNIT;
-    /* the block engine is one launch: it resets the status field it reports through itself */
-    cudaError_t e = p->engine == DOMINO_ENGINE_BLOCK ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
+    /* the pull engines reset the status with their sentinel fill, the block
+     * engine the one field it reports through: one launch fewer per solve */
+    int resets_itself = p->engine == DOMINO_ENGINE_BLOCK || p->engine == DOMINO_ENGINE_THREAD ||
+                        p->engine == DOMINO_ENGINE_WARP ||
+                        (p->engine == DOMINO_ENGINE_LEVELSET && !p->level_launches);
+    cudaError_t e = resets_itself ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
     if (e) return domino_cuda_status(h, e, fn);
     switch (p->engine) {
     case DOMINO_ENGINE_BLOCK:

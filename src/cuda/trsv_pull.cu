@@ -530,10 +530,12 @@ __global__ void __launch_bounds__(PULL_THREADS)
     }
 }
 
-/* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
+/* fill the nrhs columns of X (n rows, leading dimension ldx) with the
+ * sentinel, and reset the solve status (one launch fewer per solve) */
 template <typename T>
-__global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx)
+__global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx, domino_solve_status *st)
 {
+    if (blockIdx.x == 0 && threadIdx.x == 0) solve_status_reset(st);
     int64_t total = (int64_t)n * nrhs;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
          t += (int64_t)gridDim.x * blockDim.x) {
@@ -555,12 +557,12 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
     if (type == DOMINO_FLOAT64) {
-        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
+        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
             (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row);
     } else {
-        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
+        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
             (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row);
@@ -609,9 +611,9 @@ extern "C" cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domin
     int blocks = (int)(want < most ? want : most);
     void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st, &order};
     if (type == DOMINO_FLOAT64)
-        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
+        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
     else
-        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
+        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
     e = cudaGetLastError();
     if (!e) e = cudaLaunchKernel(fn, dim3(blocks), dim3(PULL_THREADS), args, 0, stream);
     return e;

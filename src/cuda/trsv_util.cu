@@ -6,15 +6,7 @@
 
 #include <cub/cub.cuh>
 
-__global__ void status_reset_kernel(domino_solve_status *st)
-{
-    st->ticket = 0;
-    st->ticket2 = 0;
-    st->timeout_row = INT32_MAX;
-    st->missing_diag = INT32_MAX;
-    st->zero_pivot = INT32_MAX;
-    st->levels = 0;
-}
+__global__ void status_reset_kernel(domino_solve_status *st) { solve_status_reset(st); }
 
 extern "C" cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st)
 {

@@ -7,8 +7,8 @@
  * rows, R-MAT 12 (rows of hundreds of entries), a stencil storing both
  * triangles, over fill x diag x op x format x type x nrhs (1 and 3), waits
  * bounded so that a wrong wait fails instead of hanging; then a system too
- * large for shared memory (the engine falls back to global memory) and
- * AUTO's choice on a small one.  Without a CUDA device it reports every
+ * large for shared memory (the engine falls back to global memory) and a
+ * small one with the block sized from its levels.  Without a CUDA device it reports every
  * section skipped. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "trsv_cases.h"
@@ -93,7 +93,7 @@ static void check_one(domino_handle h, const char *name, domino_matrix M, domino
     domino_dmatrix_free(dM);
 }
 
-/* n beyond shared memory (x in global memory), and AUTO on a small system */
+/* n beyond shared memory (x in global memory), and a small system with the block sized from its levels */
 static void test_sizes(domino_handle h)
 {
     domino_matrix M = NULL;
@@ -102,7 +102,8 @@ static void test_sizes(domino_handle h)
     domino_matrix_free(M);
     M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 5000, 8, 500, 0, 80, DOMINO_FLOAT64, &M));
-    if (M) check_one(h, "dag n=5000 levels=500, auto", M, DOMINO_ENGINE_AUTO, DOMINO_ENGINE_BLOCK);
+    if (M) check_one(h, "dag n=5000 levels=500, block sized from the levels", M, DOMINO_ENGINE_BLOCK,
+                     DOMINO_ENGINE_BLOCK);
     domino_matrix_free(M);
 }
 
