@@ -7,8 +7,10 @@
 #include <string.h>
 
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
-#define DOMINO_DEFAULT_LONG_ROW 128   /* a thread walks rows of up to this many entries (H100: 64
-                                         slowed rows of 65-114 entries, bench/results/h100-trsv3) */
+#define DOMINO_DEFAULT_SWEEP_MAX_ROW 3 /* see bench/results/README.md, "warp sweep" */
+#define DOMINO_DEFAULT_LONG_ROW 512   /* a thread walks rows of up to this many entries (H100,
+                                         bench/results/h100-trsv3: 64 slowed pushpull's rows of
+                                         65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -282,6 +284,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
     p->long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
+    const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
+    p->sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
@@ -441,7 +445,8 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
-                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->long_row);
+                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->long_row,
+                                        p->sweep_max_row);
         else
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
@@ -456,7 +461,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
                                     p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL,
-                                    p->long_row);
+                                    p->long_row, p->sweep_max_row);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

@@ -35,6 +35,8 @@ struct domino_trsv_plan_s {
                                   else from the levels) */
     int long_row;              /* pull engines: rows of more entries are solved by a whole warp
                                   (DOMINO_LONG_ROW, default DOMINO_DEFAULT_LONG_ROW) */
+    int sweep_max_row;         /* thread engine: longest row of a warp sweep (DOMINO_SWEEP_MAX_ROW,
+                                  default DOMINO_DEFAULT_SWEEP_MAX_ROW) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

@@ -37,7 +37,6 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
-#define PULL_SWEEP_MAX_ROW 3     /* longest row (diagonal included) of a sweeping warp */
 
 /* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
@@ -143,7 +142,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
                                        unsigned backoff_ns, domino_solve_status *st,
-                                       const int32_t *__restrict__ order, int long_row)
+                                       const int32_t *__restrict__ order, int long_row, int sweep_max_row)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     int lane = threadIdx.x & 31;
@@ -429,7 +428,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
         return;
     }
     /* mode 0, per warp: the sweep when every row of the warp reads the row
-     * before it within the warp and holds at most PULL_SWEEP_MAX_ROW entries
+     * before it within the warp and holds at most sweep_max_row entries
      * (chains, 2D stencils: the in-warp chain is the critical path), else
      * thread per row, which publishes each row as soon as it is solved
      * instead of when the whole warp is (bench/results/README.md has the
@@ -452,7 +451,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
         }
     }
     if (__all_sync(0xffffffffu, in_warp) &&
-        __all_sync(0xffffffffu, len <= PULL_SWEEP_MAX_ROW) && n - wbase > 1)
+        __all_sync(0xffffffffu, len <= sweep_max_row) && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st);
     else
@@ -550,7 +549,8 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int32_t nrhs, const void *B, int64_t ldb, void *X,
                                                int64_t ldx, int64_t max_wait_ns,
                                                unsigned backoff_ns, domino_solve_status *st,
-                                               const int32_t *order, int long_row)
+                                               const int32_t *order, int long_row,
+                                               int sweep_max_row)
 {
     if (n == 0) return cudaSuccess;
     int64_t total = (int64_t)n * nrhs;
@@ -560,12 +560,12 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
         fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row);
+            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row);
     } else {
         fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row);
+            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row);
     }
     return cudaGetLastError();
 }
