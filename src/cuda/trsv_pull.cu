@@ -142,7 +142,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
                                        unsigned backoff_ns, domino_solve_status *st,
-                                       const int32_t *__restrict__ order, int long_row, int sweep_max_row)
+                                       const int32_t *__restrict__ order, int long_row)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     int lane = threadIdx.x & 31;
@@ -400,7 +400,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
-                     const int32_t *__restrict__ order, int long_row)
+                     const int32_t *__restrict__ order, int long_row, int sweep_max_row)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
