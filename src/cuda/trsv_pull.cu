@@ -38,40 +38,6 @@
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
 
-/* one row, one right-hand side, thread per row; returns when solved or stalled */
-template <typename T>
-__device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int32_t n, int upper,
-                                                 const int32_t *__restrict__ ind,
-                                                 const T *__restrict__ val, int64_t *kk,
-                                                 int64_t end, const T *X, const volatile T *sx,
-                                                 int use_shared, T *sum, T *diag)
-{
-    int64_t k = *kk;
-    T s = *sum, d = *diag;
-    bool stalled = false;
-    while (k < end) {
-        int32_t j = __ldg(&ind[k]);
-        bool dep = upper ? (j > row) : (j < row);
-        if (!dep) {
-            if (j == row) d += __ldg(&val[k]);
-            k++;
-            continue;
-        }
-        int32_t lj = upper ? n - 1 - j : j;
-        T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&X[j]);
-        if (is_pending(v)) {
-            stalled = true;
-            break;
-        }
-        s += __ldg(&val[k]) * v;
-        k++;
-    }
-    *kk = k;
-    *sum = s;
-    *diag = d;
-    return !stalled;
-}
-
 /* x_j as this block sees it (shared memory for its own rows when use_shared) */
 template <typename T>
 __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int upper, const T *X,
@@ -81,54 +47,88 @@ __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int 
     return (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&X[j]);
 }
 
+/* Add entries *kk, *kk + stride, ... (below end) of row: dependencies to
+ * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time: the batch's
+ * indices and values are loaded together, then its x together, then added
+ * in stored order up to the first pending x (a walk that loaded one entry
+ * after another paid two memory latencies an entry).  *kk moves past what
+ * was added, *moved is set when something was; true when the walk reached
+ * end. */
+#define PULL_WALK_BATCH 4
+template <typename T>
+__device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, int upper,
+                                          const int32_t *__restrict__ ind, const T *__restrict__ val,
+                                          int64_t *kk, int64_t end, int stride, const T *X,
+                                          const volatile T *sx, int use_shared, T *sum, T *diag,
+                                          bool *moved)
+{
+    int64_t k = *kk;
+    T s = *sum, d = *diag;
+    bool stalled = false;
+    while (k < end && !stalled) {
+        int32_t j[PULL_WALK_BATCH];
+        T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
+#pragma unroll
+        for (int u = 0; u < PULL_WALK_BATCH; u++) {
+            int64_t ku = k + (int64_t)u * stride;
+            j[u] = ku < end ? __ldg(&ind[ku]) : row;
+            a[u] = ku < end ? __ldg(&val[ku]) : (T)0;
+        }
+#pragma unroll
+        for (int u = 0; u < PULL_WALK_BATCH; u++)
+            v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
+                                                     : (T)0;
+#pragma unroll
+        for (int u = 0; u < PULL_WALK_BATCH; u++) {
+            if (stalled || k >= end) continue; /* k is entry u's position here */
+            if (upper ? j[u] > row : j[u] < row) {
+                if (is_pending(v[u])) {
+                    stalled = true;
+                    continue;
+                }
+                s += a[u] * v[u];
+            } else if (j[u] == row) {
+                d += a[u];
+            }
+            k += stride;
+            *moved = true;
+        }
+    }
+    *kk = k;
+    *sum = s;
+    *diag = d;
+    return !stalled;
+}
+
+/* one row, one right-hand side, thread per row; returns when solved or stalled */
+template <typename T>
+__device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int32_t n, int upper,
+                                                 const int32_t *__restrict__ ind,
+                                                 const T *__restrict__ val, int64_t *kk,
+                                                 int64_t end, const T *X, const volatile T *sx,
+                                                 int use_shared, T *sum, T *diag)
+{
+    bool moved = false;
+    return pull_walk<T>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag, &moved);
+}
+
 /* A long row (more than long_row entries) solved by the whole warp without
- * waiting: each lane adds entries k, k + 32, ... of the row, PULL_COOP_BATCH
- * loaded at a time, in stored order, stopping at the first pending one; it
- * resumes there next turn (*coop_k, *coop_sum, *coop_diag are its state).
- * Returns true when every lane is through: *coop_sum and *coop_diag then
- * hold the row's sums (the same in every lane, fixed shuffle order). */
-#define PULL_COOP_BATCH 4
+ * waiting: each lane walks entries k, k + 32, ... of the row (pull_walk),
+ * resuming next turn where it stopped (*coop_k, *coop_sum, *coop_diag are
+ * its state).  Returns true when every lane is through: *coop_sum and
+ * *coop_diag then hold the row's sums (the same in every lane, fixed
+ * shuffle order). */
 template <typename T>
 __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, int32_t n, int upper,
                                       const int32_t *__restrict__ ind, const T *__restrict__ val,
                                       const T *X, const volatile T *sx, int use_shared,
                                       int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved)
 {
-    int64_t k = *coop_k;
-    T s = *coop_sum, d = *coop_diag;
-    bool stalled = false;
-    while (k < end && !stalled) {
-        int32_t j[PULL_COOP_BATCH];
-        T a[PULL_COOP_BATCH];
-#pragma unroll
-        for (int u = 0; u < PULL_COOP_BATCH; u++) {
-            int64_t kk = k + 32 * u;
-            j[u] = kk < end ? __ldg(&ind[kk]) : row;
-            a[u] = kk < end ? __ldg(&val[kk]) : (T)0;
-        }
-#pragma unroll
-        for (int u = 0; u < PULL_COOP_BATCH; u++) {
-            if (stalled || k >= end) continue;
-            if (upper ? j[u] > row : j[u] < row) {
-                T v = pull_value<T>(j[u], base, n, upper, X, sx, use_shared);
-                if (is_pending(v)) {
-                    stalled = true;
-                    continue;
-                }
-                s += a[u] * v;
-            } else if (j[u] == row) {
-                d += a[u];
-            }
-            k += 32;
-            *moved = true;
-        }
-    }
-    *coop_k = k;
-    *coop_sum = s;
-    *coop_diag = d;
-    if (!__all_sync(0xffffffffu, k >= end)) return false;
-    *coop_sum = warp_sum(s);
-    *coop_diag = warp_sum(d);
+    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
+                 coop_diag, moved);
+    if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
+    *coop_sum = warp_sum(*coop_sum);
+    *coop_diag = warp_sum(*coop_diag);
     return true;
 }
 
