@@ -51,26 +51,30 @@ __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int 
  * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time: the batch's
  * indices and values are loaded together, then its x together, then added
  * in stored order up to the first pending x (a walk that loaded one entry
- * after another paid two memory latencies an entry).  With probe (the walk
- * resumes where it stopped) the pending x is polled alone first, so that a
- * waiting walk polls one word, not a batch.  *kk moves past what was added,
- * *moved is set when something was; true when the walk reached end. */
+ * after another paid two memory latencies an entry).  The pending entry's
+ * column and value are kept (*wait_j >= 0, *wait_a): a walk that resumes
+ * polls that one x alone, one memory latency, before it loads more.  *kk
+ * moves past what was added, *moved is set when something was; true when
+ * the walk reached end. */
 #define PULL_WALK_BATCH 4
 template <typename T>
 __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, int upper,
                                           const int32_t *__restrict__ ind, const T *__restrict__ val,
                                           int64_t *kk, int64_t end, int stride, const T *X,
                                           const volatile T *sx, int use_shared, T *sum, T *diag,
-                                          bool *moved, bool probe)
+                                          bool *moved, int32_t *wait_j, T *wait_a)
 {
     int64_t k = *kk;
     T s = *sum, d = *diag;
-    bool stalled = false;
-    if (probe && k < end) { /* resuming at a pending x: poll that one alone until it is solved */
-        int32_t j = __ldg(&ind[k]);
-        if ((upper ? j > row : j < row) && is_pending(pull_value<T>(j, base, n, upper, X, sx, use_shared)))
-            return false;
+    if (*wait_j >= 0) { /* resuming at a pending x */
+        T v = pull_value<T>(*wait_j, base, n, upper, X, sx, use_shared);
+        if (is_pending(v)) return false;
+        s += *wait_a * v;
+        *wait_j = -1;
+        k += stride;
+        *moved = true;
     }
+    bool stalled = false;
     while (k < end && !stalled) {
         int32_t j[PULL_WALK_BATCH];
         T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
@@ -90,6 +94,8 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
             if (upper ? j[u] > row : j[u] < row) {
                 if (is_pending(v[u])) {
                     stalled = true;
+                    *wait_j = j[u];
+                    *wait_a = a[u];
                     continue;
                 }
                 s += a[u] * v[u];
@@ -106,24 +112,24 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
     return !stalled;
 }
 
-/* one row, one right-hand side, thread per row (resumed: not the row's
- * first turn); returns when solved or stalled */
+/* one row, one right-hand side, thread per row; returns when solved or stalled */
 template <typename T>
 __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int32_t n, int upper,
                                                  const int32_t *__restrict__ ind,
                                                  const T *__restrict__ val, int64_t *kk,
                                                  int64_t end, const T *X, const volatile T *sx,
-                                                 int use_shared, T *sum, T *diag, bool resumed)
+                                                 int use_shared, T *sum, T *diag, int32_t *wait_j,
+                                                 T *wait_a)
 {
     bool moved = false;
     return pull_walk<T>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag,
-                        &moved, resumed);
+                        &moved, wait_j, wait_a);
 }
 
 /* A long row (more than long_row entries) solved by the whole warp without
  * waiting: each lane walks entries k, k + 32, ... of the row (pull_walk),
- * resuming next turn where it stopped (*coop_k, *coop_sum, *coop_diag are
- * its state).  Returns true when every lane is through: *coop_sum and
+ * resuming next turn where it stopped (*coop_k, *coop_sum, *coop_diag and
+ * the pending entry are its state).  Returns true when every lane is through: *coop_sum and
  * *coop_diag then hold the row's sums (the same in every lane, fixed
  * shuffle order). */
 template <typename T>
@@ -131,10 +137,10 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
                                       const int32_t *__restrict__ ind, const T *__restrict__ val,
                                       const T *X, const volatile T *sx, int use_shared,
                                       int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
-                                      bool resumed)
+                                      int32_t *wait_j, T *wait_a)
 {
     pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
-                 coop_diag, moved, resumed);
+                 coop_diag, moved, wait_j, wait_a);
     if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
     *coop_sum = warp_sum(*coop_sum);
     *coop_diag = warp_sum(*coop_diag);
@@ -166,7 +172,8 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         uint64_t stall_since = 0, coop_since = 0;
         T *x = X + (int64_t)r * ldx;
         int use_shared = nrhs == 1 && !order;
-        bool turned = false, coop_turned = false; /* the row (the warp's long row) had a turn */
+        int32_t wait_j = -1, coop_wait_j = -1; /* the pending entry of the row, of the long row */
+        T wait_a = 0, coop_wait_a = 0;
         int coop_lane = -1; /* the long row the warp is on (its lane), -1 none */
         int64_t coop_k = 0;
         T coop_sum = 0, coop_diag = 0;
@@ -174,10 +181,8 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
             bool moved = false;
             if (!done && !is_long) {
                 int64_t k_before = k;
-                bool resumed = turned;
-                turned = true;
                 if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
-                                        &sum, &diag, resumed)) {
+                                        &sum, &diag, &wait_j, &wait_a)) {
                     T b = __ldg(&B[row + (int64_t)r * ldb]);
                     T xi = publishable(unit ? b - sum : (b - sum) / diag);
                     store_relaxed(&x[row], xi);
@@ -207,13 +212,12 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     coop_k = __shfl_sync(0xffffffffu, start, l) + lane;
                     coop_sum = coop_diag = 0;
                     coop_since = 0;
-                    coop_turned = false;
+                    coop_wait_j = -1;
                 }
                 bool coop_moved = false;
                 bool through = pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx,
                                                         use_shared, &coop_k, &coop_sum, &coop_diag,
-                                                        &coop_moved, coop_turned);
-                coop_turned = true;
+                                                        &coop_moved, &coop_wait_j, &coop_wait_a);
                 coop_moved = __any_sync(0xffffffffu, coop_moved);
                 moved |= coop_moved;
                 if (!through && max_wait_ns > 0) {
