@@ -51,13 +51,15 @@ __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int 
  * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time: the batch's
  * indices and values are loaded together, then its x together, then added
  * in stored order up to the first pending x (a walk that loaded one entry
- * after another paid two memory latencies an entry).  The pending entry's
+ * after another paid two memory latencies an entry; BATCH 1 does that).  The pending entry's
  * column and value are kept (*wait_j >= 0, *wait_a): a walk that resumes
  * polls that one x alone, one memory latency, before it loads more.  *kk
  * moves past what was added, *moved is set when something was; true when
  * the walk reached end. */
-#define PULL_WALK_BATCH 4
-template <typename T>
+#define PULL_WALK_BATCH 4 /* entries a batch of a long walk loads at once */
+#define PULL_WALK_SHORT 8 /* a thread walks rows of up to this many entries one entry at a time
+                             (H100: batches slowed deep DAGs and meshes of short rows) */
+template <typename T, int BATCH>
 __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, int upper,
                                           const int32_t *__restrict__ ind, const T *__restrict__ val,
                                           int64_t *kk, int64_t end, int stride, const T *X,
@@ -76,20 +78,20 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
     }
     bool stalled = false;
     while (k < end && !stalled) {
-        int32_t j[PULL_WALK_BATCH];
-        T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
+        int32_t j[BATCH];
+        T a[BATCH], v[BATCH];
 #pragma unroll
-        for (int u = 0; u < PULL_WALK_BATCH; u++) {
+        for (int u = 0; u < BATCH; u++) {
             int64_t ku = k + (int64_t)u * stride;
             j[u] = ku < end ? __ldg(&ind[ku]) : row;
             a[u] = ku < end ? __ldg(&val[ku]) : (T)0;
         }
 #pragma unroll
-        for (int u = 0; u < PULL_WALK_BATCH; u++)
+        for (int u = 0; u < BATCH; u++)
             v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
                                                      : (T)0;
 #pragma unroll
-        for (int u = 0; u < PULL_WALK_BATCH; u++) {
+        for (int u = 0; u < BATCH; u++) {
             if (stalled || k >= end) continue; /* k is entry u's position here */
             if (upper ? j[u] > row : j[u] < row) {
                 if (is_pending(v[u])) {
@@ -112,18 +114,22 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
     return !stalled;
 }
 
-/* one row, one right-hand side, thread per row; returns when solved or stalled */
+/* one row, one right-hand side, thread per row (in batches when long_walk);
+ * returns when solved or stalled */
 template <typename T>
 __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int32_t n, int upper,
                                                  const int32_t *__restrict__ ind,
                                                  const T *__restrict__ val, int64_t *kk,
                                                  int64_t end, const T *X, const volatile T *sx,
                                                  int use_shared, T *sum, T *diag, int32_t *wait_j,
-                                                 T *wait_a)
+                                                 T *wait_a, bool long_walk)
 {
     bool moved = false;
-    return pull_walk<T>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag,
-                        &moved, wait_j, wait_a);
+    if (long_walk)
+        return pull_walk<T, PULL_WALK_BATCH>(row, base, n, upper, ind, val, kk, end, 1, X, sx,
+                                             use_shared, sum, diag, &moved, wait_j, wait_a);
+    return pull_walk<T, 1>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag,
+                           &moved, wait_j, wait_a);
 }
 
 /* A long row (more than long_row entries) solved by the whole warp without
@@ -139,8 +145,8 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
                                       int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
                                       int32_t *wait_j, T *wait_a)
 {
-    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
-                 coop_diag, moved, wait_j, wait_a);
+    pull_walk<T, PULL_WALK_BATCH>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared,
+                                  coop_sum, coop_diag, moved, wait_j, wait_a);
     if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
     *coop_sum = warp_sum(*coop_sum);
     *coop_diag = warp_sum(*coop_diag);
@@ -182,7 +188,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
             if (!done && !is_long) {
                 int64_t k_before = k;
                 if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
-                                        &sum, &diag, &wait_j, &wait_a)) {
+                                        &sum, &diag, &wait_j, &wait_a, end - start > PULL_WALK_SHORT)) {
                     T b = __ldg(&B[row + (int64_t)r * ldb]);
                     T xi = publishable(unit ? b - sum : (b - sum) / diag);
                     store_relaxed(&x[row], xi);
