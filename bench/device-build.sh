@@ -2,7 +2,9 @@
 # device-build.sh: sourced by the device-session scripts (gpu-run.sh,
 # stencil-run.sh): records the GPU in $OUT/device.txt and builds build-gpu
 # (Release) against the matrices in $DOMINO_MATRICES (default .carry/matrices,
-# with zlib headers from .carry/zlib when the machine has none).
+# with zlib headers from .carry/zlib when the machine has none): every
+# target, or the CLI and $DOMINO_TARGETS when that is set; nothing when
+# DOMINO_BUILT=1 (the caller built it already).
 export NVSHMEM_DISABLE_NVLS=1
 OUT=${OUT:-bench/results/raw}
 mkdir -p "$OUT"
@@ -16,8 +18,12 @@ if [ ! -f /usr/include/zlib.h ]; then
   zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
   ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
 fi
-[ "${DOMINO_BUILT:-0}" = 1 ] && return 0 # the caller built $B already (block-session.sh)
+[ "${DOMINO_BUILT:-0}" = 1 ] && return 0
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
-cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
+if [ -n "${DOMINO_TARGETS:-}" ]; then
+  cmake --build $B -j 16 --target domino_cli $DOMINO_TARGETS 2>&1 | grep -E "error|warning|Built target domino_cli"
+else
+  cmake --build $B -j 16 2>&1 | grep -E "error|warning|Built target domino_cli"
+fi
 echo "build: $(( $(date +%s) - t0 )) s"

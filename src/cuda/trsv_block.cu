@@ -26,7 +26,7 @@
 #include "device_util.cuh"
 
 #define BLOCK_THREADS 1024 /* most threads of the one block */
-#define BLOCK_BATCH 2      /* entries a lane loads before it waits on them */
+#define BLOCK_BATCH   2    /* entries a lane loads before it waits on them */
 
 /* the offsets of logical row lrow (0, 0 past the end) */
 __device__ __forceinline__ void block_row_offsets(int32_t lrow, int32_t n, int upper,
@@ -44,10 +44,9 @@ __device__ __forceinline__ void block_row_offsets(int32_t lrow, int32_t n, int u
 /* a lane's batch of entries k, k + LANES, ... below end; *left marks the
  * ones that exist (known without waiting for the loads) */
 template <typename T, int LANES, bool LEVELS>
-__device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
-                                                 const int32_t *__restrict__ ind,
-                                                 const T *__restrict__ val, int32_t *j, T *a,
-                                                 unsigned *left)
+__device__ __forceinline__ void
+block_load_batch(int64_t k, int64_t end, const int32_t *__restrict__ ind, const T *__restrict__ val,
+                 int32_t *j, T *a, unsigned *left)
 {
     unsigned bits = 0;
 #pragma unroll
@@ -76,13 +75,13 @@ __device__ __forceinline__ void block_load_batch(int64_t k, int64_t end,
 template <typename T, int LANES, bool SHARED, bool LEVELS>
 __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                                  const int32_t *__restrict__ ind, const T *__restrict__ val,
-                                 int upper, int unit, const T *__restrict__ b, T *x,
-                                 volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns,
-                                 domino_solve_status *st)
+                                 int upper, int unit, const T *__restrict__ b, T *x, volatile T *sx,
+                                 int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
 {
     const int32_t groups = (int32_t)(blockDim.x / LANES);
     const int sub = (int)(threadIdx.x % LANES);
-    const int32_t flip = upper ? -1 : 0; /* j is a dependency of row iff ((j - row) ^ flip) < 0, j != row */
+    const int32_t flip =
+        upper ? -1 : 0; /* j is a dependency of row iff ((j - row) ^ flip) < 0, j != row */
     const unsigned group_mask =
         LANES == 32 ? 0xffffffffu : ((1u << LANES) - 1u) << ((threadIdx.x & 31) / LANES * LANES);
     /* the current row: logical index, row, this lane's batch at k, entries not yet added */
@@ -105,7 +104,9 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
     block_load_batch<T, LANES, LEVELS>(k, end, ind, val, cur_j, cur_a, &left);
     block_load_batch<T, LANES, LEVELS>(next_start, next_end, ind, val, next_j, next_a, &next_left);
     T bval = (!LEVELS && sub == 0 && lrow < n) ? __ldg(&b[row]) : (T)0;
-    T next_b = (!LEVELS && sub == 0 && lrow + groups < n) ? __ldg(&b[upper ? n - 1 - (lrow + groups) : lrow + groups]) : (T)0;
+    T next_b = (!LEVELS && sub == 0 && lrow + groups < n)
+                   ? __ldg(&b[upper ? n - 1 - (lrow + groups) : lrow + groups])
+                   : (T)0;
     T sum = 0, diag = 0;
     uint64_t stalled_since = 0;
     for (;;) {
@@ -124,8 +125,10 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                         blocked = true;
                         continue;
                     }
-                    if (LEVELS) sum = max(sum, v);
-                    else sum += cur_a[u] * v;
+                    if (LEVELS)
+                        sum = max(sum, v);
+                    else
+                        sum += cur_a[u] * v;
                 } else if (j == row) {
                     diag += cur_a[u];
                 }
@@ -138,7 +141,8 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
             }
             if (blocked && max_wait_ns > 0) {
                 uint64_t now = global_timer_ns();
-                if (progress || stalled_since == 0) stalled_since = now;
+                if (progress || stalled_since == 0)
+                    stalled_since = now;
                 else if (now - stalled_since > (uint64_t)max_wait_ns) {
                     atomicMin(&st->timeout_row, row);
                     left = 0; /* give the row up: the status reports it */
@@ -161,8 +165,10 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
             if (group_done) {
                 if (sub == 0) {
                     T xi = LEVELS ? s + (T)1 : publishable(unit ? bval - s : (bval - s) / d);
-                    if (SHARED) sx[row] = xi;
-                    else store_relaxed(&x[row], xi);
+                    if (SHARED)
+                        sx[row] = xi;
+                    else
+                        store_relaxed(&x[row], xi);
                 }
                 /* on to the next row, whose data are already here */
                 lrow += groups;
@@ -180,9 +186,11 @@ __device__ void block_solve_rows(int32_t n, const int64_t *__restrict__ ptr,
                 stalled_since = 0;
                 next_start = after_start + sub;
                 next_end = after_end;
-                block_load_batch<T, LANES, LEVELS>(next_start, next_end, ind, val, next_j, next_a, &next_left);
+                block_load_batch<T, LANES, LEVELS>(next_start, next_end, ind, val, next_j, next_a,
+                                                   &next_left);
                 int32_t nl = lrow + groups;
-                next_b = (!LEVELS && sub == 0 && nl < n) ? __ldg(&b[upper ? n - 1 - nl : nl]) : (T)0;
+                next_b =
+                    (!LEVELS && sub == 0 && nl < n) ? __ldg(&b[upper ? n - 1 - nl : nl]) : (T)0;
                 block_row_offsets(lrow + 2 * groups, n, upper, ptr, &after_start, &after_end);
             }
         }
@@ -196,8 +204,8 @@ template <typename T, int LANES, bool SHARED>
 __global__ void __launch_bounds__(BLOCK_THREADS, 1)
     trsv_block_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                       const T *__restrict__ val, int upper, int unit, int32_t nrhs,
-                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
+                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx, int64_t max_wait_ns,
+                      unsigned backoff_ns, domino_solve_status *st)
 {
     extern __shared__ __align__(16) unsigned char block_shared[];
     volatile T *sx = (volatile T *)block_shared;
@@ -208,12 +216,14 @@ __global__ void __launch_bounds__(BLOCK_THREADS, 1)
             for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x)
                 make_pending((T *)&sx[i]);
         __syncthreads();
-        block_solve_rows<T, LANES, SHARED, false>(n, ptr, ind, val, upper, unit, B + (int64_t)r * ldb,
-                                                  x, sx, max_wait_ns, backoff_ns, st);
+        block_solve_rows<T, LANES, SHARED, false>(n, ptr, ind, val, upper, unit,
+                                                  B + (int64_t)r * ldb, x, sx, max_wait_ns,
+                                                  backoff_ns, st);
         __syncwarp();
         __syncthreads();
         if (SHARED)
-            for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) x[i] = sx[i];
+            for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x)
+                x[i] = sx[i];
     }
 }
 
@@ -227,13 +237,16 @@ __global__ void __launch_bounds__(BLOCK_THREADS, 1)
 {
     extern __shared__ __align__(16) unsigned char block_shared[];
     volatile float *level = (volatile float *)block_shared;
-    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) make_pending((float *)&level[i]);
+    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x)
+        make_pending((float *)&level[i]);
     __syncthreads();
-    block_solve_rows<float, LANES, true, true>(n, ptr, ind, NULL, upper, 1, NULL, NULL, level, 0, 0, st);
+    block_solve_rows<float, LANES, true, true>(n, ptr, ind, NULL, upper, 1, NULL, NULL, level, 0, 0,
+                                               st);
     __syncwarp();
     __syncthreads();
     int mine = 0;
-    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) mine = max(mine, (int)level[i]);
+    for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x)
+        mine = max(mine, (int)level[i]);
     mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 16));
     mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 8));
     mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, 4));
@@ -301,7 +314,8 @@ extern "C" int domino_trsv_block_lanes(double avg_row_len)
     /* the strict entries of an average row, one per lane, in a power of two */
     double strict = avg_row_len - 1.0;
     int lanes = 2;
-    while (lanes < 32 && lanes < strict) lanes *= 2;
+    while (lanes < 32 && lanes < strict)
+        lanes *= 2;
     return lanes;
 }
 
@@ -310,7 +324,8 @@ extern "C" int domino_trsv_block_threads(int lanes, double parallelism)
     /* four groups for every row a level holds on average, in a power of
      * two from 128 (a warp for each scheduler) to BLOCK_THREADS */
     int threads = 128;
-    while (threads < BLOCK_THREADS && threads < 4.0 * parallelism * lanes) threads *= 2;
+    while (threads < BLOCK_THREADS && threads < 4.0 * parallelism * lanes)
+        threads *= 2;
     return threads;
 }
 
@@ -332,7 +347,8 @@ static cudaError_t block_raise_shared(const void *fn, size_t bytes, char *done)
     if ((e = block_shared_limit(&limit))) return e;
     if (bytes > limit) return cudaErrorInvalidValue;
     if (bytes > 48 * 1024 && !(done && *done)) {
-        if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit))) return e;
+        if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit)))
+            return e;
         if (done) *done = 1;
     }
     return cudaSuccess;
@@ -354,7 +370,9 @@ extern "C" cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int3
     if (e || n == 0) return e;
     const void *fn = block_levels_kernel(lanes);
     size_t bytes = (size_t)n * sizeof(float);
-    if ((e = block_raise_shared(fn, bytes, device >= 0 && device < 64 ? &raised[device][block_lanes_index(lanes)] : NULL)))
+    if ((e = block_raise_shared(
+             fn, bytes,
+             device >= 0 && device < 64 ? &raised[device][block_lanes_index(lanes)] : NULL)))
         return e;
     void *args[] = {&n, &ptr, &ind, &upper, &st};
     return cudaLaunchKernel(fn, dim3(1), dim3(threads), args, bytes, stream);
@@ -363,8 +381,8 @@ extern "C" cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int3
 extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int32_t n,
                                                 const int64_t *ptr, const int32_t *ind,
                                                 const void *val, int upper, int unit, int lanes,
-                                                int threads, int shared, int32_t nrhs, const void *B,
-                                                int64_t ldb, void *X, int64_t ldx,
+                                                int threads, int shared, int32_t nrhs,
+                                                const void *B, int64_t ldb, void *X, int64_t ldx,
                                                 int64_t max_wait_ns, unsigned backoff_ns,
                                                 domino_solve_status *st)
 {
@@ -378,18 +396,23 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
         static char raised[64][2][5];
         int device = 0;
         if ((e = cudaGetDevice(&device))) return e;
-        char *done = device >= 0 && device < 64 ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)] : NULL;
+        char *done = device >= 0 && device < 64
+                         ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)]
+                         : NULL;
         if ((e = block_raise_shared(fn, bytes, done))) return e;
     } else {
         int64_t total = (int64_t)n * nrhs;
         int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
         if (type == DOMINO_FLOAT64)
-            block_fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
+            block_fill_pending_kernel<double>
+                <<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
         else
-            block_fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
+            block_fill_pending_kernel<float>
+                <<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
         if ((e = cudaGetLastError())) return e;
     }
-    void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st};
+    void *args[] = {&n, &ptr, &ind, &val, &upper,       &unit,       &nrhs,
+                    &B, &ldb, &X,   &ldx, &max_wait_ns, &backoff_ns, &st};
     if (threads != 128 && threads != 256 && threads != 512) threads = BLOCK_THREADS;
     return cudaLaunchKernel(fn, dim3(1), dim3(threads), args, bytes, stream);
 }

@@ -29,10 +29,13 @@ static void check_block(domino_handle h, const solve_case *c)
     opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
     for (int shared = 0; shared < 2; shared++)
         for (int k = 0; k < 6; k++) {
-            if (lanes[k]) setenv("DOMINO_BLOCK_LANES", lanes[k], 1);
-            else unsetenv("DOMINO_BLOCK_LANES");
+            if (lanes[k])
+                setenv("DOMINO_BLOCK_LANES", lanes[k], 1);
+            else
+                unsetenv("DOMINO_BLOCK_LANES");
             setenv("DOMINO_BLOCK_SHARED", shared ? "1" : "0", 1);
-            setenv("DOMINO_BLOCK_THREADS", k % 2 ? "128" : "1024", 1); /* a warp per scheduler, or the most */
+            setenv("DOMINO_BLOCK_THREADS", k % 2 ? "128" : "1024",
+                   1); /* a warp per scheduler, or the most */
             check_engine(h, c, &d, &opt, NULL);
         }
     unsetenv("DOMINO_BLOCK_LANES");
@@ -49,7 +52,8 @@ static void test_block(domino_handle h)
     if (M) for_each_combination(h, "dag n=3001 chain", M, 0, check_block);
     domino_matrix_free(M);
     M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 20011, 6, 3, 0, 77, DOMINO_FLOAT64, &M)); /* wide levels, n prime */
+    CHECK_OK(h,
+             domino_gen_dag(h, 20011, 6, 3, 0, 77, DOMINO_FLOAT64, &M)); /* wide levels, n prime */
     if (M) for_each_combination(h, "dag n=20011 per_row=6 levels=3", M, 0, check_block);
     domino_matrix_free(M);
     M = NULL;
@@ -63,7 +67,8 @@ static void test_block(domino_handle h)
     domino_matrix_free(R);
     domino_matrix_free(Lo);
     domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    CHECK_OK(h,
+             domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
     if (F) for_each_combination(h, "stencil D3N7 23x19x17 full", F, 1, check_block);
     domino_matrix_free(F);
 }
@@ -93,17 +98,21 @@ static void check_one(domino_handle h, const char *name, domino_matrix M, domino
     domino_dmatrix_free(dM);
 }
 
-/* n beyond shared memory (x in global memory), and a small system with the block sized from its levels */
+/* n beyond shared memory (x in global memory), and a small system with the block sized from its
+ * levels */
 static void test_sizes(domino_handle h)
 {
     domino_matrix M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 300007, 4, 2000, 0, 79, DOMINO_FLOAT64, &M));
-    if (M) check_one(h, "dag n=300007 levels=2000, block (global x)", M, DOMINO_ENGINE_BLOCK, DOMINO_ENGINE_BLOCK);
+    if (M)
+        check_one(h, "dag n=300007 levels=2000, block (global x)", M, DOMINO_ENGINE_BLOCK,
+                  DOMINO_ENGINE_BLOCK);
     domino_matrix_free(M);
     M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 5000, 8, 500, 0, 80, DOMINO_FLOAT64, &M));
-    if (M) check_one(h, "dag n=5000 levels=500, block sized from the levels", M, DOMINO_ENGINE_BLOCK,
-                     DOMINO_ENGINE_BLOCK);
+    if (M)
+        check_one(h, "dag n=5000 levels=500, block sized from the levels", M, DOMINO_ENGINE_BLOCK,
+                  DOMINO_ENGINE_BLOCK);
     domino_matrix_free(M);
 }
 
@@ -113,7 +122,8 @@ int main(void)
     domino_handle h = NULL;
     CHECK_OK(NULL, domino_create(&h));
     if (domino_gpu_count() == 0) {
-        printf("test_gpu_trsv_block: no CUDA device on this machine: %d skipped (every test section)\n",
+        printf("test_gpu_trsv_block: no CUDA device on this machine: %d skipped (every test "
+               "section)\n",
                SECTIONS);
         domino_destroy(h);
         return check_summary("test_gpu_trsv_block");

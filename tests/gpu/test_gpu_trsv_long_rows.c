@@ -24,8 +24,10 @@ static void check_long_rows(domino_handle h, const solve_case *c)
     case_data d;
     if (!case_data_new(h, c, &d)) return;
     for (int k = 0; k < 3; k++) {
-        if (long_row[k]) setenv("DOMINO_LONG_ROW", long_row[k], 1);
-        else unsetenv("DOMINO_LONG_ROW");
+        if (long_row[k])
+            setenv("DOMINO_LONG_ROW", long_row[k], 1);
+        else
+            unsetenv("DOMINO_LONG_ROW");
         for (int e = 0; e < 3; e++) {
             domino_trsv_options opt;
             domino_trsv_options_init(&opt);
@@ -49,7 +51,8 @@ static void test_generated(domino_handle h)
     if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_long_rows);
     CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
     if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_long_rows);
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N27, 13, 11, 9, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    CHECK_OK(h,
+             domino_gen_stencil(h, DOMINO_D3N27, 13, 11, 9, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
     if (F) for_each_combination(h, "stencil D3N27 13x11x9 full", F, 1, check_long_rows);
     domino_matrix_free(F);
     domino_matrix_free(M);
@@ -83,7 +86,8 @@ int main(void)
     domino_handle h = NULL;
     CHECK_OK(NULL, domino_create(&h));
     if (domino_gpu_count() == 0) {
-        printf("test_gpu_trsv_long_rows: no CUDA device on this machine: %d skipped (every test section)\n",
+        printf("test_gpu_trsv_long_rows: no CUDA device on this machine: %d skipped (every test "
+               "section)\n",
                SECTIONS);
         domino_destroy(h);
         return check_summary("test_gpu_trsv_long_rows");

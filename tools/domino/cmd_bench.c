@@ -78,11 +78,13 @@ static const char bench_usage[] =
     "  --repeat R       timed runs per engine (default 10)\n"
     "  --engines LIST   comma-separated: cpu-seq, cpu-syncfree, and with a GPU auto,\n"
     "                   levelset, levelset-lanes (groups of lanes per row, chosen from the\n"
-    "                   levels), warp, thread, csc, cusparse, and on stencil problems\n"
+    "                   levels), warp, thread, csc, block (one thread block, x in shared\n"
+    "                   memory), block-global (the same, x in global memory), cusparse,\n"
+    "                   and on stencil problems\n"
     "                   the structured solves stencil (CSR input), stencil-compact,\n"
     "                   and the steps of the paper's ablation stencil-partition,\n"
     "                   stencil-multistage, stencil-compressed (default: all available\n"
-    "                   but the structured ones; --suite stencil: see above)\n"
+    "                   but the structured and block ones; --suite stencil: see above)\n"
     "  --tune           structured solves autotune D, the warps per z-queue\n"
     "  --float          single precision\n"
     "  --json           print a JSON document instead of the table\n"
@@ -124,7 +126,8 @@ static int select_engines(bench_request *rq)
                                : "cpu-seq";
     if (!rq->engines) {
         for (int i = 0; i < bench_engine_count; i++)
-            if ((!bench_engines[i].is_gpu || have_gpu) && !bench_engine_is_stencil(&bench_engines[i]))
+            if ((!bench_engines[i].is_gpu || have_gpu) && !bench_engine_is_stencil(&bench_engines[i]) &&
+                bench_engines[i].gpu_engine != DOMINO_ENGINE_BLOCK) /* one SM: only when named */
                 rq->engine_list[rq->nengines++] = &bench_engines[i];
         return 0;
     }
