@@ -37,9 +37,6 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
-#define PULL_MIN_BLOCKS 4        /* resident blocks an SM must hold: at most 64 registers (the
-                                    batched walks and long rows took 80, 3 blocks an SM, and the
-                                    bandwidth-bound 10^7-row depth-1 DAG 0.26 -> 0.38 ms) */
 
 /* x_j as this block sees it (shared memory for its own rows when use_shared) */
 template <typename T>
@@ -422,7 +419,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
 }
 
 template <typename T>
-__global__ void __launch_bounds__(PULL_THREADS, PULL_MIN_BLOCKS)
+__global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
