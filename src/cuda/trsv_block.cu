@@ -15,13 +15,17 @@
  * so the smallest pending row always has its dependencies solved: the solve
  * finishes whatever the scheduling.
  * One SM issues four warp instructions a cycle, so the engine is for deep,
- * narrow systems, where the time goes into dependency hops, and the block
- * is sized from the levels (more warps than the levels can feed only take
- * issue slots from the warps on the critical path).  The analysis counts
- * the levels with the same loop (LEVELS: level(i) = 1 + max level(j), in
- * float, exact to 2^24 levels).
+ * narrow systems, where the time goes into dependency hops; the block is
+ * sized from the levels (four groups for each row of an average level),
+ * which the analysis counts with the same loop (LEVELS: level(i) = 1 + max
+ * level(j), in float, exact to 2^24 levels).
  * Without SHARED (n too large for shared memory) x is the caller's X,
- * filled with the sentinel first and polled with L2-coherent loads. */
+ * filled with the sentinel first and polled with L2-coherent loads.
+ * Measured on an H100 (bench/results/h100-trsv3): a hop costs ~0.75 us in
+ * this loop (a chain of 20000 rows: 15 ms), no better than a hop through
+ * L2 in the thread engine; the turn (check every group, vote, reduce,
+ * divide) is the cost, not the memory.  It beat the thread engine on a few
+ * small systems (cryg2500 2x) and lost on most: experimental, never AUTO's. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
