@@ -13,8 +13,11 @@ static const char info_usage[] =
     "Reads a Matrix Market file (.mtx or .mtx.gz) and prints its rows, columns,\n"
     "entries (as stored and after symmetric expansion), symmetry, whether it is a\n"
     "pattern, its diagonal (present, zero, missing), and for the lower and upper\n"
-    "triangles (diagonal ensured) the levels, parallelism (rows/levels) and\n"
-    "dependency (entries/row) of a triangular solve.\n"
+    "triangles (diagonal ensured) the levels, parallelism (rows/levels),\n"
+    "dependency (entries/row) of a triangular solve, the longest row and the share\n"
+    "of rows that read the row solved just before them (what decides the GPU\n"
+    "thread engine's paths: rows of more than 512 entries go to a whole warp,\n"
+    "warps of such chained short rows sweep).\n"
     "\n"
     "  --json    print a JSON document instead of text\n";
 
@@ -25,6 +28,10 @@ typedef struct triangle_info {
     double parallelism; /* rows / levels */
     double dependency;  /* entries / row */
     int64_t nnz;        /* entries of the triangle */
+    int64_t longest;    /* entries of its longest row (the GPU thread engine hands rows of
+                           more than 512 to a whole warp) */
+    double chained;     /* share of rows that read the row solved just before them (the
+                           thread engine's warp sweep serves warps of such rows) */
 } triangle_info;
 
 /* what info reports about a file */
@@ -64,6 +71,25 @@ static void count_diagonal(const domino_matrix_view *v, matrix_info *info)
     }
 }
 
+/* the longest row of the fill triangle T (CSR) and the share of rows
+ * holding the entry of the row solved just before them */
+static void row_shape(const domino_matrix_view *v, domino_fill fill, triangle_info *t)
+{
+    int64_t chained = 0;
+    t->longest = 0;
+    for (int32_t i = 0; i < v->nrows; i++) {
+        int64_t len = v->ptr[i + 1] - v->ptr[i];
+        int32_t before = fill == DOMINO_LOWER ? i - 1 : i + 1;
+        if (len > t->longest) t->longest = len;
+        for (int64_t k = v->ptr[i]; k < v->ptr[i + 1]; k++)
+            if (v->ind[k] == before) {
+                chained++;
+                break;
+            }
+    }
+    t->chained = v->nrows > 1 ? (double)chained / (v->nrows - 1) : 0;
+}
+
 /* levels of the fill triangle of A (diagonal ensured) */
 static domino_status triangle_levels(domino_handle h, domino_matrix A, domino_fill fill,
                                      triangle_info *t)
@@ -80,6 +106,7 @@ static domino_status triangle_levels(domino_handle h, domino_matrix A, domino_fi
         t->parallelism = levels->parallelism;
         t->dependency = levels->dependency;
         t->nnz = v.nnz;
+        row_shape(&v, fill, t);
     }
     domino_levels_free(levels);
     domino_matrix_free(T);
@@ -122,8 +149,10 @@ static void print_triangle_text(const char *name, const triangle_info *t)
         printf("%s triangle:  not square, no triangular solve\n", name);
         return;
     }
-    printf("%s triangle:  nnz %lld, levels %d, parallelism %.1f rows/level, dependency %.2f nnz/row\n",
-           name, (long long)t->nnz, t->nlevels, t->parallelism, t->dependency);
+    printf("%s triangle:  nnz %lld, levels %d, parallelism %.1f rows/level, dependency %.2f nnz/row,\n"
+           "                 longest row %lld, %.1f%% of rows read the row before\n",
+           name, (long long)t->nnz, t->nlevels, t->parallelism, t->dependency,
+           (long long)t->longest, 100.0 * t->chained);
 }
 
 static void print_text(const char *path, const matrix_info *m)
@@ -151,6 +180,8 @@ static void print_triangle_json(const char *name, const triangle_info *t, int la
     cli_json_number(stdout, t->parallelism);
     printf(", \"dependency\": ");
     cli_json_number(stdout, t->dependency);
+    printf(", \"longest_row\": %lld, \"chained\": ", (long long)t->longest);
+    cli_json_number(stdout, t->chained);
     printf("}%s\n", last ? "" : ",");
 }
 
