@@ -88,14 +88,15 @@ cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status 
  * 1 warp per row, 2 thread per row, 3 thread per row in the given order of
  * rows; in modes 0, 2 and 3 rows of more than long_row entries are solved
  * by the whole warp; mode 0 sweeps warps of rows of at most sweep_max_row
- * entries (trsv_pull.cu). */
+ * entries of which at least sweep_min_chained (of lanes 1-31) read the row
+ * before theirs (trsv_pull.cu). */
 cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,
                                     const void *B, int64_t ldb, void *X, int64_t ldx,
                                     int64_t max_wait_ns, unsigned backoff_ns,
                                     domino_solve_status *st, const int32_t *order, int long_row,
-                                    int sweep_max_row);
+                                    int sweep_max_row, int sweep_min_chained);
 
 /* the same, rows taken in the given (topological) order, `lanes` (4, 8,
  * 16 or 32) lanes per row, as many blocks as run at once (trsv_pull.cu) */

@@ -424,7 +424,8 @@ __global__ void __launch_bounds__(PULL_THREADS)
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
-                     const int32_t *__restrict__ order, int long_row, int sweep_max_row)
+                     const int32_t *__restrict__ order, int long_row, int sweep_max_row,
+                     int sweep_min_chained)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -451,8 +452,9 @@ __global__ void __launch_bounds__(PULL_THREADS)
                                   max_wait_ns, backoff_ns, st, NULL, long_row);
         return;
     }
-    /* mode 0, per warp: the sweep when every row of the warp reads the row
-     * before it within the warp and holds at most sweep_max_row entries
+    /* mode 0, per warp: the sweep when at least sweep_min_chained of lanes
+     * 1-31 (31 by default: every one) read the row before theirs and every
+     * row holds at most sweep_max_row entries
      * (chains, 2D stencils: the in-warp chain is the critical path), else
      * thread per row, which publishes each row as soon as it is solved
      * instead of when the whole warp is (bench/results/README.md has the
@@ -474,7 +476,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
             if (lane > 0) in_warp = (upper ? j > row : j < row) && logical_of(j, n, upper) == lrow - 1;
         }
     }
-    if (__all_sync(0xffffffffu, in_warp) &&
+    if (__popc(__ballot_sync(0xffffffffu, in_warp)) >= 1 + sweep_min_chained &&
         __all_sync(0xffffffffu, len <= sweep_max_row) && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st);
@@ -574,7 +576,7 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int64_t ldx, int64_t max_wait_ns,
                                                unsigned backoff_ns, domino_solve_status *st,
                                                const int32_t *order, int long_row,
-                                               int sweep_max_row)
+                                               int sweep_max_row, int sweep_min_chained)
 {
     if (n == 0) return cudaSuccess;
     int64_t total = (int64_t)n * nrhs;
@@ -584,12 +586,14 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
         fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row);
+            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
+            sweep_min_chained);
     } else {
         fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row);
+            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
+            sweep_min_chained);
     }
     return cudaGetLastError();
 }

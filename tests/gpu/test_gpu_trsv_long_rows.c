@@ -2,10 +2,12 @@
  * row paths of the pull engines (DOMINO_LONG_ROW: rows of more entries go
  * to the warp), against the CPU reference (trsv_cases.h): the thread
  * engine (sorted rows: warp sweep or thread per row; DOMINO_PULL_MODE=2:
- * thread per row only) and the level-set engine (rows in level order), with
- * DOMINO_LONG_ROW 1 (every row with an off-diagonal entry by a warp), 8 and
- * the default; on R-MAT 12 (rows of hundreds of entries), a DAG of 40-entry
- * rows, a stencil storing both triangles, over fill x diag x op x format x
+ * thread per row only; every warp of rows of up to 8 entries sweeping,
+ * DOMINO_SWEEP_MAX_ROW=8 with DOMINO_SWEEP_MIN_CHAINED=0) and the level-set
+ * engine (rows in level order), with DOMINO_LONG_ROW 1 (every row with an
+ * off-diagonal entry by a warp), 8 and the default; on R-MAT 12 (rows of
+ * hundreds of entries), a DAG of 40-entry rows, a stencil storing both
+ * triangles, a DAG of 4-entry rows (in-warp dependencies of any distance), over fill x diag x op x format x
  * type x nrhs (1 and 3), and on the shared matrices with a few very long
  * rows (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant
  * diagonal); waits bounded so that a wrong wait fails instead of hanging.
@@ -28,14 +30,20 @@ static void check_long_rows(domino_handle h, const solve_case *c)
             setenv("DOMINO_LONG_ROW", long_row[k], 1);
         else
             unsetenv("DOMINO_LONG_ROW");
-        for (int e = 0; e < 3; e++) {
+        for (int e = 0; e < 4; e++) {
             domino_trsv_options opt;
             domino_trsv_options_init(&opt);
             opt.engine = e == 2 ? DOMINO_ENGINE_LEVELSET : DOMINO_ENGINE_THREAD;
             opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
             if (e == 1) setenv("DOMINO_PULL_MODE", "2", 1);
+            if (e == 3) { /* every warp of rows of up to 8 entries sweeps, chained or not */
+                setenv("DOMINO_SWEEP_MAX_ROW", "8", 1);
+                setenv("DOMINO_SWEEP_MIN_CHAINED", "0", 1);
+            }
             check_engine(h, c, &d, &opt, NULL);
             unsetenv("DOMINO_PULL_MODE");
+            unsetenv("DOMINO_SWEEP_MAX_ROW");
+            unsetenv("DOMINO_SWEEP_MIN_CHAINED");
         }
     }
     unsetenv("DOMINO_LONG_ROW");
@@ -54,6 +62,10 @@ static void test_generated(domino_handle h)
     CHECK_OK(h,
              domino_gen_stencil(h, DOMINO_D3N27, 13, 11, 9, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
     if (F) for_each_combination(h, "stencil D3N27 13x11x9 full", F, 1, check_long_rows);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 3001, 4, 300, 0, 79, DOMINO_FLOAT64, &M)); /* short rows, in-warp deps */
+    if (M) for_each_combination(h, "dag n=3001 per_row=4 levels=300", M, 0, check_long_rows);
     domino_matrix_free(F);
     domino_matrix_free(M);
     domino_matrix_free(Lo);
