@@ -7,9 +7,16 @@
 #     DEEP (default deep DAGs) with the engines in ENGINES
 #     (-> $TAG.csv / $TAG.txt, TAG=trsv);
 #  3. a sweep of environment settings (SETTINGS, default the block engine's
-#     lanes per row and back-off) of one engine (SWEEP_ENGINES=block) on the
-#     real matrices (SWEEP=0: none) (-> sweep.txt: a line per run, the
+#     lanes per row and back-off; a setting is NAME=VALUE[,NAME=VALUE...])
+#     of one engine (SWEEP_ENGINES=block) on the real matrices or
+#     SWEEP_PROBLEMS (SWEEP=0: none) (-> sweep.txt: a line per run, the
 #     setting in front).
+# The next measurement (the warp sweep's test, not yet run on a GPU):
+#   TARGETS="test_gpu_trsv test_gpu_trsv_long_rows" TESTS='test_gpu_trsv$|test_gpu_trsv_long' \
+#   MATRICES=0 DEEP=d2n5:1024x1024 ENGINES=thread,cusparse SWEEP_ENGINES=thread SWEEP_PER_S=40 \
+#   SETTINGS="DOMINO_SWEEP_MIN_CHAINED=31 DOMINO_SWEEP_MIN_CHAINED=24,DOMINO_SWEEP_MAX_ROW=4 \
+#     DOMINO_SWEEP_MIN_CHAINED=16,DOMINO_SWEEP_MAX_ROW=4 DOMINO_SWEEP_MIN_CHAINED=24,DOMINO_SWEEP_MAX_ROW=8" \
+#   bash bench/trsv-session.sh
 # The whole suite with the thread engine (bench/results/h100-trsv3):
 #   TARGETS="test_gpu_precond test_gpu_trsv test_gpu_trsv_long_rows" \
 #   TESTS='test_gpu_trsv$|test_gpu_trsv_long|test_gpu_precond' ENGINES=auto,thread,cusparse \
@@ -30,9 +37,9 @@ if [ "${SWEEP:-1}" = 1 ]; then
   : > "$OUT/sweep.txt"
   for setting in ${SETTINGS:-"DOMINO_BLOCK_LANES=2" "DOMINO_BLOCK_LANES=4" "DOMINO_BLOCK_LANES=8" "DOMINO_BLOCK_LANES=16" \
                  "DOMINO_BLOCK_LANES=32" "DOMINO_BACKOFF_NS=0" "DOMINO_BACKOFF_NS=200"}; do
-    for f in "$MATS"/*.mtx; do
-      env "$setting" timeout 20 $B/domino bench --problem "$f" --engines ${SWEEP_ENGINES:-block} --repeat 10 2>&1 \
-        | grep -v "^#" | tail -n +2 | sed "s|^|$setting |" >> "$OUT/sweep.txt"
+    for f in ${SWEEP_PROBLEMS:-"$MATS"/*.mtx}; do
+      env ${setting//,/ } timeout ${SWEEP_PER_S:-20} $B/domino bench --problem "$f" --engines ${SWEEP_ENGINES:-block} \
+        --repeat 10 2>&1 | grep -v "^#" | tail -n +2 | sed "s|^|$setting |" >> "$OUT/sweep.txt"
     done
   done
   echo "sweep: $(wc -l < "$OUT/sweep.txt") runs"
