@@ -98,6 +98,11 @@ cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32
                                     domino_solve_status *st, const int32_t *order, int long_row,
                                     int sweep_max_row, int sweep_min_chained);
 
+/* fill the nrhs columns of X (n rows, leading dimension ldx) with the
+ * pending sentinel and reset *st, in one launch (trsv_pull.cu) */
+cudaError_t domino_launch_fill_pending(cudaStream_t stream, domino_type type, int32_t n,
+                                       int32_t nrhs, void *X, int64_t ldx, domino_solve_status *st);
+
 /* the same, rows taken in the given (topological) order, `lanes` (4, 8,
  * 16 or 32) lanes per row, as many blocks as run at once (trsv_pull.cu) */
 cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domino_type type, int32_t n,

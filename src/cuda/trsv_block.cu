@@ -259,18 +259,6 @@ __global__ void __launch_bounds__(BLOCK_THREADS, 1)
     if ((threadIdx.x & 31) == 0) atomicMax(&st->levels, mine);
 }
 
-/* fill the nrhs columns of X (n rows, leading dimension ldx) with the sentinel */
-template <typename T>
-__global__ void block_fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx)
-{
-    int64_t total = (int64_t)n * nrhs;
-    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
-         t += (int64_t)gridDim.x * blockDim.x) {
-        int64_t r = t / n, i = t - r * n;
-        make_pending(&X[i + r * ldx]);
-    }
-}
-
 /* the kernel of type T, lanes per row and x placement */
 template <typename T> static const void *block_kernel(int lanes, int shared)
 {
@@ -404,16 +392,8 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
                          ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)]
                          : NULL;
         if ((e = block_raise_shared(fn, bytes, done))) return e;
-    } else {
-        int64_t total = (int64_t)n * nrhs;
-        int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
-        if (type == DOMINO_FLOAT64)
-            block_fill_pending_kernel<double>
-                <<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx);
-        else
-            block_fill_pending_kernel<float>
-                <<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx);
-        if ((e = cudaGetLastError())) return e;
+    } else if ((e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st))) {
+        return e;
     }
     void *args[] = {&n, &ptr, &ind, &val, &upper,       &unit,       &nrhs,
                     &B, &ldb, &X,   &ldx, &max_wait_ns, &backoff_ns, &st};

@@ -205,20 +205,26 @@ static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
     return DOMINO_SUCCESS;
 }
 
-/* pattern-only work of the block engine: lanes per row, then (x in shared
- * memory) the levels, which size the block */
+/* pattern-only work of the block engine: where x lives (shared memory
+ * when it fits), lanes per row, then (x in shared memory) the levels, which
+ * size the block */
 static domino_status prepare_block(domino_handle h, struct domino_gpu_context *gpu,
                                    struct domino_trsv_plan_s *p)
 {
     const char *lanes = getenv("DOMINO_BLOCK_LANES"), *threads = getenv("DOMINO_BLOCK_THREADS");
-    p->block_lanes = lanes ? atoi(lanes) : 0; /* experiments, tests */
+    const char *shared = getenv("DOMINO_BLOCK_SHARED"); /* experiments, tests */
+    int fits = 0;
+    cudaError_t e = domino_trsv_block_fits(p->type, p->n, &fits);
+    if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: shared memory (block engine)");
+    p->block_shared = fits && !(shared && atoi(shared) == 0);
+    p->block_lanes = lanes ? atoi(lanes) : 0;
     if (p->block_lanes != 2 && p->block_lanes != 4 && p->block_lanes != 8 && p->block_lanes != 16 &&
         p->block_lanes != 32)
         p->block_lanes = domino_trsv_block_lanes(p->avg_row_len);
     p->block_threads = 1024;
     if (!p->block_shared) return DOMINO_SUCCESS;
     domino_solve_status hst;
-    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
+    e = domino_launch_status_reset(gpu->stream, p->st);
     if (!e) e = domino_launch_trsv_block_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper,
                                                 p->block_lanes, 256, p->st);
     if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
@@ -296,16 +302,6 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->level_lanes = !lanes ? 0 : -1; /* set: "auto" or anything but 4, 8, 16, 32 means from the levels */
     if (lanes && (!strcmp(lanes, "4") || !strcmp(lanes, "8") || !strcmp(lanes, "16") || !strcmp(lanes, "32")))
         p->level_lanes = atoi(lanes);
-    const char *block_shared = getenv("DOMINO_BLOCK_SHARED");
-    if (engine == DOMINO_ENGINE_BLOCK) {
-        int fits = 0;
-        cudaError_t e = domino_trsv_block_fits(dA->type, p->n, &fits);
-        if (e) {
-            domino_trsv_plan_free(p);
-            return domino_cuda_status(h, e, fn);
-        }
-        p->block_shared = fits && !(block_shared && atoi(block_shared) == 0);
-    }
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);

@@ -569,6 +569,20 @@ __global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx, 
     }
 }
 
+extern "C" cudaError_t domino_launch_fill_pending(cudaStream_t stream, domino_type type, int32_t n,
+                                                  int32_t nrhs, void *X, int64_t ldx,
+                                                  domino_solve_status *st)
+{
+    int64_t total = (int64_t)n * nrhs;
+    int blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
+    if (blocks < 1) blocks = 1; /* the status is reset even with nothing to fill */
+    if (type == DOMINO_FLOAT64)
+        fill_pending_kernel<double><<<blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
+    else
+        fill_pending_kernel<float><<<blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                                const int64_t *ptr, const int32_t *ind,
                                                const void *val, int upper, int unit, int mode,
@@ -579,17 +593,15 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int sweep_max_row, int sweep_min_chained)
 {
     if (n == 0) return cudaSuccess;
-    int64_t total = (int64_t)n * nrhs;
-    int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
+    cudaError_t e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
+    if (e) return e;
     if (type == DOMINO_FLOAT64) {
-        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
             (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
             sweep_min_chained);
     } else {
-        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
             (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
@@ -616,8 +628,6 @@ extern "C" cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domin
 {
     if (n == 0) return cudaSuccess;
     if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
-    int64_t total = (int64_t)n * nrhs;
-    int fill_blocks = (int)((total + 255) / 256 < 65536 ? (total + 255) / 256 : 65536);
     const void *fn = type == DOMINO_FLOAT64 ? groups_kernel<double>(lanes) : groups_kernel<float>(lanes);
     /* as many blocks as run at once (the warps loop on the ticket), at most one position per group;
      * the count per device, type and lanes found once (a race only writes the same value twice) */
@@ -638,11 +648,7 @@ extern "C" cudaError_t domino_launch_trsv_pull_groups(cudaStream_t stream, domin
     int64_t most = cached ? *cached : (int64_t)per_sm * sms;
     int blocks = (int)(want < most ? want : most);
     void *args[] = {&n, &ptr, &ind, &val, &upper, &unit, &nrhs, &B, &ldb, &X, &ldx, &max_wait_ns, &backoff_ns, &st, &order};
-    if (type == DOMINO_FLOAT64)
-        fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (double *)X, ldx, st);
-    else
-        fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(n, nrhs, (float *)X, ldx, st);
-    e = cudaGetLastError();
+    e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
     if (!e) e = cudaLaunchKernel(fn, dim3(blocks), dim3(PULL_THREADS), args, 0, stream);
     return e;
 }

@@ -10,37 +10,29 @@
  * large for shared memory (the engine falls back to global memory) and a
  * small one with the block sized from its levels.  Without a CUDA device it reports every
  * section skipped. */
-#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
 #include "trsv_cases.h"
-
-#include <stdlib.h>
 
 #define SECTIONS 3 /* test sections, all skipped without a device */
 
-/* the block engine on one case, for every lanes setting, x shared and global */
+/* the block engine on one case, for every lanes setting (and the plan's
+ * own), blocks of 1024 and 128 threads (a warp per scheduler), x shared and
+ * global */
 static void check_block(domino_handle h, const solve_case *c)
 {
-    static const char *const lanes[] = {"2", "4", "8", "16", "32", NULL};
+    static const char *const lanes[] = {",DOMINO_BLOCK_LANES=2",  ",DOMINO_BLOCK_LANES=4",
+                                        ",DOMINO_BLOCK_LANES=8",  ",DOMINO_BLOCK_LANES=16",
+                                        ",DOMINO_BLOCK_LANES=32", ""};
     case_data d;
     if (!case_data_new(h, c, &d)) return;
-    domino_trsv_options opt;
-    domino_trsv_options_init(&opt);
-    opt.engine = DOMINO_ENGINE_BLOCK;
-    opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
     for (int shared = 0; shared < 2; shared++)
         for (int k = 0; k < 6; k++) {
-            if (lanes[k])
-                setenv("DOMINO_BLOCK_LANES", lanes[k], 1);
-            else
-                unsetenv("DOMINO_BLOCK_LANES");
-            setenv("DOMINO_BLOCK_SHARED", shared ? "1" : "0", 1);
-            setenv("DOMINO_BLOCK_THREADS", k % 2 ? "128" : "1024",
-                   1); /* a warp per scheduler, or the most */
-            check_engine(h, c, &d, &opt, NULL);
+            char setting[128];
+            const char *one = setting;
+            snprintf(setting, sizeof setting, "DOMINO_BLOCK_SHARED=%d,DOMINO_BLOCK_THREADS=%s%s",
+                     shared, k % 2 ? "128" : "1024", lanes[k]);
+            check_engine_settings(h, c, &d, DOMINO_ENGINE_BLOCK, &one, 1);
         }
-    unsetenv("DOMINO_BLOCK_LANES");
-    unsetenv("DOMINO_BLOCK_SHARED");
-    unsetenv("DOMINO_BLOCK_THREADS");
     case_data_free(&d);
 }
 

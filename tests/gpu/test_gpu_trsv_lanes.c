@@ -8,28 +8,20 @@
  * over fill x diag x op x format x type x nrhs (1 and 3), waits bounded so
  * that a wrong wait fails instead of hanging; and the lanes the plan
  * chooses when not forced.  Without a CUDA device it reports every section skipped. */
-#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
 #include "trsv_cases.h"
-
-#include <stdlib.h>
 
 #define SECTIONS 2 /* test sections, all skipped without a device */
 
 /* the level-set engine on one case, once per lanes setting and with threads */
 static void check_lanes(domino_handle h, const solve_case *c)
 {
-    static const char *const settings[] = {"4", "8", "16", "32", "auto", NULL};
+    static const char *const settings[] = {"DOMINO_LEVELSET_LANES=4",  "DOMINO_LEVELSET_LANES=8",
+                                           "DOMINO_LEVELSET_LANES=16", "DOMINO_LEVELSET_LANES=32",
+                                           "DOMINO_LEVELSET_LANES=auto", ""};
     case_data d;
     if (!case_data_new(h, c, &d)) return;
-    domino_trsv_options opt;
-    domino_trsv_options_init(&opt);
-    opt.engine = DOMINO_ENGINE_LEVELSET;
-    opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
-    for (int k = 0; k < 6; k++) {
-        if (settings[k]) setenv("DOMINO_LEVELSET_LANES", settings[k], 1);
-        else unsetenv("DOMINO_LEVELSET_LANES");
-        check_engine(h, c, &d, &opt, NULL);
-    }
+    check_engine_settings(h, c, &d, DOMINO_ENGINE_LEVELSET, settings, 6);
     case_data_free(&d);
 }
 
@@ -71,13 +63,8 @@ static void test_chosen(domino_handle h)
                         DOMINO_OP_N, 1, 0, NULL};
         case_data d;
         if (case_data_new(h, &c, &d)) {
-            domino_trsv_options opt;
-            domino_trsv_options_init(&opt);
-            opt.engine = DOMINO_ENGINE_LEVELSET;
-            opt.max_wait_ms = 10000; /* a wrong dependency fails, never hangs */
-            setenv("DOMINO_LEVELSET_LANES", "auto", 1);
-            check_engine(h, &c, &d, &opt, NULL);
-            unsetenv("DOMINO_LEVELSET_LANES");
+            const char *chosen = "DOMINO_LEVELSET_LANES=auto";
+            check_engine_settings(h, &c, &d, DOMINO_ENGINE_LEVELSET, &chosen, 1);
             case_data_free(&d);
         }
     }

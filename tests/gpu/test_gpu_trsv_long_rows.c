@@ -7,46 +7,32 @@
  * engine (rows in level order), with DOMINO_LONG_ROW 1 (every row with an
  * off-diagonal entry by a warp), 8 and the default; on R-MAT 12 (rows of
  * hundreds of entries), a DAG of 40-entry rows, a stencil storing both
- * triangles, a DAG of 4-entry rows (in-warp dependencies of any distance), over fill x diag x op x format x
- * type x nrhs (1 and 3), and on the shared matrices with a few very long
- * rows (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant
- * diagonal); waits bounded so that a wrong wait fails instead of hanging.
- * Without a CUDA device it reports every section skipped. */
-#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
+ * triangles, a DAG of 4-entry rows (in-warp dependencies of any distance), over fill x diag x op x
+ * format x type x nrhs (1 and 3), and on the shared matrices with a few very long rows
+ * (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant diagonal); waits bounded so that
+ * a wrong wait fails instead of hanging. Without a CUDA device it reports every section skipped. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
 #include "trsv_cases.h"
-
-#include <stdlib.h>
 
 #define SECTIONS 2 /* test sections, all skipped without a device */
 
 /* the thread and level-set engines on one case, for each long-row setting */
 static void check_long_rows(domino_handle h, const solve_case *c)
 {
-    static const char *const long_row[] = {"1", "8", NULL};
+    static const char *const long_row[] = {"DOMINO_LONG_ROW=1", "DOMINO_LONG_ROW=8", ""};
     case_data d;
     if (!case_data_new(h, c, &d)) return;
     for (int k = 0; k < 3; k++) {
-        if (long_row[k])
-            setenv("DOMINO_LONG_ROW", long_row[k], 1);
-        else
-            unsetenv("DOMINO_LONG_ROW");
-        for (int e = 0; e < 4; e++) {
-            domino_trsv_options opt;
-            domino_trsv_options_init(&opt);
-            opt.engine = e == 2 ? DOMINO_ENGINE_LEVELSET : DOMINO_ENGINE_THREAD;
-            opt.max_wait_ms = 10000; /* a wrong wait fails, never hangs */
-            if (e == 1) setenv("DOMINO_PULL_MODE", "2", 1);
-            if (e == 3) { /* every warp of rows of up to 8 entries sweeps, chained or not */
-                setenv("DOMINO_SWEEP_MAX_ROW", "8", 1);
-                setenv("DOMINO_SWEEP_MIN_CHAINED", "0", 1);
-            }
-            check_engine(h, c, &d, &opt, NULL);
-            unsetenv("DOMINO_PULL_MODE");
-            unsetenv("DOMINO_SWEEP_MAX_ROW");
-            unsetenv("DOMINO_SWEEP_MIN_CHAINED");
-        }
+        /* thread engine: as chosen, thread per row only, every warp of rows of
+         * up to 8 entries sweeping (chained or not); level-set engine */
+        char thread_only[96], sweep[128];
+        snprintf(thread_only, sizeof thread_only, "%s,DOMINO_PULL_MODE=2", long_row[k]);
+        snprintf(sweep, sizeof sweep, "%s,DOMINO_SWEEP_MAX_ROW=8,DOMINO_SWEEP_MIN_CHAINED=0",
+                 long_row[k]);
+        const char *thread_settings[] = {long_row[k], thread_only, sweep};
+        check_engine_settings(h, c, &d, DOMINO_ENGINE_THREAD, thread_settings, 3);
+        check_engine_settings(h, c, &d, DOMINO_ENGINE_LEVELSET, &long_row[k], 1);
     }
-    unsetenv("DOMINO_LONG_ROW");
     case_data_free(&d);
 }
 
@@ -64,7 +50,8 @@ static void test_generated(domino_handle h)
     if (F) for_each_combination(h, "stencil D3N27 13x11x9 full", F, 1, check_long_rows);
     domino_matrix_free(M);
     M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 3001, 4, 300, 0, 79, DOMINO_FLOAT64, &M)); /* short rows, in-warp deps */
+    CHECK_OK(h, domino_gen_dag(h, 3001, 4, 300, 0, 79, DOMINO_FLOAT64,
+                               &M)); /* short rows, in-warp deps */
     if (M) for_each_combination(h, "dag n=3001 per_row=4 levels=300", M, 0, check_long_rows);
     domino_matrix_free(F);
     domino_matrix_free(M);

@@ -10,6 +10,8 @@
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What one solve is checked for (check_engine, check_solution); a request
@@ -298,6 +300,40 @@ static void check_engine(domino_handle h, const solve_case *c, case_data *d,
            domino_last_error(h));
     if (!s) check_solution(h, c, d, what);
     domino_trsv_plan_free(plan);
+}
+
+/* set (set = 1) or unset each variable of an environment setting
+ * "NAME=VALUE[,NAME=VALUE...]" ("" sets nothing); the includer defines
+ * _POSIX_C_SOURCE for setenv */
+static inline void apply_setting(const char *setting, int set)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", setting);
+    for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
+        char *eq = strchr(item, '=');
+        if (!eq) continue;
+        *eq = 0;
+        if (set) setenv(item, eq + 1, 1);
+        else unsetenv(item);
+    }
+}
+
+/* d's case solved by engine once under each of count environment settings
+ * (read by the analysis), each undone after; waits bounded so that a wrong
+ * wait fails instead of hanging */
+static inline void check_engine_settings(domino_handle h, const solve_case *c, case_data *d,
+                                         domino_engine engine, const char *const *settings,
+                                         int count)
+{
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = engine;
+    opt.max_wait_ms = 10000;
+    for (int k = 0; k < count; k++) {
+        apply_setting(settings[k], 1);
+        check_engine(h, c, d, &opt, NULL);
+        apply_setting(settings[k], 0);
+    }
 }
 
 /* ------------------------------------------------------------ generated systems */
