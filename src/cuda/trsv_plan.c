@@ -7,7 +7,9 @@
 #include <string.h>
 
 #define DOMINO_DEFAULT_BACKOFF_NS 32u /* see bench/results/README.md */
-#define DOMINO_DEFAULT_SWEEP_MAX_ROW 3 /* see bench/results/README.md, "warp sweep" */
+#define DOMINO_DEFAULT_SWEEP_MAX_ROW 4     /* the warp sweep (an affine scan): rows of up to 4 entries, */
+#define DOMINO_DEFAULT_SWEEP_MIN_CHAINED 16 /* 16 of 31 lanes chained (H100, bench/results/h100-trsv4:
+                                               cryg2500 4x faster; 8 chained or rows of 8 slowed copter2) */
 #define DOMINO_DEFAULT_LONG_ROW 512   /* a thread walks rows of up to this many entries (H100,
                                          bench/results/h100-trsv3: 64 slowed pushpull's rows of
                                          65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
@@ -293,7 +295,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
     p->sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
     const char *chained = getenv("DOMINO_SWEEP_MIN_CHAINED"); /* tuning experiments */
-    p->sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained) : 31;
+    p->sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained)
+                                                                               : DOMINO_DEFAULT_SWEEP_MIN_CHAINED;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");

@@ -38,7 +38,8 @@ struct domino_trsv_plan_s {
     int sweep_max_row;         /* thread engine: longest row of a warp sweep (DOMINO_SWEEP_MAX_ROW,
                                   default DOMINO_DEFAULT_SWEEP_MAX_ROW) */
     int sweep_min_chained;     /* thread engine: lanes 1-31 of a sweeping warp that must read the
-                                  row before theirs (DOMINO_SWEEP_MIN_CHAINED, 0-31, default 31) */
+                                  row before theirs (DOMINO_SWEEP_MIN_CHAINED, 0-31, default
+                                  DOMINO_DEFAULT_SWEEP_MIN_CHAINED) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

@@ -7,9 +7,10 @@
  * never blocks the row it waits for), then solves its PULL_ROWS rows by
  * one of three paths (the `mode` of the launcher):
  *  0 warp sweep (sorted rows): each warp owns 32 consecutive rows, adds what
- *    lies before the warp, then solves its own 32x32 triangle by shuffles;
- *    it serves warps of short rows each reading its predecessor (chains,
- *    2D stencils); other warps of mode 0 run thread per row (mode 2);
+ *    lies before the warp, then solves the chain of rows reading their
+ *    predecessor by a scan of affine maps; it serves warps of short rows
+ *    most of which read their predecessor (chains, 2D stencils, cryg2500);
+ *    other warps of mode 0 run thread per row (mode 2);
  *  1 warp per row: the lanes stride over the row, each polling its own
  *    dependency, then a shuffle reduction in a fixed order;
  *  2 thread per row (any row order): every lane walks its row in stored
@@ -114,6 +115,67 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
     return !stalled;
 }
 
+/* The short walk (one entry at a time) of pull_walk, which also holds the
+ * entry after a pending one (*hold_j >= 0, *hold_a), loaded while it waits:
+ * when the pending x arrives the walk goes on without a load (in a sorted
+ * lower row the entry after the last dependency is the diagonal, so the row
+ * is solved at once; reloading it, evicted from L1 during the wait, cost a
+ * memory latency on every hop's critical path). */
+template <typename T>
+__device__ __forceinline__ bool pull_walk_short(int32_t row, int32_t base, int32_t n, int upper,
+                                                const int32_t *__restrict__ ind,
+                                                const T *__restrict__ val, int64_t *kk, int64_t end,
+                                                const T *X, const volatile T *sx, int use_shared,
+                                                T *sum, T *diag, bool *moved, int32_t *wait_j,
+                                                T *wait_a, int32_t *hold_j, T *hold_a)
+{
+    int64_t k = *kk;
+    T s = *sum, d = *diag;
+    bool stalled = false;
+    if (*wait_j >= 0) { /* resuming at a pending x */
+        T v = pull_value<T>(*wait_j, base, n, upper, X, sx, use_shared);
+        if (is_pending(v)) return false;
+        s += *wait_a * v;
+        *wait_j = -1;
+        k++;
+        *moved = true;
+    }
+    while (k < end) {
+        int32_t j;
+        T a;
+        if (*hold_j >= 0) {
+            j = *hold_j;
+            a = *hold_a;
+            *hold_j = -1;
+        } else {
+            j = __ldg(&ind[k]);
+            a = __ldg(&val[k]);
+        }
+        if (upper ? j > row : j < row) {
+            T v = pull_value<T>(j, base, n, upper, X, sx, use_shared);
+            if (is_pending(v)) {
+                *wait_j = j;
+                *wait_a = a;
+                if (k + 1 < end) {
+                    *hold_j = __ldg(&ind[k + 1]);
+                    *hold_a = __ldg(&val[k + 1]);
+                }
+                stalled = true;
+                break;
+            }
+            s += a * v;
+        } else if (j == row) {
+            d += a;
+        }
+        k++;
+        *moved = true;
+    }
+    *kk = k;
+    *sum = s;
+    *diag = d;
+    return !stalled;
+}
+
 /* one row, one right-hand side, thread per row (in batches when long_walk);
  * returns when solved or stalled */
 template <typename T>
@@ -122,14 +184,14 @@ __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int3
                                                  const T *__restrict__ val, int64_t *kk,
                                                  int64_t end, const T *X, const volatile T *sx,
                                                  int use_shared, T *sum, T *diag, int32_t *wait_j,
-                                                 T *wait_a, bool long_walk)
+                                                 T *wait_a, int32_t *hold_j, T *hold_a, bool long_walk)
 {
     bool moved = false;
     if (long_walk)
         return pull_walk<T, PULL_WALK_BATCH>(row, base, n, upper, ind, val, kk, end, 1, X, sx,
                                              use_shared, sum, diag, &moved, wait_j, wait_a);
-    return pull_walk<T, 1>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag,
-                           &moved, wait_j, wait_a);
+    return pull_walk_short<T>(row, base, n, upper, ind, val, kk, end, X, sx, use_shared, sum, diag,
+                              &moved, wait_j, wait_a, hold_j, hold_a);
 }
 
 /* A long row (more than long_row entries) solved by the whole warp without
@@ -178,8 +240,12 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         uint64_t stall_since = 0, coop_since = 0;
         T *x = X + (int64_t)r * ldx;
         int use_shared = nrhs == 1 && !order;
+        /* b is loaded before the walk: after it, its load was on every hop's critical path */
+        T bval = active ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0;
         int32_t wait_j = -1, coop_wait_j = -1; /* the pending entry of the row, of the long row */
         T wait_a = 0, coop_wait_a = 0;
+        int32_t hold_j = -1; /* the entry after the pending one (pull_walk_short) */
+        T hold_a = 0;
         int coop_lane = -1; /* the long row the warp is on (its lane), -1 none */
         int64_t coop_k = 0;
         T coop_sum = 0, coop_diag = 0;
@@ -188,9 +254,9 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
             if (!done && !is_long) {
                 int64_t k_before = k;
                 if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
-                                        &sum, &diag, &wait_j, &wait_a, end - start > PULL_WALK_SHORT)) {
-                    T b = __ldg(&B[row + (int64_t)r * ldb]);
-                    T xi = publishable(unit ? b - sum : (b - sum) / diag);
+                                        &sum, &diag, &wait_j, &wait_a, &hold_j, &hold_a,
+                                        end - start > PULL_WALK_SHORT)) {
+                    T xi = publishable(unit ? bval - sum : (bval - sum) / diag);
                     store_relaxed(&x[row], xi);
                     if (use_shared) sx[lrow - base] = xi;
                     done = moved = true;
@@ -238,8 +304,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                 }
                 if (through) {
                     if (lane == l) {
-                        T b = __ldg(&B[row + (int64_t)r * ldb]);
-                        T xi = publishable(unit ? b - coop_sum : (b - coop_sum) / coop_diag);
+                        T xi = publishable(unit ? bval - coop_sum : (bval - coop_sum) / coop_diag);
                         store_relaxed(&x[row], xi);
                         if (use_shared) sx[lrow - base] = xi;
                         done = true;
@@ -274,6 +339,7 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
             T *x = X + (int64_t)r * ldx;
             int use_shared = nrhs == 1;
             T sum = 0, diag = 0;
+            T bval = lane == 0 ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0; /* before the waits */
             for (int64_t k = start + lane; k < end; k += 32) {
                 int32_t j = __ldg(&ind[k]);
                 T a = __ldg(&val[k]);
@@ -303,8 +369,7 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
             sum = warp_sum(sum);
             diag = warp_sum(diag);
             if (lane == 0) {
-                T b = __ldg(&B[row + (int64_t)r * ldb]);
-                T xi = publishable(unit ? b - sum : (b - sum) / diag);
+                T xi = publishable(unit ? bval - sum : (bval - sum) / diag);
                 store_relaxed(&x[row], xi);
                 if (use_shared) sx[lrow - base] = xi;
             }
@@ -319,14 +384,20 @@ __device__ __forceinline__ int32_t logical_of(int32_t j, int32_t n, int upper)
     return upper ? n - 1 - j : j;
 }
 
-/* The warp-sweep ("domino") path: the warp owns 32 consecutive logical rows,
- * one per lane.  Phase 1: every lane adds, in stored order, the entries whose
- * column lies before the warp (waiting, with back-off, for those not solved
- * yet) and notes where its in-warp entries are; sorted rows keep those
- * contiguous.  Phase 2: a 32-step sweep solves the warp's own small
- * triangle through shuffles: at step s lane s finishes x, broadcasts it, and
- * lanes holding column s add their term.  A chain inside the warp then costs
- * a shuffle per row instead of a round through memory. */
+/* The warp-sweep ("domino") path, for a warp of 32 consecutive logical rows
+ * (sorted) whose only dependency inside the warp is each row's predecessor:
+ * row i reads row i - 1 (the chain link, coefficient a_i) and rows before
+ * the warp.  Phase 1: every lane adds, in stored order, the entries before
+ * the warp (waiting, with back-off, for those not solved yet), all but the
+ * link.  Then x_i = c_i + m_i x_(i-1), with c_i = (b_i - sum_i) / d_i and
+ * m_i = -a_i / d_i (m_i = 0 where the chain breaks): an affine recurrence,
+ * solved by a scan of affine maps in five shuffle steps (fixed order, so
+ * deterministic) into x_i = C_i + M_i x_(wbase-1).  Lanes whose chain breaks
+ * inside the warp (M_i = 0) publish at once; the others wait for the one
+ * value x_(wbase-1) (lane 0's link, solved by the warp before) and publish.
+ * The scan is done before that wait, so a chain costs one hop a warp, not a
+ * shuffle and a division a row (the 32-step sweep it replaces: ~8 us a
+ * warp on an H100). */
 template <typename T>
 __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
@@ -339,41 +410,66 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
     bool valid = lrow < n;
     int32_t row = upper ? n - 1 - lrow : lrow;
     int64_t start = valid ? __ldg(&ptr[row]) : 0, end = valid ? __ldg(&ptr[row + 1]) : 0;
-    int32_t width = (int32_t)min((int64_t)32, (int64_t)n - wbase);
     int use_shared = nrhs == 1;
+    int32_t carry_row = upper ? n - wbase : wbase - 1; /* x_(wbase-1), lane 0's link */
     for (int32_t r = 0; r < nrhs; r++) {
         T *x = X + (int64_t)r * ldx;
-        T sum = 0, diag = 0;
-        int64_t k = start, in_lo = -1, in_hi = -1;
+        T bval = valid ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0; /* before the waits */
+        T sum = 0, diag = 0, link = 0;
+        int64_t k = start;
         bool external_done = !valid;
         uint64_t stall_since = 0;
+        int32_t wait_j = -1, hold_j = -1; /* the pending entry, the one after it */
+        T wait_a = 0, hold_a = 0;
         while (__any_sync(0xffffffffu, !external_done)) {
             bool moved = false;
             if (!external_done) {
                 bool stalled = false;
-                while (k < end) {
-                    int32_t j = __ldg(&ind[k]);
-                    bool dep = upper ? (j > row) : (j < row);
-                    if (!dep) {
-                        if (j == row) diag += __ldg(&val[k]);
-                        k++;
-                        continue;
-                    }
-                    int32_t lj = logical_of(j, n, upper);
-                    if (lj >= wbase) { /* in-warp: phase 2 */
-                        if (in_lo < 0) in_lo = k;
-                        in_hi = k;
-                        k++;
-                        continue;
-                    }
-                    T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
+                if (wait_j >= 0) { /* resuming at a pending x */
+                    int32_t lj = logical_of(wait_j, n, upper);
+                    T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[wait_j]);
                     if (is_pending(v)) {
                         stalled = true;
-                        break;
+                    } else {
+                        sum += wait_a * v;
+                        wait_j = -1;
+                        k++;
+                        moved = true;
                     }
-                    sum += __ldg(&val[k]) * v;
+                }
+                while (!stalled && k < end) {
+                    int32_t j;
+                    T a;
+                    if (hold_j >= 0) {
+                        j = hold_j;
+                        a = hold_a;
+                        hold_j = -1;
+                    } else {
+                        j = __ldg(&ind[k]);
+                        a = __ldg(&val[k]);
+                    }
+                    bool dep = upper ? (j > row) : (j < row);
+                    int32_t lj = logical_of(j, n, upper);
+                    if (!dep) {
+                        if (j == row) diag += a;
+                    } else if (lj == lrow - 1) { /* the link: the scan's */
+                        link += a;
+                    } else {
+                        T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
+                        if (is_pending(v)) {
+                            wait_j = j;
+                            wait_a = a;
+                            if (k + 1 < end) { /* loaded while it waits */
+                                hold_j = __ldg(&ind[k + 1]);
+                                hold_a = __ldg(&val[k + 1]);
+                            }
+                            stalled = true;
+                            break;
+                        }
+                        sum += a * v;
+                        moved = true;
+                    }
                     k++;
-                    moved = true;
                 }
                 if (!stalled) {
                     external_done = true;
@@ -383,37 +479,52 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                     if (stall_since == 0 || moved) stall_since = now;
                     else if (now - stall_since > (uint64_t)max_wait_ns) {
                         atomicMin(&st->timeout_row, row);
-                        k = end; /* give up on the rest: the status reports it */
-                        external_done = true;
+                        external_done = true; /* give up on the rest: the status reports it */
                     }
                 }
             }
             if (!__any_sync(0xffffffffu, moved)) if (backoff_ns) __nanosleep(backoff_ns);
         }
-        /* phase 2: in-warp entries in increasing logical column */
-        int64_t kin = in_lo < 0 ? -1 : (upper ? in_hi : in_lo);
-        int32_t cin = kin >= 0 ? logical_of(__ldg(&ind[kin]), n, upper) - wbase : 64;
-        T ain = kin >= 0 ? __ldg(&val[kin]) : (T)0;
-        T bval = valid ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0;
-        T xval = 0;
-        for (int s = 0; s < width; s++) {
-            if (lane == s) xval = unit ? bval - sum : (bval - sum) / diag;
-            T xs = __shfl_sync(0xffffffffu, xval, s);
-            while (cin == s) {
-                sum += ain * xs;
-                kin += upper ? -1 : 1;
-                if (kin >= in_lo && kin <= in_hi) {
-                    cin = logical_of(__ldg(&ind[kin]), n, upper) - wbase;
-                    ain = __ldg(&val[kin]);
-                } else {
-                    cin = 64;
-                }
+        /* the scan: lane i ends with x_i = C + M x_(wbase-1) */
+        T C = unit ? bval - sum : (bval - sum) / diag;
+        T M = unit ? -link : -link / diag;
+        if (!valid) C = M = 0;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            T Cp = __shfl_up_sync(0xffffffffu, C, o), Mp = __shfl_up_sync(0xffffffffu, M, o);
+            if (lane >= o) {
+                C += M * Cp;
+                M *= Mp;
             }
         }
-        if (valid) {
-            xval = publishable(xval);
-            store_relaxed(&x[row], xval);
-            if (use_shared) sx[lrow - base] = xval;
+        bool needs_carry = valid && M != (T)0;
+        if (valid && !needs_carry) {
+            T xi = publishable(C);
+            store_relaxed(&x[row], xi);
+            if (use_shared) sx[lrow - base] = xi;
+        }
+        if (__any_sync(0xffffffffu, needs_carry)) { /* every lane polls the one value */
+            bool in_block = use_shared && wbase - 1 >= base;
+            T carry = in_block ? sx[wbase - 1 - base] : load_relaxed(&x[carry_row]);
+            uint64_t wait_since = 0;
+            while (is_pending(carry)) {
+                if (backoff_ns) __nanosleep(backoff_ns);
+                if (max_wait_ns > 0) {
+                    uint64_t now = global_timer_ns();
+                    if (wait_since == 0) wait_since = now;
+                    else if (now - wait_since > (uint64_t)max_wait_ns) {
+                        if (lane == 0) atomicMin(&st->timeout_row, row);
+                        carry = 0;
+                        break;
+                    }
+                }
+                carry = in_block ? sx[wbase - 1 - base] : load_relaxed(&x[carry_row]);
+            }
+            if (needs_carry) {
+                T xi = publishable(C + M * carry);
+                store_relaxed(&x[row], xi);
+                if (use_shared) sx[lrow - base] = xi;
+            }
         }
     }
 }
@@ -452,32 +563,41 @@ __global__ void __launch_bounds__(PULL_THREADS)
                                   max_wait_ns, backoff_ns, st, NULL, long_row);
         return;
     }
-    /* mode 0, per warp: the sweep when at least sweep_min_chained of lanes
-     * 1-31 (31 by default: every one) read the row before theirs and every
-     * row holds at most sweep_max_row entries
-     * (chains, 2D stencils: the in-warp chain is the critical path), else
-     * thread per row, which publishes each row as soon as it is solved
-     * instead of when the whole warp is (bench/results/README.md has the
-     * measurements behind this rule) */
+    /* mode 0, per warp: the sweep (an affine scan) when every row's only
+     * dependency inside the warp is its predecessor, at least
+     * sweep_min_chained of lanes 1-31 read it, and every row holds at most
+     * sweep_max_row entries (chains, 2D stencils: the in-warp chain is the
+     * critical path); else thread per row, which publishes each row as soon
+     * as it is solved instead of when the whole warp is (bench/results/
+     * README.md has the measurements behind this rule).  Rows are sorted in
+     * mode 0: the nearest dependency is the entry next to the diagonal. */
     int lane = threadIdx.x & 31;
     int32_t wbase = base + (int32_t)(threadIdx.x >> 5) * 32;
     if (wbase >= n) return;
     int32_t lrow = wbase + lane;
-    bool in_warp = lrow == wbase || lrow >= n; /* lane 0 cannot; padding lanes do not count */
+    bool chained = false, fits = true; /* reads lrow - 1; no other in-warp dependency */
     int64_t len = 0;
     if (lrow < n) {
         int32_t row = upper ? n - 1 - lrow : lrow;
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
         len = end - start;
-        int64_t k = upper ? start : end - 1;
-        if (k >= start && k < end && __ldg(&ind[k]) == row) k += upper ? 1 : -1;
-        if (k >= start && k < end) {
-            int32_t j = __ldg(&ind[k]);
-            if (lane > 0) in_warp = (upper ? j > row : j < row) && logical_of(j, n, upper) == lrow - 1;
+        /* the two nearest dependencies, from the diagonal's side (entries of
+         * the other triangle, when a full matrix is passed, skipped) */
+        int found = 0;
+        for (int64_t t = 0; t < len && len <= sweep_max_row && found < 2; t++) {
+            int32_t j = __ldg(&ind[upper ? start + t : end - 1 - t]);
+            if (!(upper ? j > row : j < row)) continue;
+            int32_t lj = logical_of(j, n, upper);
+            if (found++ == 0) {
+                chained = lj == lrow - 1;
+                fits = chained || lj < wbase;
+            } else {
+                fits = fits && lj < wbase;
+            }
         }
     }
-    if (__popc(__ballot_sync(0xffffffffu, in_warp)) >= 1 + sweep_min_chained &&
-        __all_sync(0xffffffffu, len <= sweep_max_row) && n - wbase > 1)
+    if (__all_sync(0xffffffffu, fits && len <= sweep_max_row) &&
+        __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= sweep_min_chained && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st);
     else
@@ -518,6 +638,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
         for (int32_t r = 0; r < nrhs; r++) {
             T *x = X + (int64_t)r * ldx;
             T sum = 0, diag = 0;
+            T bval = sub == 0 ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0; /* before the waits */
             for (int64_t k = start + sub; k < end; k += LANES) {
                 int32_t j = __ldg(&ind[k]);
                 T a = __ldg(&val[k]);
@@ -546,10 +667,8 @@ __global__ void __launch_bounds__(PULL_THREADS)
                 sum += __shfl_xor_sync(mask, sum, o);
                 diag += __shfl_xor_sync(mask, diag, o);
             }
-            if (sub == 0) {
-                T b = __ldg(&B[row + (int64_t)r * ldb]);
-                store_relaxed(&x[row], publishable(unit ? b - sum : (b - sum) / diag));
-            }
+            if (sub == 0)
+                store_relaxed(&x[row], publishable(unit ? bval - sum : (bval - sum) / diag));
             __syncwarp(mask);
         }
     }
