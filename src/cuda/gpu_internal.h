@@ -83,20 +83,27 @@ cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int3
 /* reset a solve status: tickets 0, errors INT32_MAX */
 cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st);
 
+/* thresholds of the thread engine's paths (trsv_pull.cu), measured on an
+ * H100; each has an environment variable for experiments (trsv_plan.c) */
+typedef struct domino_pull_tuning {
+    int long_row;          /* rows of more entries are solved by the whole warp (DOMINO_LONG_ROW) */
+    int sweep_max_row;     /* a warp sweeps (affine scan) when its rows hold at most this many
+                              entries (DOMINO_SWEEP_MAX_ROW) ... */
+    int sweep_min_chained; /* ... and at least this many of lanes 1-31 read the row before theirs
+                              (DOMINO_SWEEP_MIN_CHAINED) */
+} domino_pull_tuning;
+
 /* synchronization-free pull solve (the "domino" engines) of op N with the
  * fill triangle of CSR (ptr, ind, val); mode 0 warp sweep (sorted rows only),
  * 1 warp per row, 2 thread per row, 3 thread per row in the given order of
- * rows; in modes 0, 2 and 3 rows of more than long_row entries are solved
- * by the whole warp; mode 0 sweeps warps of rows of at most sweep_max_row
- * entries of which at least sweep_min_chained (of lanes 1-31) read the row
- * before theirs (trsv_pull.cu). */
+ * rows; tune: the measured thresholds of its paths (trsv_pull.cu). */
 cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,
                                     const void *B, int64_t ldb, void *X, int64_t ldx,
                                     int64_t max_wait_ns, unsigned backoff_ns,
-                                    domino_solve_status *st, const int32_t *order, int long_row,
-                                    int sweep_max_row, int sweep_min_chained);
+                                    domino_solve_status *st, const int32_t *order,
+                                    domino_pull_tuning tune);
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the
  * pending sentinel and reset *st, in one launch (trsv_pull.cu) */

@@ -291,11 +291,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
-    p->long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
+    p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
     const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
-    p->sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
+    p->tune.sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
     const char *chained = getenv("DOMINO_SWEEP_MIN_CHAINED"); /* tuning experiments */
-    p->sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained)
+    p->tune.sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained)
                                                                                : DOMINO_DEFAULT_SWEEP_MIN_CHAINED;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
@@ -446,8 +446,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
-                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->long_row,
-                                        p->sweep_max_row, p->sweep_min_chained);
+                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->tune);
         else
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
@@ -462,7 +461,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
                                     p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL,
-                                    p->long_row, p->sweep_max_row, p->sweep_min_chained);
+                                    p->tune);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

@@ -33,13 +33,8 @@ struct domino_trsv_plan_s {
                                   DOMINO_BLOCK_SHARED=0) */
     int block_threads;         /* block engine: threads of its block (128-1024; DOMINO_BLOCK_THREADS,
                                   else from the levels) */
-    int long_row;              /* pull engines: rows of more entries are solved by a whole warp
-                                  (DOMINO_LONG_ROW, default DOMINO_DEFAULT_LONG_ROW) */
-    int sweep_max_row;         /* thread engine: longest row of a warp sweep (DOMINO_SWEEP_MAX_ROW,
-                                  default DOMINO_DEFAULT_SWEEP_MAX_ROW) */
-    int sweep_min_chained;     /* thread engine: lanes 1-31 of a sweeping warp that must read the
-                                  row before theirs (DOMINO_SWEEP_MIN_CHAINED, 0-31, default
-                                  DOMINO_DEFAULT_SWEEP_MIN_CHAINED) */
+    domino_pull_tuning tune;   /* thread engine's thresholds (DOMINO_LONG_ROW, DOMINO_SWEEP_MAX_ROW,
+                                  DOMINO_SWEEP_MIN_CHAINED; defaults in trsv_plan.c) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

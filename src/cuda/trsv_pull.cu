@@ -39,12 +39,18 @@
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
 
+/* logical index of column j */
+__device__ __forceinline__ int32_t logical_of(int32_t j, int32_t n, int upper)
+{
+    return upper ? n - 1 - j : j;
+}
+
 /* x_j as this block sees it (shared memory for its own rows when use_shared) */
 template <typename T>
 __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int upper, const T *X,
                                         const volatile T *sx, int use_shared)
 {
-    int32_t lj = upper ? n - 1 - j : j;
+    int32_t lj = logical_of(j, n, upper);
     return (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&X[j]);
 }
 
@@ -225,14 +231,14 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
                                        unsigned backoff_ns, domino_solve_status *st,
-                                       const int32_t *__restrict__ order, int long_row)
+                                       const int32_t *__restrict__ order, domino_pull_tuning tune)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     int lane = threadIdx.x & 31;
     bool active = lrow < n;
     int32_t row = order ? (active ? __ldg(&order[lrow]) : 0) : (upper ? n - 1 - lrow : lrow);
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
-    bool is_long = active && end - start > long_row;
+    bool is_long = active && end - start > tune.long_row;
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
         T sum = 0, diag = 0;
@@ -376,12 +382,6 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
             __syncwarp();
         }
     }
-}
-
-/* logical index of column j */
-__device__ __forceinline__ int32_t logical_of(int32_t j, int32_t n, int upper)
-{
-    return upper ? n - 1 - j : j;
 }
 
 /* The warp-sweep ("domino") path, for a warp of 32 consecutive logical rows
@@ -535,8 +535,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
-                     const int32_t *__restrict__ order, int long_row, int sweep_max_row,
-                     int sweep_min_chained)
+                     const int32_t *__restrict__ order, domino_pull_tuning tune)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -555,18 +554,18 @@ __global__ void __launch_bounds__(PULL_THREADS)
     }
     if (mode == 3) { /* rows in the given order (level sets): thread per row */
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, order, long_row);
+                                  max_wait_ns, backoff_ns, st, order, tune);
         return;
     }
     if (mode == 2) {
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, long_row);
+                                  max_wait_ns, backoff_ns, st, NULL, tune);
         return;
     }
     /* mode 0, per warp: the sweep (an affine scan) when every row's only
      * dependency inside the warp is its predecessor, at least
-     * sweep_min_chained of lanes 1-31 read it, and every row holds at most
-     * sweep_max_row entries (chains, 2D stencils: the in-warp chain is the
+     * tune.sweep_min_chained of lanes 1-31 read it, and every row holds at
+     * most tune.sweep_max_row entries (chains, 2D stencils: the in-warp chain is the
      * critical path); else thread per row, which publishes each row as soon
      * as it is solved instead of when the whole warp is (bench/results/
      * README.md has the measurements behind this rule).  Rows are sorted in
@@ -584,7 +583,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
         /* the two nearest dependencies, from the diagonal's side (entries of
          * the other triangle, when a full matrix is passed, skipped) */
         int found = 0;
-        for (int64_t t = 0; t < len && len <= sweep_max_row && found < 2; t++) {
+        for (int64_t t = 0; t < len && len <= tune.sweep_max_row && found < 2; t++) {
             int32_t j = __ldg(&ind[upper ? start + t : end - 1 - t]);
             if (!(upper ? j > row : j < row)) continue;
             int32_t lj = logical_of(j, n, upper);
@@ -596,13 +595,13 @@ __global__ void __launch_bounds__(PULL_THREADS)
             }
         }
     }
-    if (__all_sync(0xffffffffu, fits && len <= sweep_max_row) &&
-        __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= sweep_min_chained && n - wbase > 1)
+    if (__all_sync(0xffffffffu, fits && len <= tune.sweep_max_row) &&
+        __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= tune.sweep_min_chained && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st);
     else
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, long_row);
+                                  max_wait_ns, backoff_ns, st, NULL, tune);
 }
 
 /* Rows in the given order (the level-set engine), LANES lanes per row: each
@@ -708,8 +707,7 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int32_t nrhs, const void *B, int64_t ldb, void *X,
                                                int64_t ldx, int64_t max_wait_ns,
                                                unsigned backoff_ns, domino_solve_status *st,
-                                               const int32_t *order, int long_row,
-                                               int sweep_max_row, int sweep_min_chained)
+                                               const int32_t *order, domino_pull_tuning tune)
 {
     if (n == 0) return cudaSuccess;
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
@@ -718,13 +716,11 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     if (type == DOMINO_FLOAT64) {
         trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
-            sweep_min_chained);
+            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, tune);
     } else {
         trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
             n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, long_row, sweep_max_row,
-            sweep_min_chained);
+            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, tune);
     }
     return cudaGetLastError();
 }
