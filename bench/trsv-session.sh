@@ -11,13 +11,13 @@
 #     of one engine (SWEEP_ENGINES=block) on the real matrices or
 #     SWEEP_PROBLEMS (SWEEP=0: none) (-> sweep.txt: a line per run, the
 #     setting in front).
-# The next measurement (the warp sweep's test, not yet run on a GPU):
+# TESTS=none runs no test (keeps an earlier gpu-test.log).
+# A settings sweep (the warp sweep's test, bench/results/h100-trsv4/earlier/sweep-gate.txt):
 #   TARGETS="test_gpu_trsv test_gpu_trsv_long_rows" TESTS='test_gpu_trsv$|test_gpu_trsv_long' \
 #   MATRICES=0 DEEP=d2n5:1024x1024 ENGINES=thread,cusparse SWEEP_ENGINES=thread SWEEP_PER_S=40 \
-#   SETTINGS="DOMINO_SWEEP_MIN_CHAINED=31 DOMINO_SWEEP_MIN_CHAINED=24,DOMINO_SWEEP_MAX_ROW=4 \
-#     DOMINO_SWEEP_MIN_CHAINED=16,DOMINO_SWEEP_MAX_ROW=4 DOMINO_SWEEP_MIN_CHAINED=24,DOMINO_SWEEP_MAX_ROW=8" \
+#   SETTINGS="DOMINO_SWEEP_MIN_CHAINED=16,DOMINO_SWEEP_MAX_ROW=4 DOMINO_SWEEP_MIN_CHAINED=8,DOMINO_SWEEP_MAX_ROW=8" \
 #   bash bench/trsv-session.sh
-# The whole suite with the thread engine (bench/results/h100-trsv3):
+# The whole suite (bench/results/h100-trsv4 has the exact command):
 #   TARGETS="test_gpu_precond test_gpu_trsv test_gpu_trsv_long_rows" \
 #   TESTS='test_gpu_trsv$|test_gpu_trsv_long|test_gpu_precond' ENGINES=auto,thread,cusparse \
 #   SUITE_S=470 PER_PROBLEM_S=80 SWEEP=0 DEEP="d2n5:1024x1024 ... rmat:22" bash bench/trsv-session.sh
@@ -26,8 +26,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DOMINO_TARGETS=${TARGETS:-test_gpu_trsv_block test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_lanes}
 source bench/device-build.sh
-( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
-grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
+if [ "${TESTS:-test_gpu_trsv}" != none ]; then
+  ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
+  grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
+fi
 export B MATS OUT DOMINO_BUILT=1
 [ "${MATRICES:-1}" = 1 ] && SHARED_MTX=("$MATS"/*.mtx) || SHARED_MTX=()
 ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-90} \
