@@ -91,6 +91,8 @@ typedef struct domino_pull_tuning {
                               entries (DOMINO_SWEEP_MAX_ROW) ... */
     int sweep_min_chained; /* ... and at least this many of lanes 1-31 read the row before theirs
                               (DOMINO_SWEEP_MIN_CHAINED) */
+    int overlap_fill;      /* launch the solve with programmatic dependent launch, overlapping
+                              the sentinel fill (DOMINO_OVERLAP_FILL, 0 or 1) */
 } domino_pull_tuning;
 
 /* synchronization-free pull solve (the "domino" engines) of op N with the

@@ -13,6 +13,7 @@
 #define DOMINO_DEFAULT_LONG_ROW 512   /* a thread walks rows of up to this many entries (H100,
                                          bench/results/h100-trsv3: 64 slowed pushpull's rows of
                                          65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
+#define DOMINO_DEFAULT_OVERLAP_FILL 1 /* see bench/results/h100-trsv4 */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -297,6 +298,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *chained = getenv("DOMINO_SWEEP_MIN_CHAINED"); /* tuning experiments */
     p->tune.sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained)
                                                                                : DOMINO_DEFAULT_SWEEP_MIN_CHAINED;
+    const char *overlap = getenv("DOMINO_OVERLAP_FILL"); /* tuning experiments */
+    p->tune.overlap_fill = overlap ? atoi(overlap) != 0 : DOMINO_DEFAULT_OVERLAP_FILL;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");

@@ -34,7 +34,8 @@ struct domino_trsv_plan_s {
     int block_threads;         /* block engine: threads of its block (128-1024; DOMINO_BLOCK_THREADS,
                                   else from the levels) */
     domino_pull_tuning tune;   /* thread engine's thresholds (DOMINO_LONG_ROW, DOMINO_SWEEP_MAX_ROW,
-                                  DOMINO_SWEEP_MIN_CHAINED; defaults in trsv_plan.c) */
+                                  DOMINO_SWEEP_MIN_CHAINED, DOMINO_OVERLAP_FILL; defaults in
+                                  trsv_plan.c) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */

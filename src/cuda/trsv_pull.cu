@@ -540,6 +540,9 @@ __global__ void __launch_bounds__(PULL_THREADS)
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
     volatile T *sx = sx_store;
+    /* launched with programmatic dependent launch after the sentinel fill:
+     * wait for it (X and the ticket) here; a no-op after a plain launch */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
     if (threadIdx.x == 0) block_ticket = atomicAdd(&st->ticket, 1);
     make_pending(&sx_store[threadIdx.x]);
     __syncthreads();
@@ -678,6 +681,10 @@ __global__ void __launch_bounds__(PULL_THREADS)
 template <typename T>
 __global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx, domino_solve_status *st)
 {
+    /* a solve launched after this one with programmatic dependent launch may
+     * start now: it waits in griddepcontrol.wait until this grid is done
+     * and its writes are visible (a plain launch ignores this) */
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
     if (blockIdx.x == 0 && threadIdx.x == 0) solve_status_reset(st);
     int64_t total = (int64_t)n * nrhs;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;
@@ -713,15 +720,26 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
     cudaError_t e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
     if (e) return e;
-    if (type == DOMINO_FLOAT64) {
-        trsv_pull_kernel<double><<<blocks, PULL_THREADS, 0, stream>>>(
-            n, ptr, ind, (const double *)val, upper, unit, mode, nrhs, (const double *)B, ldb,
-            (double *)X, ldx, max_wait_ns, backoff_ns, st, order, tune);
-    } else {
-        trsv_pull_kernel<float><<<blocks, PULL_THREADS, 0, stream>>>(
-            n, ptr, ind, (const float *)val, upper, unit, mode, nrhs, (const float *)B, ldb,
-            (float *)X, ldx, max_wait_ns, backoff_ns, st, order, tune);
-    }
+    /* programmatic dependent launch: the solve's launch overlaps the fill
+     * (the kernel waits for it in griddepcontrol.wait) */
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = tune.overlap_fill;
+    cfg.gridDim = dim3((unsigned)blocks);
+    cfg.blockDim = dim3(PULL_THREADS);
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    if (type == DOMINO_FLOAT64)
+        e = cudaLaunchKernelEx(&cfg, trsv_pull_kernel<double>, n, ptr, ind, (const double *)val, upper,
+                               unit, mode, nrhs, (const double *)B, ldb, (double *)X, ldx,
+                               max_wait_ns, backoff_ns, st, order, tune);
+    else
+        e = cudaLaunchKernelEx(&cfg, trsv_pull_kernel<float>, n, ptr, ind, (const float *)val, upper,
+                               unit, mode, nrhs, (const float *)B, ldb, (float *)X, ldx,
+                               max_wait_ns, backoff_ns, st, order, tune);
+    if (e) return e;
     return cudaGetLastError();
 }
 
