@@ -54,6 +54,34 @@ __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int 
     return (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&X[j]);
 }
 
+/* x_j once solved, waiting in place (the lanes that call it spin
+ * together): read from shared memory at sx[sj] when in_shared, else from X
+ * with L2-coherent loads, sleeping backoff_ns between reads; past
+ * max_wait_ns (> 0) it reports row in st->timeout_row (when report) and
+ * returns 0 */
+template <typename T>
+__device__ __forceinline__ T pull_wait_value(const T *X, int32_t j, const volatile T *sx, int32_t sj,
+                                             bool in_shared, int32_t row, bool report,
+                                             unsigned backoff_ns, int64_t max_wait_ns,
+                                             domino_solve_status *st)
+{
+    T v = in_shared ? sx[sj] : load_relaxed(&X[j]);
+    uint64_t since = 0;
+    while (is_pending(v)) {
+        if (backoff_ns) __nanosleep(backoff_ns);
+        if (max_wait_ns > 0) {
+            uint64_t now = global_timer_ns();
+            if (since == 0) since = now;
+            else if (now - since > (uint64_t)max_wait_ns) {
+                if (report) atomicMin(&st->timeout_row, row);
+                return (T)0;
+            }
+        }
+        v = in_shared ? sx[sj] : load_relaxed(&X[j]);
+    }
+    return v;
+}
+
 /* Add entries *kk, *kk + stride, ... (below end) of row: dependencies to
  * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time: the batch's
  * indices and values are loaded together, then its x together, then added
@@ -354,23 +382,9 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
                     if (j == row) diag += a;
                     continue;
                 }
-                int32_t lj = upper ? n - 1 - j : j;
-                T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
-                uint64_t stall_since = 0;
-                while (is_pending(v)) {
-                    if (backoff_ns) __nanosleep(backoff_ns);
-                    if (max_wait_ns > 0) {
-                        uint64_t now = global_timer_ns();
-                        if (stall_since == 0) stall_since = now;
-                        else if (now - stall_since > (uint64_t)max_wait_ns) {
-                            atomicMin(&st->timeout_row, row);
-                            v = 0;
-                            break;
-                        }
-                    }
-                    v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
-                }
-                sum += a * v;
+                int32_t lj = logical_of(j, n, upper);
+                sum += a * pull_wait_value<T>(x, j, sx, lj - base, use_shared && lj >= base, row, true,
+                                              backoff_ns, max_wait_ns, st);
             }
             sum = warp_sum(sum);
             diag = warp_sum(diag);
@@ -504,22 +518,9 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
             if (use_shared) sx[lrow - base] = xi;
         }
         if (__any_sync(0xffffffffu, needs_carry)) { /* every lane polls the one value */
-            bool in_block = use_shared && wbase - 1 >= base;
-            T carry = in_block ? sx[wbase - 1 - base] : load_relaxed(&x[carry_row]);
-            uint64_t wait_since = 0;
-            while (is_pending(carry)) {
-                if (backoff_ns) __nanosleep(backoff_ns);
-                if (max_wait_ns > 0) {
-                    uint64_t now = global_timer_ns();
-                    if (wait_since == 0) wait_since = now;
-                    else if (now - wait_since > (uint64_t)max_wait_ns) {
-                        if (lane == 0) atomicMin(&st->timeout_row, row);
-                        carry = 0;
-                        break;
-                    }
-                }
-                carry = in_block ? sx[wbase - 1 - base] : load_relaxed(&x[carry_row]);
-            }
+            T carry = pull_wait_value<T>(x, carry_row, sx, wbase - 1 - base,
+                                         use_shared && wbase - 1 >= base, row, lane == 0, backoff_ns,
+                                         max_wait_ns, st);
             if (needs_carry) {
                 T xi = publishable(C + M * carry);
                 store_relaxed(&x[row], xi);
@@ -648,22 +649,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                     if (j == row) diag += a;
                     continue;
                 }
-                T v = load_relaxed(&x[j]);
-                uint64_t stall_since = 0;
-                while (is_pending(v)) {
-                    if (backoff_ns) __nanosleep(backoff_ns);
-                    if (max_wait_ns > 0) {
-                        uint64_t now = global_timer_ns();
-                        if (stall_since == 0) stall_since = now;
-                        else if (now - stall_since > (uint64_t)max_wait_ns) {
-                            atomicMin(&st->timeout_row, row);
-                            v = 0;
-                            break;
-                        }
-                    }
-                    v = load_relaxed(&x[j]);
-                }
-                sum += a * v;
+                sum += a * pull_wait_value<T>(x, j, NULL, 0, false, row, true, backoff_ns, max_wait_ns, st);
             }
             for (int o = LANES / 2; o > 0; o >>= 1) {
                 sum += __shfl_xor_sync(mask, sum, o);
