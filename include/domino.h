@@ -802,10 +802,13 @@ domino_status domino_engine_parse(const char *name, domino_engine *e);
 
 typedef struct domino_trsv_options {
     domino_engine engine; /* which engine (AUTO by default) */
-    int deterministic;    /* 1: bitwise identical results from run to run */
+    int deterministic;    /* 1: bitwise identical results from run to run (the thread engine
+                             then sums every row in stored order; by default it sums rows of
+                             up to 32 entries in the order their x arrive, so the last bits
+                             may differ between runs) */
     int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
 } domino_trsv_options;
-/* defaults: AUTO, not forced deterministic (our pull engines are anyway), no wait bound */
+/* defaults: AUTO, not deterministic, no wait bound */
 void domino_trsv_options_init(domino_trsv_options *opt);
 
 typedef struct domino_trsv_plan_s *domino_trsv_plan;
@@ -832,6 +835,15 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const vo
 domino_engine domino_trsv_plan_engine(domino_trsv_plan plan);
 /* seconds of the analysis as measured by the plan (host wall clock, synchronized) */
 double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan);
+/* Diagnostics: one solve (as domino_trsv_solve, B and X on the GPU, one
+ * right-hand side) of a plan of the thread engine that also records, for
+ * each row i, the GPU clock when x_i was published, into the host array
+ * ns[0..n): nanoseconds after the earliest row's (-1: never published, a
+ * bounded wait gave up).  DOMINO_NOT_SUPPORTED for
+ * the other engines and for nrhs > 1.  The solve runs a kernel of its own
+ * (the timed kernel is not slowed); `domino trace` reports from it. */
+domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const void *B, void *X,
+                                int64_t *ns);
 void domino_trsv_plan_free(domino_trsv_plan plan);
 
 /* ------------------------------------------- structured-grid GPU solve

@@ -84,6 +84,12 @@ double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan)
     return 0;
 }
 void domino_trsv_plan_free(domino_trsv_plan plan) { (void)plan; }
+domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const void *B, void *X,
+                                int64_t *ns)
+{
+    (void)plan; (void)B; (void)X; (void)ns;
+    return NO_CUDA(h, "domino_trsv_trace");
+}
 
 /* structured-grid solve */
 domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matrix *S,

@@ -14,6 +14,7 @@
                                          bench/results/h100-trsv3: 64 slowed pushpull's rows of
                                          65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
 #define DOMINO_DEFAULT_OVERLAP_FILL 1 /* see bench/results/h100-trsv4 */
+#define DOMINO_DEFAULT_ANY_ORDER 1 /* see bench/results/h100-trsv4 */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
 
 /* which arrays an engine needs besides the caller's */
@@ -300,6 +301,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                                                                                : DOMINO_DEFAULT_SWEEP_MIN_CHAINED;
     const char *overlap = getenv("DOMINO_OVERLAP_FILL"); /* tuning experiments */
     p->tune.overlap_fill = overlap ? atoi(overlap) != 0 : DOMINO_DEFAULT_OVERLAP_FILL;
+    const char *any_order = getenv("DOMINO_ANY_ORDER"); /* tuning experiments */
+    p->tune.any_order = !p->deterministic && (any_order ? atoi(any_order) != 0 : DOMINO_DEFAULT_ANY_ORDER);
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");

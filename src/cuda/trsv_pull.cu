@@ -30,8 +30,10 @@
  * others from global memory with L2-coherent loads.  x itself is the ready
  * flag (device_util.cuh): X is filled with a sentinel first.
  * Upper triangles run the rows in reverse: logical row r is row n-1-r.
- * Results are deterministic: every row is summed in a fixed order (its
- * stored order, or lanes striding over it and a fixed shuffle tree). */
+ * Results are deterministic in deterministic mode: every row is summed in
+ * a fixed order (its stored order, or lanes striding over it and a fixed
+ * shuffle tree).  Otherwise (tune.any_order) thread-walked rows of up to
+ * 32 entries add their x in the order they arrive (pull_walk_any). */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
@@ -210,6 +212,106 @@ __device__ __forceinline__ bool pull_walk_short(int32_t row, int32_t base, int32
     return !stalled;
 }
 
+/* The walk of a row of at most 32 entries in any order (not deterministic
+ * mode): the first visit loads every entry, PULL_WALK_BATCH at a time, adds
+ * the x already solved and notes the pending ones in *pending (bit u: entry
+ * start + u); a later visit polls the lowest PULL_WALK_BATCH of those
+ * together (the lowest from *wait_j, *wait_a, which hold it while *pending
+ * is not 0).  Measured on an H100 (h100-trsv4/earlier/any-order-*):
+ * polling every pending entry each visit, one after another, made the
+ * turns of banded meshes long (bcsstk33 2x slower); polling the lowest
+ * alone slowed the random DAGs whose dependencies arrive a level apart.  When the last dependency arrives the row is solved at once,
+ * where a walk in stored order would still load the entries after it (on
+ * rows of 10-30 entries, serial memory latencies on every hop).  The sum's
+ * order follows the arrival order, so results may differ in the last bits
+ * from run to run.  *kk: the next entry of the first visit. */
+template <typename T>
+__device__ __forceinline__ bool pull_walk_any(int32_t row, int32_t base, int32_t n, int upper,
+                                              const int32_t *__restrict__ ind,
+                                              const T *__restrict__ val, int64_t start, int64_t *kk,
+                                              int64_t end, const T *X, const volatile T *sx,
+                                              int use_shared, T *sum, T *diag, bool *moved,
+                                              unsigned *pending, int32_t *wait_j, T *wait_a)
+{
+    int64_t k = *kk;
+    T s = *sum, d = *diag;
+    unsigned pend = *pending;
+    if (k < end) { /* the first visit */
+        while (k < end) {
+            int32_t j[PULL_WALK_BATCH];
+            T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
+#pragma unroll
+            for (int u = 0; u < PULL_WALK_BATCH; u++) {
+                j[u] = k + u < end ? __ldg(&ind[k + u]) : row;
+                a[u] = k + u < end ? __ldg(&val[k + u]) : (T)0;
+            }
+#pragma unroll
+            for (int u = 0; u < PULL_WALK_BATCH; u++)
+                v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
+                                                         : (T)0;
+#pragma unroll
+            for (int u = 0; u < PULL_WALK_BATCH; u++) {
+                if (upper ? j[u] > row : j[u] < row) {
+                    if (is_pending(v[u])) {
+                        if (pend == 0) {
+                            *wait_j = j[u];
+                            *wait_a = a[u];
+                        }
+                        pend |= 1u << (unsigned)(k + u - start);
+                    } else {
+                        s += a[u] * v[u];
+                    }
+                } else if (j[u] == row) {
+                    d += a[u];
+                }
+            }
+            k += PULL_WALK_BATCH;
+        }
+        *kk = end;
+        *moved = true;
+    } else if (pend) { /* later visits: the lowest PULL_WALK_BATCH pending entries together */
+        int u[PULL_WALK_BATCH];
+        int32_t j[PULL_WALK_BATCH];
+        T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
+        unsigned left = pend;
+#pragma unroll
+        for (int t = 0; t < PULL_WALK_BATCH; t++) {
+            u[t] = left ? __ffs(left) - 1 : -1;
+            left &= left ? left - 1 : 0u;
+            j[t] = t == 0 ? *wait_j : u[t] >= 0 ? __ldg(&ind[start + u[t]]) : 0; /* the lowest: held */
+            a[t] = t == 0 ? *wait_a : u[t] >= 0 ? __ldg(&val[start + u[t]]) : (T)0;
+        }
+#pragma unroll
+        for (int t = 0; t < PULL_WALK_BATCH; t++)
+            v[t] = u[t] >= 0 ? pull_value<T>(j[t], base, n, upper, X, sx, use_shared) : (T)0;
+        bool held = false;
+#pragma unroll
+        for (int t = 0; t < PULL_WALK_BATCH; t++) {
+            if (u[t] < 0) continue;
+            if (is_pending(v[t])) {
+                if (!held) { /* the lowest still pending (the invariant) */
+                    *wait_j = j[t];
+                    *wait_a = a[t];
+                    held = true;
+                }
+                continue;
+            }
+            s += a[t] * v[t];
+            pend &= ~(1u << (unsigned)u[t]);
+            *moved = true;
+        }
+        if (!held && pend) { /* pending ones past the batch: the lowest, held for the next visit */
+            int w = __ffs(pend) - 1;
+            *wait_j = __ldg(&ind[start + w]);
+            *wait_a = __ldg(&val[start + w]);
+        }
+    }
+    *pending = pend;
+    *sum = s;
+    *diag = d;
+    return pend == 0;
+}
+
 /* one row, one right-hand side, thread per row (in batches when long_walk);
  * returns when solved or stalled */
 template <typename T>
@@ -259,7 +361,8 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
                                        int64_t ldx, volatile T *sx, int64_t max_wait_ns,
                                        unsigned backoff_ns, domino_solve_status *st,
-                                       const int32_t *__restrict__ order, domino_pull_tuning tune)
+                                       const int32_t *__restrict__ order, domino_pull_tuning tune,
+                                       uint64_t *trace)
 {
     int32_t lrow = base + (int32_t)threadIdx.x;
     int lane = threadIdx.x & 31;
@@ -267,6 +370,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
     int32_t row = order ? (active ? __ldg(&order[lrow]) : 0) : (upper ? n - 1 - lrow : lrow);
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
     bool is_long = active && end - start > tune.long_row;
+    bool any_order = tune.any_order && end - start <= 32; /* pull_walk_any */
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
         T sum = 0, diag = 0;
@@ -280,6 +384,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         T wait_a = 0, coop_wait_a = 0;
         int32_t hold_j = -1; /* the entry after the pending one (pull_walk_short) */
         T hold_a = 0;
+        unsigned pending = 0; /* pull_walk_any's pending entries */
         int coop_lane = -1; /* the long row the warp is on (its lane), -1 none */
         int64_t coop_k = 0;
         T coop_sum = 0, coop_diag = 0;
@@ -287,15 +392,20 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
             bool moved = false;
             if (!done && !is_long) {
                 int64_t k_before = k;
-                if (pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
-                                        &sum, &diag, &wait_j, &wait_a, &hold_j, &hold_a,
-                                        end - start > PULL_WALK_SHORT)) {
+                bool any_moved = false;
+                if (any_order ? pull_walk_any<T>(row, base, n, upper, ind, val, start, &k, end, x, sx,
+                                                 use_shared, &sum, &diag, &any_moved, &pending,
+                                                 &wait_j, &wait_a)
+                              : pull_row_advance<T>(row, base, n, upper, ind, val, &k, end, x, sx,
+                                                    use_shared, &sum, &diag, &wait_j, &wait_a,
+                                                    &hold_j, &hold_a, end - start > PULL_WALK_SHORT)) {
                     T xi = publishable(unit ? bval - sum : (bval - sum) / diag);
                     store_relaxed(&x[row], xi);
                     if (use_shared) sx[lrow - base] = xi;
+                    if (trace) trace[row] = global_timer_ns();
                     done = moved = true;
                 } else {
-                    moved = k != k_before;
+                    moved = k != k_before || any_moved;
                     if (max_wait_ns > 0) {
                         uint64_t now = global_timer_ns();
                         if (stall_since == 0 || moved) stall_since = now;
@@ -341,6 +451,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                         T xi = publishable(unit ? bval - coop_sum : (bval - coop_sum) / coop_diag);
                         store_relaxed(&x[row], xi);
                         if (use_shared) sx[lrow - base] = xi;
+                        if (trace) trace[row] = global_timer_ns();
                         done = true;
                     }
                     coop_lane = -1;
@@ -417,7 +528,8 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                 const T *__restrict__ val, int upper, int unit, int32_t nrhs,
                                 const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                                volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
+                                volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
+                                uint64_t *trace)
 {
     int lane = threadIdx.x & 31;
     int32_t lrow = wbase + lane;
@@ -516,6 +628,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
             T xi = publishable(C);
             store_relaxed(&x[row], xi);
             if (use_shared) sx[lrow - base] = xi;
+            if (trace) trace[row] = global_timer_ns();
         }
         if (__any_sync(0xffffffffu, needs_carry)) { /* every lane polls the one value */
             T carry = pull_wait_value<T>(x, carry_row, sx, wbase - 1 - base,
@@ -525,12 +638,13 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                 T xi = publishable(C + M * carry);
                 store_relaxed(&x[row], xi);
                 if (use_shared) sx[lrow - base] = xi;
+                if (trace) trace[row] = global_timer_ns();
             }
         }
     }
 }
 
-template <typename T>
+template <typename T, bool TRACE>
 __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
@@ -544,6 +658,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
     /* launched with programmatic dependent launch after the sentinel fill:
      * wait for it (X and the ticket) here; a no-op after a plain launch */
     asm volatile("griddepcontrol.wait;" ::: "memory");
+    uint64_t *trace = TRACE ? tune.trace : NULL; /* a kernel of its own: no cost when off */
     if (threadIdx.x == 0) block_ticket = atomicAdd(&st->ticket, 1);
     make_pending(&sx_store[threadIdx.x]);
     __syncthreads();
@@ -558,12 +673,12 @@ __global__ void __launch_bounds__(PULL_THREADS)
     }
     if (mode == 3) { /* rows in the given order (level sets): thread per row */
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, order, tune);
+                                  max_wait_ns, backoff_ns, st, order, tune, trace);
         return;
     }
     if (mode == 2) {
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, tune);
+                                  max_wait_ns, backoff_ns, st, NULL, tune, trace);
         return;
     }
     /* mode 0, per warp: the sweep (an affine scan) when every row's only
@@ -602,10 +717,10 @@ __global__ void __launch_bounds__(PULL_THREADS)
     if (__all_sync(0xffffffffu, fits && len <= tune.sweep_max_row) &&
         __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= tune.sweep_min_chained && n - wbase > 1)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                           max_wait_ns, backoff_ns, st);
+                           max_wait_ns, backoff_ns, st, trace);
     else
         pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, tune);
+                                  max_wait_ns, backoff_ns, st, NULL, tune, trace);
 }
 
 /* Rows in the given order (the level-set engine), LANES lanes per row: each
@@ -718,13 +833,15 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     if (type == DOMINO_FLOAT64)
-        e = cudaLaunchKernelEx(&cfg, trsv_pull_kernel<double>, n, ptr, ind, (const double *)val, upper,
-                               unit, mode, nrhs, (const double *)B, ldb, (double *)X, ldx,
-                               max_wait_ns, backoff_ns, st, order, tune);
+        e = cudaLaunchKernelEx(&cfg, tune.trace ? trsv_pull_kernel<double, true> : trsv_pull_kernel<double, false>,
+                               n, ptr, ind, (const double *)val, upper, unit, mode, nrhs,
+                               (const double *)B, ldb, (double *)X, ldx, max_wait_ns, backoff_ns, st,
+                               order, tune);
     else
-        e = cudaLaunchKernelEx(&cfg, trsv_pull_kernel<float>, n, ptr, ind, (const float *)val, upper,
-                               unit, mode, nrhs, (const float *)B, ldb, (float *)X, ldx,
-                               max_wait_ns, backoff_ns, st, order, tune);
+        e = cudaLaunchKernelEx(&cfg, tune.trace ? trsv_pull_kernel<float, true> : trsv_pull_kernel<float, false>,
+                               n, ptr, ind, (const float *)val, upper, unit, mode, nrhs,
+                               (const float *)B, ldb, (float *)X, ldx, max_wait_ns, backoff_ns, st,
+                               order, tune);
     if (e) return e;
     return cudaGetLastError();
 }

@@ -11,10 +11,11 @@
  *    (1 and 3): the full product on the systems of n <= 1100, one in eight
  *    combinations (rotating) on each DAG of n = 20000;
  *  - values update without re-analysis, zero pivots, missing diagonals,
- *    bitwise determinism, bounded waits, misuse, caller-provided workspace.
+ *    bitwise determinism, bounded waits, misuse, caller-provided workspace;
+ *  - domino_trsv_trace: no row published before a row it reads.
  * Without a CUDA device every section is reported as skipped. */
 
-#define SECTIONS 7     /* test sections, all skipped without a device */
+#define SECTIONS 8     /* test sections, all skipped without a device */
 #define MAX_FILES 64
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
@@ -373,6 +374,70 @@ cleanup:
     domino_matrix_free(A);
 }
 
+/* ------------------------------------------------------------ trace */
+
+/* domino_trsv_trace on the thread engine: the answer is the reference's,
+ * every row was published, and no row before a row it reads (lower and
+ * upper, a DAG whose warps sweep and one whose rows go thread by thread);
+ * other engines and nrhs > 1 are refused */
+static void test_trace(domino_handle h)
+{
+    domino_matrix M[2] = {NULL, NULL};
+    CHECK_OK(h, domino_gen_dag(h, 30000, 6, 300, 0, 77, DOMINO_FLOAT64, &M[0]));
+    CHECK_OK(h, domino_gen_dag(h, 30000, 2, 30000, 0, 78, DOMINO_FLOAT64, &M[1])); /* a chain */
+    for (int m = 0; m < 2; m++) {
+        domino_dmatrix dA = NULL;
+        if (!M[m] || domino_dmatrix_upload(h, M[m], &dA)) continue;
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_get_view(h, M[m], &v));
+        for (int fill = 0; fill < 2; fill++) {
+            solve_case c = {m ? "chain n=30000 (trace)" : "dag n=30000 levels=300 (trace)", M[m], dA,
+                            fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+            case_data d;
+            if (!case_data_new(h, &c, &d)) continue;
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = DOMINO_ENGINE_THREAD;
+            char what[512];
+            describe(what, sizeof what, &c, &opt);
+            domino_trsv_plan plan = NULL;
+            int64_t *ns = malloc((size_t)v.nrows * sizeof(int64_t));
+            domino_status s = domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan);
+            memset(d.X, POISON, d.bytes); /* the padding rows must stay as they are */
+            if (!s) s = domino_gpu_upload(h, d.dX, d.X, d.bytes);
+            if (!s && ns) s = domino_trsv_trace(h, plan, d.dB, d.dX, ns);
+            if (!s) s = domino_gpu_download(h, d.X, d.dX, d.bytes);
+            report(s == DOMINO_SUCCESS && ns, what, "trace: %s (%s)", domino_status_name(s),
+                   domino_last_error(h));
+            if (!s && ns) {
+                check_solution(h, &c, &d, what);
+                int64_t unpublished = 0, early = 0;
+                for (int32_t i = 0; i < v.nrows; i++) {
+                    if (ns[i] < 0) unpublished++;
+                    for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+                        int32_t j = v.ind[k];
+                        if ((fill ? j > i : j < i) && ns[j] > ns[i]) early++;
+                    }
+                }
+                report(unpublished == 0, what, "trace: %lld rows never published", (long long)unpublished);
+                report(early == 0, what, "trace: %lld rows published before a row they read",
+                       (long long)early);
+            }
+            domino_trsv_plan_free(plan);
+            plan = NULL;
+            opt.engine = DOMINO_ENGINE_LEVELSET;
+            if (ns && !domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan))
+                CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_trsv_trace(h, plan, d.dB, d.dX, ns));
+            domino_trsv_plan_free(plan);
+            free(ns);
+            case_data_free(&d);
+        }
+        domino_dmatrix_free(dA);
+    }
+    domino_matrix_free(M[0]);
+    domino_matrix_free(M[1]);
+}
+
 /* ------------------------------------------------------------ bounded waits, workspace */
 
 /* per engine, CSR and CSC: max_wait_ms = 2000 on a normal matrix succeeds;
@@ -501,6 +566,7 @@ int main(void)
     test_wait_and_workspace(h);
     test_values_update(h);
     test_determinism(h);
+    test_trace(h);
     test_generated(h);
     test_shared(h);
     domino_destroy(h);

@@ -10,6 +10,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* run the subcommand argv[0] (any but "run"): what a launched PE does */
 int cli_run_subcommand(int argc, char **argv);

@@ -18,6 +18,7 @@ static const char main_usage[] =
     "                                      --krylov cg|bicgstab: preconditioned Krylov solve\n"
     "  bench [options]                     time the triangular-solve engines\n"
     "  run -n N <command> [options]        run a command in N processes, one per GPU\n"
+    "  trace PROBLEM [--csv FILE]          where the GPU thread engine's solve time goes\n"
     "  help [command]                      this text, or a command's usage\n"
     "\n"
     "options: --help (also after a command), --version\n";
@@ -30,7 +31,7 @@ typedef struct cli_command {
 
 static const cli_command commands[] = {{"info", cmd_info},   {"gen", cmd_gen},
                                        {"solve", cmd_solve}, {"bench", cmd_bench},
-                                       {"run", cmd_run}};
+                                       {"run", cmd_run},     {"trace", cmd_trace}};
 #define NCOMMANDS ((int)(sizeof(commands) / sizeof(commands[0])))
 
 static const cli_command *find_command(const char *name)
