@@ -803,9 +803,9 @@ domino_status domino_engine_parse(const char *name, domino_engine *e);
 typedef struct domino_trsv_options {
     domino_engine engine; /* which engine (AUTO by default) */
     int deterministic;    /* 1: bitwise identical results from run to run (the thread engine
-                             then sums every row in stored order; by default it sums rows of
-                             up to 32 entries in the order their x arrive, so the last bits
-                             may differ between runs) */
+                             then sums every row in stored order even when the environment
+                             sets DOMINO_ANY_ORDER=1, which sums rows of up to 32 entries in
+                             the order their x arrive: the last bits may differ between runs) */
     int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
 } domino_trsv_options;
 /* defaults: AUTO, not deterministic, no wait bound */

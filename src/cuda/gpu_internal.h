@@ -94,7 +94,7 @@ typedef struct domino_pull_tuning {
     int overlap_fill;      /* launch the solve with programmatic dependent launch, overlapping
                               the sentinel fill (DOMINO_OVERLAP_FILL, 0 or 1) */
     int any_order;         /* thread per row: rows of at most 32 entries summed in the order their
-                              x arrive (not deterministic; DOMINO_ANY_ORDER, 0 or 1) */
+                              x arrive (never in deterministic mode; DOMINO_ANY_ORDER, 0 or 1) */
     uint64_t *trace;       /* diagnostics (domino_trsv_trace): the GPU clock (ns) when each row's x
                               was published, by row; NULL: off */
 } domino_pull_tuning;

@@ -2,7 +2,8 @@
  * row paths of the pull engines (DOMINO_LONG_ROW: rows of more entries go
  * to the warp), against the CPU reference (trsv_cases.h): the thread
  * engine (sorted rows: warp sweep or thread per row; DOMINO_PULL_MODE=2:
- * thread per row only; every warp of rows of up to 8 entries sweeping,
+ * thread per row only, rows summed in arrival order, DOMINO_ANY_ORDER=1;
+ * every warp of rows of up to 8 entries sweeping,
  * DOMINO_SWEEP_MAX_ROW=8 with DOMINO_SWEEP_MIN_CHAINED=0) and the level-set
  * engine (rows in level order), with DOMINO_LONG_ROW 1 (every row with an
  * off-diagonal entry by a warp), 8 and the default; on R-MAT 12 (rows of
@@ -26,7 +27,8 @@ static void check_long_rows(domino_handle h, const solve_case *c)
         /* thread engine: as chosen, thread per row only, every warp of rows of
          * up to 8 entries sweeping (chained or not); level-set engine */
         char thread_only[96], sweep[128];
-        snprintf(thread_only, sizeof thread_only, "%s,DOMINO_PULL_MODE=2", long_row[k]);
+        snprintf(thread_only, sizeof thread_only, "%s,DOMINO_PULL_MODE=2,DOMINO_ANY_ORDER=1",
+                 long_row[k]);
         snprintf(sweep, sizeof sweep, "%s,DOMINO_SWEEP_MAX_ROW=8,DOMINO_SWEEP_MIN_CHAINED=0",
                  long_row[k]);
         const char *thread_settings[] = {long_row[k], thread_only, sweep};
