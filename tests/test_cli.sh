@@ -206,6 +206,19 @@ if [ "$HAVE_GPU" = 0 ]; then
     expect_grep err "CUDA" "gpu krylov says why"
 fi
 
+# domino trace: usage errors; without a GPU it says so
+expect 2 "trace without a problem" -- "$DOMINO" trace
+expect 2 "trace of an unknown problem" -- "$DOMINO" trace nosuch:3
+expect_grep err "unknown problem 'nosuch:3'" "trace names the bad problem"
+expect 2 "trace of an upper triangle" -- "$DOMINO" trace d2n5:8x8:upper
+expect 2 "trace with an unknown option" -- "$DOMINO" trace d2n5:8x8 --frob
+expect 0 "trace --help" -- "$DOMINO" trace --help
+expect_grep out "usage: domino trace" "trace --help prints usage"
+if [ "$HAVE_GPU" = 0 ]; then
+    expect 1 "trace without a GPU" -- "$DOMINO" trace d2n5:8x8
+    expect_grep err "needs a GPU" "trace says why"
+fi
+
 # the distribution planning suite (no GPU)
 expect 0 "dist-plan quick on 3 PEs" -- env DOMINO_MATRICES="$TMP/none" "$DOMINO" bench --suite dist-plan --quick --pes 3 --csv "$TMP/dp.csv"
 expect_grep out "taskpool-32" "dist-plan lists the task pools"

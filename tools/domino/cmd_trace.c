@@ -121,6 +121,10 @@ int cmd_trace(int argc, char **argv)
     if (spec.fill != DOMINO_LOWER)
         return opts_usage_error("trace", trace_usage, "traces lower triangles only");
 
+    if (domino_gpu_count() == 0) { /* before building what may be a large problem */
+        fprintf(stderr, "domino trace: needs a GPU (no CUDA device on this machine)\n");
+        return 1;
+    }
     domino_handle h = NULL;
     bench_problem p;
     memset(&p, 0, sizeof p);
