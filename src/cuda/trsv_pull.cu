@@ -430,7 +430,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     coop_since = 0;
                     coop_wait_j = -1;
                 }
-                bool coop_moved = false;
+                bool coop_moved = false, coop_gave_up = false;
                 bool through = pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx,
                                                         use_shared, &coop_k, &coop_sum, &coop_diag,
                                                         &coop_moved, &coop_wait_j, &coop_wait_a);
@@ -444,6 +444,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                         coop_sum = 0;
                         coop_diag = 1;
                         through = true;
+                        coop_gave_up = true;
                     }
                 }
                 if (through) {
@@ -451,7 +452,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                         T xi = publishable(unit ? bval - coop_sum : (bval - coop_sum) / coop_diag);
                         store_relaxed(&x[row], xi);
                         if (use_shared) sx[lrow - base] = xi;
-                        if (trace) trace[row] = global_timer_ns();
+                        if (trace && !coop_gave_up) trace[row] = global_timer_ns();
                         done = true;
                     }
                     coop_lane = -1;
@@ -518,8 +519,10 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
  * m_i = -a_i / d_i (m_i = 0 where the chain breaks): an affine recurrence,
  * solved by a scan of affine maps in five shuffle steps (fixed order, so
  * deterministic) into x_i = C_i + M_i x_(wbase-1).  Lanes whose chain breaks
- * inside the warp (M_i = 0) publish at once; the others wait for the one
- * value x_(wbase-1) (lane 0's link, solved by the warp before) and publish.
+ * inside the warp (a row with no link) publish at once; the others wait for
+ * the one value x_(wbase-1) (lane 0's link, solved by the warp before) and
+ * publish.  The gate (trsv_pull_kernel) takes only chains with |m_i| <= 1:
+ * where they grow, C_i and M_i x_(wbase-1) cancel catastrophically.
  * The scan is done before that wait, so a chain costs one hop a warp, not a
  * shuffle and a division a row (the 32-step sweep it replaces: ~8 us a
  * warp on an H100). */
@@ -542,6 +545,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
         T *x = X + (int64_t)r * ldx;
         T bval = valid ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0; /* before the waits */
         T sum = 0, diag = 0, link = 0;
+        bool gave_up = false; /* a bounded wait ran out: no trace time */
         int64_t k = start;
         bool external_done = !valid;
         uint64_t stall_since = 0;
@@ -606,6 +610,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                     else if (now - stall_since > (uint64_t)max_wait_ns) {
                         atomicMin(&st->timeout_row, row);
                         external_done = true; /* give up on the rest: the status reports it */
+                        gave_up = true;
                     }
                 }
             }
@@ -623,12 +628,16 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                 M *= Mp;
             }
         }
-        bool needs_carry = valid && M != (T)0;
+        /* rows whose chain reaches back to lane 0's link need x_(wbase-1);
+         * from the links, not from M (a zero pivot makes M NaN, and a long
+         * chain of small m can underflow M to 0) */
+        unsigned breaks = __ballot_sync(0xffffffffu, link == (T)0); /* lane 0: no link, no carry */
+        bool needs_carry = valid && wbase > 0 && !(breaks & ((2u << lane) - 1u));
         if (valid && !needs_carry) {
             T xi = publishable(C);
             store_relaxed(&x[row], xi);
             if (use_shared) sx[lrow - base] = xi;
-            if (trace) trace[row] = global_timer_ns();
+            if (trace && !gave_up) trace[row] = global_timer_ns();
         }
         if (__any_sync(0xffffffffu, needs_carry)) { /* every lane polls the one value */
             T carry = pull_wait_value<T>(x, carry_row, sx, wbase - 1 - base,
@@ -638,7 +647,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                 T xi = publishable(C + M * carry);
                 store_relaxed(&x[row], xi);
                 if (use_shared) sx[lrow - base] = xi;
-                if (trace) trace[row] = global_timer_ns();
+                if (trace && !gave_up) trace[row] = global_timer_ns();
             }
         }
     }
@@ -657,7 +666,9 @@ __global__ void __launch_bounds__(PULL_THREADS)
     volatile T *sx = sx_store;
     /* launched with programmatic dependent launch after the sentinel fill:
      * wait for it (X and the ticket) here; a no-op after a plain launch */
+#if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
     uint64_t *trace = TRACE ? tune.trace : NULL; /* a kernel of its own: no cost when off */
     if (threadIdx.x == 0) block_ticket = atomicAdd(&st->ticket, 1);
     make_pending(&sx_store[threadIdx.x]);
@@ -700,19 +711,29 @@ __global__ void __launch_bounds__(PULL_THREADS)
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
         len = end - start;
         /* the two nearest dependencies, from the diagonal's side (entries of
-         * the other triangle, when a full matrix is passed, skipped) */
+         * the other triangle, when a full matrix is passed, skipped; the
+         * diagonal comes before them) */
         int found = 0;
+        T d = unit ? (T)1 : (T)0, link = 0;
         for (int64_t t = 0; t < len && len <= tune.sweep_max_row && found < 2; t++) {
-            int32_t j = __ldg(&ind[upper ? start + t : end - 1 - t]);
+            int64_t k = upper ? start + t : end - 1 - t;
+            int32_t j = __ldg(&ind[k]);
+            if (j == row && !unit) d += __ldg(&val[k]);
             if (!(upper ? j > row : j < row)) continue;
             int32_t lj = logical_of(j, n, upper);
             if (found++ == 0) {
                 chained = lj == lrow - 1;
                 fits = chained || lj < wbase;
+                if (chained) link = __ldg(&val[k]);
             } else {
-                fits = fits && lj < wbase;
+                fits = fits && lj < wbase && lj != lrow - 1; /* a second link entry: no sweep */
             }
         }
+        /* the scan is stable when the chain does not grow, |m_i| = |link / d| <= 1:
+         * with |m| > 1, C_i and M_i x_(wbase-1) are huge and cancel (x = 1
+         * exactly came out as -1e15, then NaN, for m = 100); NaN fails too */
+        T abs_link = link < 0 ? -link : link, abs_d = d < 0 ? -d : d;
+        if (chained && !(abs_link <= abs_d)) fits = false;
     }
     if (__all_sync(0xffffffffu, fits && len <= tune.sweep_max_row) &&
         __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= tune.sweep_min_chained && n - wbase > 1)
@@ -785,7 +806,9 @@ __global__ void fill_pending_kernel(int32_t n, int32_t nrhs, T *X, int64_t ldx, 
     /* a solve launched after this one with programmatic dependent launch may
      * start now: it waits in griddepcontrol.wait until this grid is done
      * and its writes are visible (a plain launch ignores this) */
+#if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
     if (blockIdx.x == 0 && threadIdx.x == 0) solve_status_reset(st);
     int64_t total = (int64_t)n * nrhs;
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < total;

@@ -12,10 +12,11 @@
  *    combinations (rotating) on each DAG of n = 20000;
  *  - values update without re-analysis, zero pivots, missing diagonals,
  *    bitwise determinism, bounded waits, misuse, caller-provided workspace;
- *  - domino_trsv_trace: no row published before a row it reads.
+ *  - domino_trsv_trace: no row published before a row it reads;
+ *  - a chain whose multipliers grow (the warp sweep must not take it).
  * Without a CUDA device every section is reported as skipped. */
 
-#define SECTIONS 8     /* test sections, all skipped without a device */
+#define SECTIONS 9     /* test sections, all skipped without a device */
 #define MAX_FILES 64
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
@@ -438,6 +439,74 @@ static void test_trace(domino_handle h)
     domino_matrix_free(M[1]);
 }
 
+/* ------------------------------------------------------------ growing chains */
+
+/* A chain whose multipliers grow (x_i = b_i + 100 x_(i-1), b chosen so that
+ * x = 1 exactly): every intermediate of a solve in row order is a small
+ * integer, so every engine must return 1 to the last bit or near it; the
+ * warp sweep's affine scan would cancel numbers of 10^60 and return garbage
+ * or NaN, so its gate must refuse such warps.  Lower and upper (the
+ * transposed arrays), double and float (float: multiplier 3, 2^-20). */
+static void test_growing_chain(domino_handle h)
+{
+    const int32_t n = 1000;
+    int32_t *ri = malloc(2 * (size_t)n * sizeof(int32_t)), *ci = malloc(2 * (size_t)n * sizeof(int32_t));
+    double *v = malloc(2 * (size_t)n * sizeof(double));
+    for (int t = 0; ri && ci && v && t < 2; t++) {
+        domino_type type = t ? DOMINO_FLOAT32 : DOMINO_FLOAT64;
+        double m = t ? 3.0 : 100.0;
+        int64_t nnz = 0;
+        for (int32_t i = 0; i < n; i++) {
+            ri[nnz] = i, ci[nnz] = i, v[nnz++] = 1.0;
+            if (i > 0) ri[nnz] = i, ci[nnz] = i - 1, v[nnz++] = -m;
+        }
+        domino_matrix A = NULL;
+        domino_dmatrix dA = NULL;
+        CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, type, n, n, nnz, ri, ci, v, &A));
+        if (A) CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        for (int op = 0; dA && op < 2; op++) { /* op T: the upper triangle A^T, a backward chain */
+            size_t vs = t ? sizeof(float) : sizeof(double), bytes = (size_t)n * vs;
+            void *b = malloc(bytes), *x = malloc(bytes), *dB = NULL, *dX = NULL;
+            for (int32_t i = 0; b && i < n; i++) { /* row i of op(A) x = 1: 1 - m (first row: 1) */
+                int first = op ? i == n - 1 : i == 0;
+                double bi = first ? 1.0 : 1.0 - m;
+                if (t) ((float *)b)[i] = (float)bi;
+                else ((double *)b)[i] = bi;
+            }
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = DOMINO_ENGINE_THREAD;
+            domino_trsv_plan plan = NULL;
+            domino_status s = b && x ? domino_gpu_malloc(h, bytes, &dB) : DOMINO_OUT_OF_MEMORY;
+            if (!s) s = domino_gpu_malloc(h, bytes, &dX);
+            if (!s) s = domino_gpu_upload(h, dB, b, bytes);
+            if (!s) s = domino_trsv_analysis(h, (domino_op)op, DOMINO_LOWER, DOMINO_NON_UNIT, dA, 1, &opt,
+                                             NULL, &plan);
+            if (!s) s = domino_trsv_solve(h, plan, dB, n, dX, n, 1);
+            if (!s) s = domino_gpu_download(h, x, dX, bytes);
+            double worst = 0;
+            for (int32_t i = 0; !s && i < n; i++) {
+                double xi = t ? ((float *)x)[i] : ((double *)x)[i];
+                double e = fabs(xi - 1.0);
+                if (!(e <= worst)) worst = isnan(e) ? INFINITY : e;
+            }
+            report(s == DOMINO_SUCCESS && worst <= 1e-6, t ? "growing chain float" : "growing chain double",
+                   "op %s: %s, max |x - 1| = %.3g (%s)", op ? "T" : "N", domino_status_name(s), worst,
+                   domino_last_error(h));
+            domino_trsv_plan_free(plan);
+            domino_gpu_free(dB);
+            domino_gpu_free(dX);
+            free(b);
+            free(x);
+        }
+        domino_dmatrix_free(dA);
+        domino_matrix_free(A);
+    }
+    free(ri);
+    free(ci);
+    free(v);
+}
+
 /* ------------------------------------------------------------ bounded waits, workspace */
 
 /* per engine, CSR and CSC: max_wait_ms = 2000 on a normal matrix succeeds;
@@ -567,6 +636,7 @@ int main(void)
     test_values_update(h);
     test_determinism(h);
     test_trace(h);
+    test_growing_chain(h);
     test_generated(h);
     test_shared(h);
     domino_destroy(h);
