@@ -18,6 +18,13 @@ if [ ! -f /usr/include/zlib.h ]; then
   zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
   ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
 fi
+# run_gpu_tests: the ctests matching $TESTS (default test_gpu_trsv; "none":
+# none, an earlier gpu-test.log kept) within $TEST_S seconds -> gpu-test.log
+run_gpu_tests() {
+  [ "${TESTS:-test_gpu_trsv}" = none ] && return 0
+  ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
+  grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
+}
 [ "${DOMINO_BUILT:-0}" = 1 ] && return 0
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"

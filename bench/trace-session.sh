@@ -8,10 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DOMINO_TARGETS=${TARGETS:-test_gpu_trsv}
 source bench/device-build.sh
-if [ "${TESTS:-test_gpu_trsv}" != none ]; then
-  ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
-  grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
-fi
+run_gpu_tests
 : > "$OUT/trace.txt"
 i=0
 for p in ${PROBLEMS:?}; do

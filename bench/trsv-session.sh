@@ -35,10 +35,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DOMINO_TARGETS=${TARGETS:-test_gpu_trsv_block test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_lanes}
 source bench/device-build.sh
-if [ "${TESTS:-test_gpu_trsv}" != none ]; then
-  ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
-  grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
-fi
+run_gpu_tests
 export B MATS OUT DOMINO_BUILT=1
 [ "${MATRICES:-1}" = 1 ] && SHARED_MTX=("$MATS"/*.mtx) || SHARED_MTX=()
 ENGINES=${ENGINES:-auto,block,block-global,thread,cusparse} REPEAT=${REPEAT:-10} PER_PROBLEM_S=${PER_PROBLEM_S:-90} \

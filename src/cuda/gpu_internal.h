@@ -95,21 +95,21 @@ typedef struct domino_pull_tuning {
                               the sentinel fill (DOMINO_OVERLAP_FILL, 0 or 1) */
     int any_order;         /* thread per row: rows of at most 32 entries summed in the order their
                               x arrive (never in deterministic mode; DOMINO_ANY_ORDER, 0 or 1) */
-    uint64_t *trace;       /* diagnostics (domino_trsv_trace): the GPU clock (ns) when each row's x
-                              was published, by row; NULL: off */
 } domino_pull_tuning;
 
 /* synchronization-free pull solve (the "domino" engines) of op N with the
  * fill triangle of CSR (ptr, ind, val); mode 0 warp sweep (sorted rows only),
  * 1 warp per row, 2 thread per row, 3 thread per row in the given order of
- * rows; tune: the measured thresholds of its paths (trsv_pull.cu). */
+ * rows; tune: the measured thresholds of its paths (trsv_pull.cu); trace
+ * (diagnostics, domino_trsv_trace; NULL: off, a kernel without it): the
+ * GPU clock (ns) when each row's x was published, by row. */
 cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,
                                     const void *B, int64_t ldb, void *X, int64_t ldx,
                                     int64_t max_wait_ns, unsigned backoff_ns,
                                     domino_solve_status *st, const int32_t *order,
-                                    domino_pull_tuning tune);
+                                    domino_pull_tuning tune, uint64_t *trace);
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the
  * pending sentinel and reset *st, in one launch (trsv_pull.cu) */

@@ -402,6 +402,13 @@ static domino_status stencil_solve(domino_handle h, domino_trsv_plan p, const vo
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
                                 void *X, int64_t ldx, int check_pivot)
 {
+    return domino_trsv_solve_traced(h, p, B, ldb, X, ldx, check_pivot, NULL);
+}
+
+domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, const void *B,
+                                       int64_t ldb, void *X, int64_t ldx, int check_pivot,
+                                       uint64_t *trace)
+{
     const char *fn = "domino_trsv_solve";
     if (!p || !B || !X) return domino_error(h, DOMINO_NULL_POINTER, "%s: NULL plan, B or X", fn);
     if (p->magic != DOMINO_PLAN_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: plan is not live", fn);
@@ -454,7 +461,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
-                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->tune);
+                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->tune, NULL);
         else
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
@@ -469,7 +476,7 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void 
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
                                     p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL,
-                                    p->tune);
+                                    p->tune, trace);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);

@@ -87,4 +87,11 @@ domino_status domino_cusparse_trsv_update(domino_handle h, struct domino_gpu_con
                                           struct domino_trsv_plan_s *p);
 void domino_cusparse_trsv_free(struct domino_trsv_plan_s *p);
 
+/* domino_trsv_solve, the thread engine recording into the device array
+ * trace (n values, NULL: none) the GPU clock when each row is published
+ * (domino_trsv_trace; the other engines ignore it) */
+domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, const void *B,
+                                       int64_t ldb, void *X, int64_t ldx, int check_pivot,
+                                       uint64_t *trace);
+
 #endif

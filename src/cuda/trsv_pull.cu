@@ -84,19 +84,42 @@ __device__ __forceinline__ T pull_wait_value(const T *X, int32_t j, const volati
     return v;
 }
 
-/* Add entries *kk, *kk + stride, ... (below end) of row: dependencies to
- * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time: the batch's
- * indices and values are loaded together, then its x together, then added
- * in stored order up to the first pending x (a walk that loaded one entry
- * after another paid two memory latencies an entry; BATCH 1 does that).  The pending entry's
- * column and value are kept (*wait_j >= 0, *wait_a): a walk that resumes
- * polls that one x alone, one memory latency, before it loads more.  *kk
- * moves past what was added, *moved is set when something was; true when
- * the walk reached end. */
 #define PULL_WALK_BATCH 4 /* entries a batch of a long walk loads at once */
 #define PULL_WALK_SHORT 8 /* a thread walks rows of up to this many entries one entry at a time
                              (H100: batches slowed deep DAGs and meshes of short rows) */
-template <typename T, int BATCH>
+
+/* Load entries k, k + stride, ... (PULL_WALK_BATCH of them) of row: their
+ * columns and values together, then the x of those that are dependencies
+ * together (pending or not); past end an entry reads as the diagonal with
+ * value 0, which adds nothing */
+template <typename T>
+__device__ __forceinline__ void pull_load_batch(int32_t row, int32_t base, int32_t n, int upper,
+                                                const int32_t *__restrict__ ind,
+                                                const T *__restrict__ val, int64_t k, int stride,
+                                                int64_t end, const T *X, const volatile T *sx,
+                                                int use_shared, int32_t *j, T *a, T *v)
+{
+#pragma unroll
+    for (int u = 0; u < PULL_WALK_BATCH; u++) {
+        int64_t ku = k + (int64_t)u * stride;
+        j[u] = ku < end ? __ldg(&ind[ku]) : row;
+        a[u] = ku < end ? __ldg(&val[ku]) : (T)0;
+    }
+#pragma unroll
+    for (int u = 0; u < PULL_WALK_BATCH; u++)
+        v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
+                                                 : (T)0;
+}
+
+/* Add entries *kk, *kk + stride, ... (below end) of row: dependencies to
+ * *sum, the diagonal to *diag, PULL_WALK_BATCH at a time (pull_load_batch),
+ * in stored order up to the first pending x (a walk that loaded one entry
+ * after another paid two memory latencies an entry; pull_walk_short does
+ * that, for short rows).  The pending entry's column and value are kept
+ * (*wait_j >= 0, *wait_a): a walk that resumes polls that one x alone, one
+ * memory latency, before it loads more.  *kk moves past what was added,
+ * *moved is set when something was; true when the walk reached end. */
+template <typename T>
 __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, int upper,
                                           const int32_t *__restrict__ ind, const T *__restrict__ val,
                                           int64_t *kk, int64_t end, int stride, const T *X,
@@ -115,20 +138,11 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
     }
     bool stalled = false;
     while (k < end && !stalled) {
-        int32_t j[BATCH];
-        T a[BATCH], v[BATCH];
+        int32_t j[PULL_WALK_BATCH];
+        T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
+        pull_load_batch<T>(row, base, n, upper, ind, val, k, stride, end, X, sx, use_shared, j, a, v);
 #pragma unroll
-        for (int u = 0; u < BATCH; u++) {
-            int64_t ku = k + (int64_t)u * stride;
-            j[u] = ku < end ? __ldg(&ind[ku]) : row;
-            a[u] = ku < end ? __ldg(&val[ku]) : (T)0;
-        }
-#pragma unroll
-        for (int u = 0; u < BATCH; u++)
-            v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
-                                                     : (T)0;
-#pragma unroll
-        for (int u = 0; u < BATCH; u++) {
+        for (int u = 0; u < PULL_WALK_BATCH; u++) {
             if (stalled || k >= end) continue; /* k is entry u's position here */
             if (upper ? j[u] > row : j[u] < row) {
                 if (is_pending(v[u])) {
@@ -156,14 +170,17 @@ __device__ __forceinline__ bool pull_walk(int32_t row, int32_t base, int32_t n, 
  * when the pending x arrives the walk goes on without a load (in a sorted
  * lower row the entry after the last dependency is the diagonal, so the row
  * is solved at once; reloading it, evicted from L1 during the wait, cost a
- * memory latency on every hop's critical path). */
-template <typename T>
+ * memory latency on every hop's critical path).  With LINK (the warp
+ * sweep's phase 1) entries of column link_col are not waited for but added
+ * to *link, the coefficient the sweep's scan takes. */
+template <typename T, bool LINK>
 __device__ __forceinline__ bool pull_walk_short(int32_t row, int32_t base, int32_t n, int upper,
                                                 const int32_t *__restrict__ ind,
                                                 const T *__restrict__ val, int64_t *kk, int64_t end,
                                                 const T *X, const volatile T *sx, int use_shared,
                                                 T *sum, T *diag, bool *moved, int32_t *wait_j,
-                                                T *wait_a, int32_t *hold_j, T *hold_a)
+                                                T *wait_a, int32_t *hold_j, T *hold_a,
+                                                int32_t link_col, T *link)
 {
     int64_t k = *kk;
     T s = *sum, d = *diag;
@@ -187,7 +204,9 @@ __device__ __forceinline__ bool pull_walk_short(int32_t row, int32_t base, int32
             j = __ldg(&ind[k]);
             a = __ldg(&val[k]);
         }
-        if (upper ? j > row : j < row) {
+        if (LINK && j == link_col) {
+            *link += a;
+        } else if (upper ? j > row : j < row) {
             T v = pull_value<T>(j, base, n, upper, X, sx, use_shared);
             if (is_pending(v)) {
                 *wait_j = j;
@@ -240,15 +259,7 @@ __device__ __forceinline__ bool pull_walk_any(int32_t row, int32_t base, int32_t
         while (k < end) {
             int32_t j[PULL_WALK_BATCH];
             T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
-#pragma unroll
-            for (int u = 0; u < PULL_WALK_BATCH; u++) {
-                j[u] = k + u < end ? __ldg(&ind[k + u]) : row;
-                a[u] = k + u < end ? __ldg(&val[k + u]) : (T)0;
-            }
-#pragma unroll
-            for (int u = 0; u < PULL_WALK_BATCH; u++)
-                v[u] = (upper ? j[u] > row : j[u] < row) ? pull_value<T>(j[u], base, n, upper, X, sx, use_shared)
-                                                         : (T)0;
+            pull_load_batch<T>(row, base, n, upper, ind, val, k, 1, end, X, sx, use_shared, j, a, v);
 #pragma unroll
             for (int u = 0; u < PULL_WALK_BATCH; u++) {
                 if (upper ? j[u] > row : j[u] < row) {
@@ -324,10 +335,10 @@ __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int3
 {
     bool moved = false;
     if (long_walk)
-        return pull_walk<T, PULL_WALK_BATCH>(row, base, n, upper, ind, val, kk, end, 1, X, sx,
-                                             use_shared, sum, diag, &moved, wait_j, wait_a);
-    return pull_walk_short<T>(row, base, n, upper, ind, val, kk, end, X, sx, use_shared, sum, diag,
-                              &moved, wait_j, wait_a, hold_j, hold_a);
+        return pull_walk<T>(row, base, n, upper, ind, val, kk, end, 1, X, sx, use_shared, sum, diag,
+                            &moved, wait_j, wait_a);
+    return pull_walk_short<T, false>(row, base, n, upper, ind, val, kk, end, X, sx, use_shared, sum,
+                                     diag, &moved, wait_j, wait_a, hold_j, hold_a, -1, NULL);
 }
 
 /* A long row (more than long_row entries) solved by the whole warp without
@@ -343,7 +354,7 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
                                       int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
                                       int32_t *wait_j, T *wait_a)
 {
-    pull_walk<T, PULL_WALK_BATCH>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared,
+    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared,
                                   coop_sum, coop_diag, moved, wait_j, wait_a);
     if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
     *coop_sum = warp_sum(*coop_sum);
@@ -541,6 +552,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
     int64_t start = valid ? __ldg(&ptr[row]) : 0, end = valid ? __ldg(&ptr[row + 1]) : 0;
     int use_shared = nrhs == 1;
     int32_t carry_row = upper ? n - wbase : wbase - 1; /* x_(wbase-1), lane 0's link */
+    int32_t link_col = upper ? row + 1 : row - 1;      /* the row's link: logical lrow - 1 */
     for (int32_t r = 0; r < nrhs; r++) {
         T *x = X + (int64_t)r * ldx;
         T bval = valid ? __ldg(&B[row + (int64_t)r * ldb]) : (T)0; /* before the waits */
@@ -554,54 +566,9 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
         while (__any_sync(0xffffffffu, !external_done)) {
             bool moved = false;
             if (!external_done) {
-                bool stalled = false;
-                if (wait_j >= 0) { /* resuming at a pending x */
-                    int32_t lj = logical_of(wait_j, n, upper);
-                    T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[wait_j]);
-                    if (is_pending(v)) {
-                        stalled = true;
-                    } else {
-                        sum += wait_a * v;
-                        wait_j = -1;
-                        k++;
-                        moved = true;
-                    }
-                }
-                while (!stalled && k < end) {
-                    int32_t j;
-                    T a;
-                    if (hold_j >= 0) {
-                        j = hold_j;
-                        a = hold_a;
-                        hold_j = -1;
-                    } else {
-                        j = __ldg(&ind[k]);
-                        a = __ldg(&val[k]);
-                    }
-                    bool dep = upper ? (j > row) : (j < row);
-                    int32_t lj = logical_of(j, n, upper);
-                    if (!dep) {
-                        if (j == row) diag += a;
-                    } else if (lj == lrow - 1) { /* the link: the scan's */
-                        link += a;
-                    } else {
-                        T v = (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&x[j]);
-                        if (is_pending(v)) {
-                            wait_j = j;
-                            wait_a = a;
-                            if (k + 1 < end) { /* loaded while it waits */
-                                hold_j = __ldg(&ind[k + 1]);
-                                hold_a = __ldg(&val[k + 1]);
-                            }
-                            stalled = true;
-                            break;
-                        }
-                        sum += a * v;
-                        moved = true;
-                    }
-                    k++;
-                }
-                if (!stalled) {
+                if (pull_walk_short<T, true>(row, base, n, upper, ind, val, &k, end, x, sx, use_shared,
+                                             &sum, &diag, &moved, &wait_j, &wait_a, &hold_j, &hold_a,
+                                             link_col, &link)) {
                     external_done = true;
                     moved = true;
                 } else if (max_wait_ns > 0) {
@@ -659,7 +626,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
-                     const int32_t *__restrict__ order, domino_pull_tuning tune)
+                     const int32_t *__restrict__ order, domino_pull_tuning tune, uint64_t *trace_rows)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -669,7 +636,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
 #if __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
-    uint64_t *trace = TRACE ? tune.trace : NULL; /* a kernel of its own: no cost when off */
+    uint64_t *trace = TRACE ? trace_rows : NULL; /* a kernel of its own: no cost when off */
     if (threadIdx.x == 0) block_ticket = atomicAdd(&st->ticket, 1);
     make_pending(&sx_store[threadIdx.x]);
     __syncthreads();
@@ -838,7 +805,8 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int32_t nrhs, const void *B, int64_t ldb, void *X,
                                                int64_t ldx, int64_t max_wait_ns,
                                                unsigned backoff_ns, domino_solve_status *st,
-                                               const int32_t *order, domino_pull_tuning tune)
+                                               const int32_t *order, domino_pull_tuning tune,
+                                               uint64_t *trace)
 {
     if (n == 0) return cudaSuccess;
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
@@ -856,15 +824,15 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     if (type == DOMINO_FLOAT64)
-        e = cudaLaunchKernelEx(&cfg, tune.trace ? trsv_pull_kernel<double, true> : trsv_pull_kernel<double, false>,
+        e = cudaLaunchKernelEx(&cfg, trace ? trsv_pull_kernel<double, true> : trsv_pull_kernel<double, false>,
                                n, ptr, ind, (const double *)val, upper, unit, mode, nrhs,
                                (const double *)B, ldb, (double *)X, ldx, max_wait_ns, backoff_ns, st,
-                               order, tune);
+                               order, tune, trace);
     else
-        e = cudaLaunchKernelEx(&cfg, tune.trace ? trsv_pull_kernel<float, true> : trsv_pull_kernel<float, false>,
+        e = cudaLaunchKernelEx(&cfg, trace ? trsv_pull_kernel<float, true> : trsv_pull_kernel<float, false>,
                                n, ptr, ind, (const float *)val, upper, unit, mode, nrhs,
                                (const float *)B, ldb, (float *)X, ldx, max_wait_ns, backoff_ns, st,
-                               order, tune);
+                               order, tune, trace);
     if (e) return e;
     return cudaGetLastError();
 }

@@ -23,9 +23,7 @@ domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan p, const void 
         cudaFree(d_trace);
         return domino_cuda_status(h, e, fn);
     }
-    p->tune.trace = d_trace; /* read by the launch of this solve only */
-    s = domino_trsv_solve(h, p, B, p->n, X, p->n, 0);
-    p->tune.trace = NULL;
+    s = domino_trsv_solve_traced(h, p, B, p->n, X, p->n, 0, d_trace);
     if (!s) {
         e = cudaMemcpyAsync(ns, d_trace, (size_t)p->n * sizeof(uint64_t), cudaMemcpyDeviceToHost,
                             gpu->stream);

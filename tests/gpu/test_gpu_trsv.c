@@ -121,11 +121,9 @@ static void test_generated_matrix(domino_handle h, const char *name, domino_matr
                         for (int rhs = 0; rhs < 2; rhs++)
                             wanted |= every || (combo_of(fill, diag, fmt, type, op, rhs) + offset) % 8 == 0;
                     if (!wanted) continue;
-                    domino_matrix F = NULL, T = NULL;
+                    domino_matrix T = NULL;
                     domino_dmatrix dT = NULL;
-                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
-                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
-                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
+                    upload_variant(h, Td, fmt, type, &T, &dT);
                     for (int op = 0; dT && op < 2; op++)
                         for (int rhs = 0; rhs < 2; rhs++) {
                             if (!every && (combo_of(fill, diag, fmt, type, op, rhs) + offset) % 8) continue;
@@ -135,7 +133,6 @@ static void test_generated_matrix(domino_handle h, const char *name, domino_matr
                         }
                     domino_dmatrix_free(dT);
                     domino_matrix_free(T);
-                    domino_matrix_free(F);
                 }
             domino_matrix_free(Td);
         }

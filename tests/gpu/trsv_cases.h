@@ -369,6 +369,20 @@ static domino_matrix make_variant(domino_handle h, domino_matrix M, int lower_on
 /* fn on every combination of one base matrix M (double CSR: its lower
  * triangle, or both triangles when full, the other one to be skipped):
  * fill x diag x format x type x op x nrhs (1 and 3) */
+/* Td in format fmt (0 CSR, 1 CSC) and type (0 double, 1 float) on the host
+ * (*T) and the GPU (*dT); both NULL on failure (reported) */
+static inline void upload_variant(domino_handle h, domino_matrix Td, int fmt, int type,
+                                  domino_matrix *T, domino_dmatrix *dT)
+{
+    domino_matrix F = NULL;
+    *T = NULL;
+    *dT = NULL;
+    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
+    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, T));
+    if (*T) CHECK_OK(h, domino_dmatrix_upload(h, *T, dT));
+    domino_matrix_free(F);
+}
+
 typedef void (*case_fn)(domino_handle h, const solve_case *c);
 static inline void for_each_combination(domino_handle h, const char *name, domino_matrix M, int full, case_fn fn)
 {
@@ -377,11 +391,9 @@ static inline void for_each_combination(domino_handle h, const char *name, domin
             domino_matrix Td = make_variant(h, M, !full, (domino_fill)fill, (domino_diag)diag);
             for (int fmt = 0; Td && fmt < 2; fmt++)
                 for (int type = 0; type < 2; type++) {
-                    domino_matrix F = NULL, T = NULL;
+                    domino_matrix T = NULL;
                     domino_dmatrix dT = NULL;
-                    CHECK_OK(h, domino_matrix_convert(h, Td, fmt ? DOMINO_CSC : DOMINO_CSR, &F));
-                    if (F) CHECK_OK(h, domino_matrix_cast(h, F, (domino_type)type, &T));
-                    if (T) CHECK_OK(h, domino_dmatrix_upload(h, T, &dT));
+                    upload_variant(h, Td, fmt, type, &T, &dT);
                     for (int op = 0; dT && op < 2; op++)
                         for (int rhs = 0; rhs < 2; rhs++) {
                             solve_case c = {name, T, dT, (domino_fill)fill, (domino_diag)diag,
@@ -390,7 +402,6 @@ static inline void for_each_combination(domino_handle h, const char *name, domin
                         }
                     domino_dmatrix_free(dT);
                     domino_matrix_free(T);
-                    domino_matrix_free(F);
                 }
             domino_matrix_free(Td);
         }
