@@ -354,8 +354,8 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
                                       int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
                                       int32_t *wait_j, T *wait_a)
 {
-    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared,
-                                  coop_sum, coop_diag, moved, wait_j, wait_a);
+    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
+                 coop_diag, moved, wait_j, wait_a);
     if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
     *coop_sum = warp_sum(*coop_sum);
     *coop_diag = warp_sum(*coop_diag);
