@@ -365,7 +365,7 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
 /* Thread per row, rows of more than long_row entries by the whole warp
  * (pull_long_row_advance, one at a time, the lowest lane first); nobody
  * waits inside a branch: the warp turns until all its rows are solved. */
-template <typename T>
+template <typename T, bool ANY>
 __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *__restrict__ ptr,
                                        const int32_t *__restrict__ ind,
                                        const T *__restrict__ val, int upper, int unit,
@@ -381,7 +381,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
     int32_t row = order ? (active ? __ldg(&order[lrow]) : 0) : (upper ? n - 1 - lrow : lrow);
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
     bool is_long = active && end - start > tune.long_row;
-    bool any_order = tune.any_order && end - start <= 32; /* pull_walk_any */
+    bool any_order = ANY && end - start <= 32; /* pull_walk_any */
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
         T sum = 0, diag = 0;
@@ -595,11 +595,13 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                 M *= Mp;
             }
         }
-        /* rows whose chain reaches back to lane 0's link need x_(wbase-1);
-         * from the links, not from M (a zero pivot makes M NaN, and a long
-         * chain of small m can underflow M to 0) */
-        unsigned breaks = __ballot_sync(0xffffffffu, link == (T)0); /* lane 0: no link, no carry */
-        bool needs_carry = valid && wbase > 0 && !(breaks & ((2u << lane) - 1u));
+        /* rows whose chain reaches back to lane 0's link need x_(wbase-1)
+         * (M != 0; where M underflowed to 0, M x_(wbase-1) adds nothing).
+         * Warp 0 has no x_(wbase-1): a zero pivot makes M NaN there, which
+         * sent it to poll x[-1].  Not from a ballot of the links: that
+         * ballot made the thread-per-row path 9-21% slower on an H100 (the
+         * code of the whole kernel changed; bench/results/h100-trsv5). */
+        bool needs_carry = valid && wbase > 0 && M != (T)0;
         if (valid && !needs_carry) {
             T xi = publishable(C);
             store_relaxed(&x[row], xi);
@@ -620,7 +622,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
     }
 }
 
-template <typename T, bool TRACE>
+template <typename T, bool TRACE, bool ANY>
 __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
@@ -650,12 +652,12 @@ __global__ void __launch_bounds__(PULL_THREADS)
         return;
     }
     if (mode == 3) { /* rows in the given order (level sets): thread per row */
-        pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                                   max_wait_ns, backoff_ns, st, order, tune, trace);
         return;
     }
     if (mode == 2) {
-        pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                                   max_wait_ns, backoff_ns, st, NULL, tune, trace);
         return;
     }
@@ -707,7 +709,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
         pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                            max_wait_ns, backoff_ns, st, trace);
     else
-        pull_block_thread_rows<T>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
                                   max_wait_ns, backoff_ns, st, NULL, tune, trace);
 }
 
@@ -799,6 +801,20 @@ extern "C" cudaError_t domino_launch_fill_pending(cudaStream_t stream, domino_ty
     return cudaGetLastError();
 }
 
+/* trsv_pull_kernel<T, TRACE, ANY>: the arrival-order walk is a kernel of
+ * its own (a runtime switch left its code in the stored-order kernel: more
+ * spills, and 9-19% slower stored-order solves on an H100) */
+template <typename T>
+using pull_kernel_fn = void (*)(int32_t, const int64_t *, const int32_t *, const T *, int, int, int,
+                                int32_t, const T *, int64_t, T *, int64_t, int64_t, unsigned,
+                                domino_solve_status *, const int32_t *, domino_pull_tuning,
+                                uint64_t *);
+template <typename T> static pull_kernel_fn<T> pull_kernel_of(bool trace, bool any)
+{
+    if (trace) return any ? trsv_pull_kernel<T, true, true> : trsv_pull_kernel<T, true, false>;
+    return any ? trsv_pull_kernel<T, false, true> : trsv_pull_kernel<T, false, false>;
+}
+
 extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                                const int64_t *ptr, const int32_t *ind,
                                                const void *val, int upper, int unit, int mode,
@@ -824,12 +840,12 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
     cfg.attrs = attr;
     cfg.numAttrs = 1;
     if (type == DOMINO_FLOAT64)
-        e = cudaLaunchKernelEx(&cfg, trace ? trsv_pull_kernel<double, true> : trsv_pull_kernel<double, false>,
+        e = cudaLaunchKernelEx(&cfg, pull_kernel_of<double>(trace != NULL, tune.any_order != 0),
                                n, ptr, ind, (const double *)val, upper, unit, mode, nrhs,
                                (const double *)B, ldb, (double *)X, ldx, max_wait_ns, backoff_ns, st,
                                order, tune, trace);
     else
-        e = cudaLaunchKernelEx(&cfg, trace ? trsv_pull_kernel<float, true> : trsv_pull_kernel<float, false>,
+        e = cudaLaunchKernelEx(&cfg, pull_kernel_of<float>(trace != NULL, tune.any_order != 0),
                                n, ptr, ind, (const float *)val, upper, unit, mode, nrhs,
                                (const float *)B, ldb, (float *)X, ldx, max_wait_ns, backoff_ns, st,
                                order, tune, trace);
