@@ -17,19 +17,11 @@
 #   MATRICES=0 DEEP=d2n5:1024x1024 ENGINES=thread,cusparse SWEEP_ENGINES=thread SWEEP_PER_S=40 \
 #   SETTINGS="DOMINO_SWEEP_MIN_CHAINED=16,DOMINO_SWEEP_MAX_ROW=4 DOMINO_SWEEP_MIN_CHAINED=8,DOMINO_SWEEP_MAX_ROW=8" \
 #   bash bench/trsv-session.sh
-# The next measurements (two device commands):
-#  1. bash bench/gpu-run.sh test      (full build, ctest -L gpu: includes the
-#     growing-chain and trace tests not yet run on a GPU)
-#  2. the whole suite with arrival-order sums against the stored-order walk
-#     in the same run (h100-trsv4/README.md, "Rows summed in arrival order"):
-#     P="<the DEEP list below>"; DOMINO_BUILT=1 TESTS=none ENGINES=auto,thread,cusparse \
-#     SUITE_S=300 PER_PROBLEM_S=80 DEEP="$P" SWEEP_ENGINES=thread SWEEP_PER_S=30 \
-#     SETTINGS=DOMINO_ANY_ORDER=1 SWEEP_PROBLEMS="$(ls .carry/matrices/*.mtx) $P" \
-#     bash bench/trsv-session.sh
 # The whole suite (bench/results/h100-trsv4 has the exact command):
 #   TARGETS="test_gpu_precond test_gpu_trsv test_gpu_trsv_long_rows" \
 #   TESTS='test_gpu_trsv$|test_gpu_trsv_long|test_gpu_precond' ENGINES=auto,thread,cusparse \
 #   SUITE_S=470 PER_PROBLEM_S=80 SWEEP=0 DEEP="d2n5:1024x1024 ... rmat:22" bash bench/trsv-session.sh
+# bench/trsv5-session.sh: the last full run (h100-trsv5).
 # (results in $OUT on the device machine, else bench/results/raw)
 set -uo pipefail
 cd "$(dirname "$0")/.."
