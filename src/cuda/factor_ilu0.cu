@@ -1,12 +1,13 @@
 /* factor_ilu0.cu: synchronization-free ("domino") ILU(0) and IC(0) on the
  * GPU in one launch, and the pattern kernels of their analysis.
  *
- * One warp per row; a warp takes its logical row from an atomic ticket
- * (row-major over rows x batch: ticket t is row order[t / batch] of matrix
- * t % batch), never from blockIdx.  order lists the rows by level of the
+ * A group of 4-32 lanes per row (factor_lanes in factor_plan.c: a warp,
+ * or fewer lanes on matrices of millions of rows); a group takes its logical row from an atomic ticket (row-major
+ * over rows x batch: ticket t is row order[t / batch] of matrix t % batch),
+ * never from blockIdx.  order lists the rows by level of the
  * lower triangle (the analysis computes it once per pattern), so every row
  * a row waits for holds a smaller ticket and was taken by a warp that is
- * already running: no deadlock whatever the scheduling.  Row i waits only
+ * already running (or by an earlier group of its own warp): no deadlock whatever the scheduling.  Row i waits only
  * for the rows k < i it reads.  Level order, rather than natural order,
  * keeps whole wavefronts inside the window of resident warps (in natural
  * order a 3D grid row waits on its x-neighbour and the window advances
@@ -14,19 +15,19 @@
  *
  * Memory model: a finished row publishes its values then its done flag:
  * every lane fences (__threadfence, fence.acq_rel.gpu) after its stores, the
- * warp synchronizes, lane 0 fences again and stores the flag with a relaxed
+ * group synchronizes, its first lane fences again and stores the flag with a relaxed
  * GPU-scope store.  A reader polls the flag of each row k it reads, in
  * order, with ld.acquire.gpu (every lane polls, so each lane's later weak
  * loads of row k are ordered after its own acquire) and reads row k's values
  * with ordinary (not __ldg) loads.  Within
  * a row, lanes exchange values through global memory separated by
- * __syncwarp (which orders memory among the warp's lanes).
+ * __syncwarp on the group's mask (which orders memory among those lanes).
  *
  * Arithmetic: the CPU reference's (src/ref/ref_ilu0.c, ref_ic0.c), with
  * __dmul_rn / __dsub_rn so that no multiply-add is fused: ILU(0) updates each
  * entry in the same order (k increasing) and matches the CPU bitwise; IC(0)
- * sums each inner product by a warp reduction (order differs: equal to
- * rounding). */
+ * sums each inner product by a reduction over the group (order differs:
+ * equal to rounding). */
 #include "factor_plan.h"
 #include "device_util.cuh"
 
@@ -157,10 +158,21 @@ __device__ __forceinline__ void wait_row(const int32_t *flag)
     while (load_acquire_i32(flag) == 0) __nanosleep(32);
 }
 
-/* ILU(0), IKJ, row i of one matrix (v its values, done its flags) */
+/* sum of v over the LANES lanes of a row's group (mask gmask), in a fixed
+ * shuffle order */
+template <int LANES> __device__ __forceinline__ double group_sum(double v, unsigned gmask)
+{
+#pragma unroll
+    for (int o = LANES / 2; o > 0; o >>= 1) v += __shfl_xor_sync(gmask, v, o);
+    return v;
+}
+
+/* ILU(0), IKJ, row i of one matrix (v its values, done its flags) by the
+ * LANES lanes gmask of a group, gl the lane's place in it */
+template <int LANES>
 __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
                          const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                         double *v, const int32_t *done, int lane)
+                         double *v, const int32_t *done, int gl, unsigned gmask)
 {
     int64_t p0 = __ldg(&ptr[i]), p1 = __ldg(&ptr[i + 1]), di = __ldg(&diag[i]);
     for (int64_t e = p0; e < di; e++) {
@@ -168,21 +180,23 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
         wait_row(&done[k]);
         int64_t dk = __ldg(&diag[k]), kend = __ldg(&ptr[k + 1]);
         double l_ik = v[e] / v[dk]; /* IEEE division, as on the CPU */
-        __syncwarp();
-        for (int64_t t = e + 1 + lane; t < p1; t += 32) {
+        __syncwarp(gmask);
+        for (int64_t t = e + 1 + gl; t < p1; t += LANES) {
             int64_t f = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
             if (f >= 0) v[t] = __dsub_rn(v[t], __dmul_rn(l_ik, v[f]));
         }
-        if (lane == 0) v[e] = l_ik;
-        __syncwarp();
+        if (gl == 0) v[e] = l_ik;
+        __syncwarp(gmask);
     }
 }
 
 /* IC(0), left-looking, row i of one matrix on the tril pattern (diagonal
- * last); returns the pivot d = a_ii - sum l_ik^2 (same in every lane) */
+ * last), by a group of LANES lanes; returns the pivot d = a_ii - sum l_ik^2
+ * (same in every lane of the group) */
+template <int LANES>
 __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
                           const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                          double *v, const int32_t *done, int lane)
+                          double *v, const int32_t *done, int gl, unsigned gmask)
 {
     int64_t p0 = __ldg(&ptr[i]), di = __ldg(&diag[i]);
     double pivot = v[di];
@@ -191,21 +205,28 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
         wait_row(&done[k]);
         int64_t k0 = __ldg(&ptr[k]), dk = __ldg(&diag[k]);
         double a_ik = v[e], part = 0.0;
-        for (int64_t f = k0 + lane; f < dk; f += 32) {
+        for (int64_t f = k0 + gl; f < dk; f += LANES) {
             int64_t g = find_column(ind, p0, e, __ldg(&ind[f])); /* l_ij, j < k, final */
             if (g >= 0) part = __dadd_rn(part, __dmul_rn(v[g], v[f]));
         }
-        part = warp_sum(part);
+        part = group_sum<LANES>(part, gmask);
         double l_ik = __dsub_rn(a_ik, part) / v[dk];
         pivot = __dsub_rn(pivot, __dmul_rn(l_ik, l_ik));
-        __syncwarp();
-        if (lane == 0) v[e] = l_ik;
-        __syncwarp();
+        __syncwarp(gmask);
+        if (gl == 0) v[e] = l_ik;
+        __syncwarp(gmask);
     }
     return pivot;
 }
 
-template <int KIND>
+/* A group of LANES lanes per row, 32 / LANES rows per warp: a warp takes
+ * 32 / LANES consecutive tickets, group g the g-th.  A row waits only on
+ * rows of smaller tickets (the order is topological), held by warps already
+ * running or by an earlier group of its own warp, which keeps running while
+ * this group spins (independent thread scheduling, sm_70 on).  With a warp
+ * per row a 3D mesh kept too few rows in flight: rows of 7-27 entries left
+ * most lanes idle while the resident warps bounded the rows waiting. */
+template <int KIND, int LANES>
 __global__ void __launch_bounds__(32 * FACTOR_WARPS_PER_BLOCK)
 factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
               const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
@@ -213,9 +234,11 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
               int32_t *done, domino_factor_status *st)
 {
     int lane = threadIdx.x & 31;
-    unsigned long long t = 0;
-    if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
-    t = __shfl_sync(FULL_MASK, t, 0);
+    int gl = lane % LANES; /* the lane's place in its row's group */
+    unsigned gmask = LANES == 32 ? FULL_MASK : ((1u << LANES) - 1u) << (lane - gl);
+    unsigned long long t0 = 0;
+    if (lane == 0) t0 = atomicAdd(&st->ticket, (unsigned long long)(32 / LANES));
+    unsigned long long t = __shfl_sync(FULL_MASK, t0, 0) + (unsigned long long)(lane / LANES);
     if (t >= (unsigned long long)n * (unsigned long long)batch) return;
     int32_t i = __ldg(&order[t / (unsigned long long)batch]);
     int32_t b = (int32_t)(t % (unsigned long long)batch);
@@ -225,14 +248,14 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     double pivot;
     bool bad;
     if (KIND == 0) {
-        ilu0_row(i, ptr, ind, diag, v, flags, lane);
+        ilu0_row<LANES>(i, ptr, ind, diag, v, flags, gl, gmask);
         pivot = v[di];
         bad = !(pivot != 0.0 && isfinite(pivot));
     } else {
-        pivot = ic0_row(i, ptr, ind, diag, v, flags, lane);
+        pivot = ic0_row<LANES>(i, ptr, ind, diag, v, flags, gl, gmask);
         bad = !(pivot > 0.0) || !isfinite(pivot);
     }
-    if (lane == 0) {
+    if (gl == 0) {
         if (bad && pivot_shift == 0.0) {
             atomicMin(&st->bad_pivot, (long long)b * n + i);
         } else if (bad) {
@@ -243,10 +266,24 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
         else if (bad && pivot_shift != 0.0) v[di] = pivot_shift;
     }
     __threadfence();
-    __syncwarp();
-    if (lane == 0) {
+    __syncwarp(gmask);
+    if (gl == 0) {
         __threadfence();
         store_relaxed_i32(&flags[i], 1);
+    }
+}
+
+/* the kernel of KIND for lanes per row 4, 8, 16 or 32 */
+typedef void (*factor_kernel_fn)(int32_t, int32_t, const int64_t *, const int32_t *,
+                                 const int64_t *, const int32_t *, int64_t, double *, double,
+                                 int32_t *, domino_factor_status *);
+template <int KIND> static factor_kernel_fn factor_kernel_of(int lanes)
+{
+    switch (lanes) {
+    case 4: return factor_kernel<KIND, 4>;
+    case 8: return factor_kernel<KIND, 8>;
+    case 16: return factor_kernel<KIND, 16>;
+    default: return factor_kernel<KIND, 32>;
     }
 }
 
@@ -254,17 +291,16 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
                                             int32_t batch, const int64_t *ptr, const int32_t *ind,
                                             const int64_t *diag, const int32_t *order,
                                             int64_t nnz, double *val, double pivot_shift,
-                                            int32_t *done, domino_factor_status *st)
+                                            int32_t *done, domino_factor_status *st, int lanes)
 {
-    int64_t warps = (int64_t)n * batch;
-    if (warps == 0) return cudaSuccess;
+    if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
+    int64_t rows = (int64_t)n * batch, rows_per_warp = 32 / lanes;
+    if (rows == 0) return cudaSuccess;
+    int64_t warps = (rows + rows_per_warp - 1) / rows_per_warp;
     int64_t blocks = (warps + FACTOR_WARPS_PER_BLOCK - 1) / FACTOR_WARPS_PER_BLOCK;
     if (blocks > INT32_MAX) return cudaErrorInvalidValue;
-    if (kind == 0)
-        factor_kernel<0><<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(
-            n, batch, ptr, ind, diag, order, nnz, val, pivot_shift, done, st);
-    else
-        factor_kernel<1><<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(
-            n, batch, ptr, ind, diag, order, nnz, val, pivot_shift, done, st);
+    factor_kernel_fn k = kind == 0 ? factor_kernel_of<0>(lanes) : factor_kernel_of<1>(lanes);
+    k<<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(n, batch, ptr, ind, diag, order,
+                                                                    nnz, val, pivot_shift, done, st);
     return cudaGetLastError();
 }

@@ -114,6 +114,28 @@ cleanup:
     return s;
 }
 
+/* Lanes per row of the factorization kernel: a warp per row (32) below
+ * FACTOR_FEW_LANES_ROWS rows, else the power of two that covers the mean
+ * row length of the factor pattern, kept within 8-16.  H100, 3D Poisson
+ * (bench/results/h100-precond2): with 2.1M and 7.1M rows, fewer lanes keep
+ * more rows in flight, and 8 or 16 lanes were 1.03-1.71x faster than a
+ * warp per row (4 lanes and the full row length did worse).  With 0.26M
+ * rows and on the real matrices (up to 0.11M rows), a warp per row was
+ * fastest on all but one (crack IC(0)); fewer lanes were up to 3.6x slower,
+ * because each row takes longer.  DOMINO_FACTOR_LANES overrides the choice
+ * (experiments). */
+#define FACTOR_FEW_LANES_ROWS 1000000
+static int factor_lanes(int32_t n, int64_t nnz)
+{
+    const char *env = getenv("DOMINO_FACTOR_LANES");
+    if (env) {
+        int l = atoi(env);
+        if (l == 4 || l == 8 || l == 16 || l == 32) return l;
+    }
+    if (n < FACTOR_FEW_LANES_ROWS) return 32;
+    return (double)nnz / (double)n > 8.0 ? 16 : 8;
+}
+
 /* p->order: rows sorted by level of dA's lower triangle (trsv_levelset.cu) */
 static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu,
                                  struct domino_factor_plan_s *p, const char *fn)
@@ -192,6 +214,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
         domino_factor_plan_free(p);
         return s;
     }
+    p->lanes = factor_lanes(p->n, p->nnz);
     p->analysis_seconds = domino_wtime() - t0;
     *plan = p;
     return DOMINO_SUCCESS;
@@ -208,7 +231,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
         (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
         (e = domino_launch_factor(gpu->stream, p->kind == DOMINO_FACTOR_IC0, p->n, p->batch, p->ptr,
                                   p->ind, p->diag, p->order, p->nnz, p->val, p->pivot_shift,
-                                  p->done, p->st)) ||
+                                  p->done, p->st, p->lanes)) ||
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
         return domino_cuda_status(h, e, fn);

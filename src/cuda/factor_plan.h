@@ -37,6 +37,7 @@ struct domino_factor_plan_s {
     int32_t *done;               /* per (batch, row) done flags, batch * n */
     int32_t *order;              /* rows sorted by (level, row) of the lower triangle, n */
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
+    int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
@@ -75,11 +76,13 @@ cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t ba
 /* the synchronization-free factorization in place on val (batch * nnz):
  * kind 0 ILU0 on (ptr, ind, diag), kind 1 IC0 on the tril pattern; rows
  * taken in the given order (a topological order of the lower triangle:
- * rows sorted by level); done: batch * n zeroed flags; st reset */
+ * rows sorted by level); done: batch * n zeroed flags; st reset; lanes
+ * per row 4, 8, 16 or 32 (anything else: 32) */
 cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n, int32_t batch,
                                  const int64_t *ptr, const int32_t *ind, const int64_t *diag,
                                  const int32_t *order, int64_t nnz, double *val,
-                                 double pivot_shift, int32_t *done, domino_factor_status *st);
+                                 double pivot_shift, int32_t *done, domino_factor_status *st,
+                                 int lanes);
 
 /* ---- krylov_vec.cu ---- */
 

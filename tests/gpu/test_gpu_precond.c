@@ -1,10 +1,13 @@
 /* test_gpu_precond.c: GPU ILU(0) / IC(0) factorizations and GPU CG /
  * BiCGSTAB against the CPU reference (domino_ref_ilu0, ic0, cg, bicgstab) */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "check.h"
 #include "domino.h"
 #include "cuda/factor_plan.h" /* white box: the factor's device arrays */
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What is checked:
@@ -150,6 +153,34 @@ static void test_factors(domino_handle h)
         check_factor(h, L, DOMINO_FACTOR_ILU0, 0, patterns[m]);
         domino_matrix_free(L);
     }
+}
+
+/* every lanes-per-row kernel (DOMINO_FACTOR_LANES 4, 8, 16, 32) against the
+ * CPU: rows shorter than, as long as and longer than the group, and rows
+ * waiting on earlier groups of their own warp */
+static void test_factor_lanes(domino_handle h)
+{
+    domino_matrix A[2] = {stencil(h, DOMINO_D3N7, 9, 8, 7), stencil(h, DOMINO_D3N27, 7, 6, 5)};
+    domino_matrix G = NULL;
+    if (domino_mm_read(h, shared_path("cage8.mtx"), DOMINO_FLOAT64, 0, &G)) G = NULL;
+    const char *lanes[4] = {"4", "8", "16", "32"};
+    for (int l = 0; l < 4; l++) {
+        char label[64];
+        setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
+        for (int m = 0; m < 2; m++) {
+            snprintf(label, sizeof label, "%s, %s lanes", m ? "d3n27 7x6x5" : "d3n7 9x8x7", lanes[l]);
+            check_factor(h, A[m], DOMINO_FACTOR_ILU0, 0, label);
+            check_factor(h, A[m], DOMINO_FACTOR_IC0, 0, label);
+        }
+        if (G) {
+            snprintf(label, sizeof label, "cage8.mtx, %s lanes", lanes[l]);
+            check_factor(h, G, DOMINO_FACTOR_ILU0, 0, label);
+        }
+    }
+    unsetenv("DOMINO_FACTOR_LANES");
+    domino_matrix_free(G);
+    domino_matrix_free(A[0]);
+    domino_matrix_free(A[1]);
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -438,6 +469,7 @@ int main(void)
     CHECK_OK(h, domino_gpu_synchronize(h)); /* the handle's GPU context exists before counting */
     int64_t live = domino_debug_alloc_live();
     test_factors(h);
+    test_factor_lanes(h);
     test_pivots(h);
     test_batch(h);
     test_krylov(h);
