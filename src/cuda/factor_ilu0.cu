@@ -167,6 +167,13 @@ template <int LANES> __device__ __forceinline__ double group_sum(double v, unsig
     return v;
 }
 
+/* Entries of the pattern a lane looks up before it waits (positions held
+ * in registers): the lookups need only the pattern, so the binary searches
+ * run while row k is still being factorized and, once its flag arrives, only
+ * the value loads remain on the critical path; entries past these are
+ * looked up after the wait. */
+#define FACTOR_HELD 2
+
 /* ILU(0), IKJ, row i of one matrix (v its values, done its flags) by the
  * LANES lanes gmask of a group, gl the lane's place in it */
 template <int LANES>
@@ -177,11 +184,22 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
     int64_t p0 = __ldg(&ptr[i]), p1 = __ldg(&ptr[i + 1]), di = __ldg(&diag[i]);
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
-        wait_row(&done[k]);
         int64_t dk = __ldg(&diag[k]), kend = __ldg(&ptr[k + 1]);
+        int64_t f_held[FACTOR_HELD]; /* where this lane's entries t of row i sit in row k */
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++) {
+            int64_t t = e + 1 + gl + (int64_t)u * LANES;
+            f_held[u] = t < p1 ? find_column(ind, dk + 1, kend, __ldg(&ind[t])) : -1;
+        }
+        wait_row(&done[k]);
         double l_ik = v[e] / v[dk]; /* IEEE division, as on the CPU */
         __syncwarp(gmask);
-        for (int64_t t = e + 1 + gl; t < p1; t += LANES) {
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++) {
+            int64_t t = e + 1 + gl + (int64_t)u * LANES;
+            if (f_held[u] >= 0) v[t] = __dsub_rn(v[t], __dmul_rn(l_ik, v[f_held[u]]));
+        }
+        for (int64_t t = e + 1 + gl + (int64_t)FACTOR_HELD * LANES; t < p1; t += LANES) {
             int64_t f = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
             if (f >= 0) v[t] = __dsub_rn(v[t], __dmul_rn(l_ik, v[f]));
         }
@@ -202,10 +220,21 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
     double pivot = v[di];
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
-        wait_row(&done[k]);
         int64_t k0 = __ldg(&ptr[k]), dk = __ldg(&diag[k]);
+        int64_t g_held[FACTOR_HELD]; /* l_ij (j < k) of row i matching row k's entry f */
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++) {
+            int64_t f = k0 + gl + (int64_t)u * LANES;
+            g_held[u] = f < dk ? find_column(ind, p0, e, __ldg(&ind[f])) : -1;
+        }
+        wait_row(&done[k]);
         double a_ik = v[e], part = 0.0;
-        for (int64_t f = k0 + gl; f < dk; f += LANES) {
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++) {
+            int64_t f = k0 + gl + (int64_t)u * LANES;
+            if (g_held[u] >= 0) part = __dadd_rn(part, __dmul_rn(v[g_held[u]], v[f]));
+        }
+        for (int64_t f = k0 + gl + (int64_t)FACTOR_HELD * LANES; f < dk; f += LANES) {
             int64_t g = find_column(ind, p0, e, __ldg(&ind[f])); /* l_ij, j < k, final */
             if (g >= 0) part = __dadd_rn(part, __dmul_rn(v[g], v[f]));
         }
