@@ -192,12 +192,21 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
             f_held[u] = t < p1 ? find_column(ind, dk + 1, kend, __ldg(&ind[t])) : -1;
         }
         wait_row(&done[k]);
+        /* every value this step reads, loaded together: one memory latency
+         * after the flag (the division's operands, then the updates', cost two) */
+        double u_kt[FACTOR_HELD], a_it[FACTOR_HELD];
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++) {
+            int64_t t = e + 1 + gl + (int64_t)u * LANES;
+            u_kt[u] = f_held[u] >= 0 ? v[f_held[u]] : 0.0;
+            a_it[u] = f_held[u] >= 0 ? v[t] : 0.0;
+        }
         double l_ik = v[e] / v[dk]; /* IEEE division, as on the CPU */
         __syncwarp(gmask);
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
             int64_t t = e + 1 + gl + (int64_t)u * LANES;
-            if (f_held[u] >= 0) v[t] = __dsub_rn(v[t], __dmul_rn(l_ik, v[f_held[u]]));
+            if (f_held[u] >= 0) v[t] = __dsub_rn(a_it[u], __dmul_rn(l_ik, u_kt[u]));
         }
         for (int64_t t = e + 1 + gl + (int64_t)FACTOR_HELD * LANES; t < p1; t += LANES) {
             int64_t f = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
@@ -248,6 +257,17 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
     return pivot;
 }
 
+/* row i finished: its values, then its flag (see the memory model above) */
+__device__ __forceinline__ void publish_row(int32_t *flags, int32_t i, int gl, unsigned gmask)
+{
+    __threadfence();
+    __syncwarp(gmask);
+    if (gl == 0) {
+        __threadfence();
+        store_relaxed_i32(&flags[i], 1);
+    }
+}
+
 /* A group of LANES lanes per row, 32 / LANES rows per warp: a warp takes
  * 32 / LANES consecutive tickets, group g the g-th.  A row waits only on
  * rows of smaller tickets (the order is topological), held by warps already
@@ -278,6 +298,14 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     bool bad;
     if (KIND == 0) {
         ilu0_row<LANES>(i, ptr, ind, diag, v, flags, gl, gmask);
+        if (pivot_shift == 0.0) { /* nothing to replace: the check after the flag, off the critical path */
+            publish_row(flags, i, gl, gmask);
+            if (gl == 0) {
+                pivot = v[di];
+                if (!(pivot != 0.0 && isfinite(pivot))) atomicMin(&st->bad_pivot, (long long)b * n + i);
+            }
+            return;
+        }
         pivot = v[di];
         bad = !(pivot != 0.0 && isfinite(pivot));
     } else {
@@ -294,12 +322,7 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
         if (KIND == 1) v[di] = sqrt(pivot);
         else if (bad && pivot_shift != 0.0) v[di] = pivot_shift;
     }
-    __threadfence();
-    __syncwarp(gmask);
-    if (gl == 0) {
-        __threadfence();
-        store_relaxed_i32(&flags[i], 1);
-    }
+    publish_row(flags, i, gl, gmask);
 }
 
 /* the kernel of KIND for lanes per row 4, 8, 16 or 32 */
