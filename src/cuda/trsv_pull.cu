@@ -598,7 +598,10 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
         /* rows whose chain reaches back to lane 0's link need x_(wbase-1)
          * (M != 0; where M underflowed to 0, M x_(wbase-1) adds nothing).
          * Warp 0 has no x_(wbase-1): a zero pivot makes M NaN there, which
-         * sent it to poll x[-1].  Not from a ballot of the links: that
+         * sent it to poll x[-1].  On a singular system (a zero pivot, an
+         * Inf/NaN x_(wbase-1)) the non-finite values may spread differently
+         * from the CPU's; the solve's pivot check reports the row.  Not
+         * from a ballot of the links: that
          * ballot made the thread-per-row path 9-21% slower on an H100 (the
          * code of the whole kernel changed; bench/results/h100-trsv5). */
         bool needs_carry = valid && wbase > 0 && M != (T)0;
