@@ -472,6 +472,12 @@ int main(void)
     test_factor_lanes(h);
     test_pivots(h);
     test_batch(h);
+    /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more
+     * take) on the bad pivots, the shifts and the batches too */
+    setenv("DOMINO_FACTOR_LANES", "8", 1);
+    test_pivots(h);
+    test_batch(h);
+    unsetenv("DOMINO_FACTOR_LANES");
     test_krylov(h);
     test_misuse(h);
     CHECK(domino_debug_alloc_live() == live);
