@@ -770,6 +770,23 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
                                    void *dC, int64_t ldc, domino_spmm_plan *plan);
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan);
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan);
+/* C = A B on one GPU with cusparseSpGEMM (the single-GPU SpGEMM, and the
+ * reference of the distributed ones): dA and dB CSR of one type, dA's
+ * columns = dB's rows, each with fewer than 2^31 entries.  *dC is a new
+ * device matrix (CSR, 64-bit offsets, so nnz(C) may pass 2^31; rows as
+ * cuSPARSE leaves them, dC->sorted 0).  A row block of A is multiplied with
+ * the default algorithm, with the memory-frugal CUSPARSE_SPGEMM_ALG3 where
+ * that lacks resources, and split in two where ALG3 does too (or where its
+ * product would pass 2^31 entries); DOMINO_OUT_OF_MEMORY only when a single
+ * row cannot be multiplied.  The environment's DOMINO_SPGEMM_BLOCK_ROWS
+ * caps a block's rows (tests).  info (may be NULL) says how C was made. */
+typedef struct domino_gpu_spgemm_info {
+    int blocks;        /* row blocks multiplied (1: all of A at once) */
+    int frugal_blocks; /* of them, those that needed CUSPARSE_SPGEMM_ALG3 */
+    int64_t nnz;       /* entries of C */
+} domino_gpu_spgemm_info;
+domino_status domino_gpu_spgemm(domino_handle h, domino_dmatrix dA, domino_dmatrix dB,
+                                domino_dmatrix *dC, domino_gpu_spgemm_info *info);
 /* new values for the same pattern (A must have dA's pattern) */
 domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A);
 void domino_dmatrix_free(domino_dmatrix dA);

@@ -186,6 +186,12 @@ cudaError_t domino_launch_trsv_levelset(cudaStream_t stream, domino_type type, i
 /* copy int64 offsets to int32 (for cuSPARSE) */
 cudaError_t domino_launch_offsets_to_int32(cudaStream_t stream, int32_t n1, const int64_t *in,
                                            int32_t *out);
+/* spgemm_offsets.cu: out[i] = in[i] - base (a row block's offsets for
+ * cuSPARSE), and out[i] = base + in[i] (a block's offsets placed back), i < n1 */
+cudaError_t domino_launch_offsets_narrow(cudaStream_t stream, int32_t n1, const int64_t *in,
+                                         int64_t base, int32_t *out);
+cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const int32_t *in,
+                                        int64_t base, int64_t *out);
 /* device-to-device copy bandwidth test, GB/s counting read + write */
 double domino_measure_copy_bandwidth(cudaStream_t stream);
 

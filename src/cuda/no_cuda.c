@@ -209,3 +209,10 @@ domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan)
     return NO_CUDA(h, "domino_gpu_spmm_run");
 }
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan) { (void)plan; }
+domino_status domino_gpu_spgemm(domino_handle h, domino_dmatrix dA, domino_dmatrix dB,
+                                domino_dmatrix *dC, domino_gpu_spgemm_info *info)
+{
+    (void)dA; (void)dB; (void)info;
+    if (dC) *dC = NULL;
+    return NO_CUDA(h, "domino_gpu_spgemm");
+}

@@ -1,7 +1,10 @@
 /* test_gpu_spmm.c: domino_gpu_spmm (cusparseSpMM, row-major) against
  * domino_ref_spmm: R-MAT and a shared matrix, double and float, one to 64
  * columns, leading dimensions larger than the width, one call and a plan
- * run twice; bad arguments. */
+ * run twice; bad arguments.  domino_gpu_spgemm (cusparseSpGEMM by row
+ * blocks) against domino_ref_spgemm: the same matrices squared, in one
+ * block and in many (DOMINO_SPGEMM_BLOCK_ROWS), and mismatched shapes. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
@@ -64,6 +67,61 @@ static void check_product(domino_handle h, const char *name, domino_matrix A, in
     free(R);
 }
 
+/* C = A B on the GPU (rows of at most block_rows, 0: no cap) equals the
+ * CPU's: the same pattern row by row (the GPU's rows in any order) and
+ * values within 1e3 eps of the largest entry */
+static void check_spgemm(domino_handle h, const char *name, domino_matrix A, domino_matrix B,
+                         const char *block_rows)
+{
+    domino_matrix R = NULL, G = NULL;
+    domino_dmatrix dA = NULL, dB = NULL, dC = NULL;
+    domino_gpu_spgemm_info info = {0, 0, 0};
+    if (block_rows) setenv("DOMINO_SPGEMM_BLOCK_ROWS", block_rows, 1);
+    CHECK_OK(h, domino_ref_spgemm(h, A, B, &R));
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_dmatrix_upload(h, B, &dB));
+    CHECK_OK(h, domino_gpu_spgemm(h, dA, dB, &dC, &info));
+    if (dC) CHECK_OK(h, domino_dmatrix_download(h, dC, &G));
+    unsetenv("DOMINO_SPGEMM_BLOCK_ROWS");
+    domino_matrix_view r, g;
+    if (R && G && !domino_matrix_get_view(h, R, &r) && !domino_matrix_get_view(h, G, &g)) {
+        int64_t *where = malloc(((size_t)r.ncols + 1) * sizeof(int64_t)); /* column -> entry of R's row, -1 */
+        double scale = 0, diff = 0;
+        int64_t missing = 0;
+        for (int64_t k = 0; k < r.nnz; k++)
+            scale = fmax(scale, fabs(get_value(r.val, r.type, k)));
+        for (int32_t c = 0; c < r.ncols; c++)
+            where[c] = -1;
+        int same_shape = g.nrows == r.nrows && g.ncols == r.ncols && g.nnz == r.nnz;
+        for (int32_t i = 0; same_shape && i < r.nrows; i++) {
+            if (g.ptr[i + 1] - g.ptr[i] != r.ptr[i + 1] - r.ptr[i]) missing++;
+            for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++)
+                where[r.ind[k]] = k;
+            for (int64_t k = g.ptr[i]; k < g.ptr[i + 1]; k++) {
+                int64_t q = g.ind[k] >= 0 && g.ind[k] < r.ncols ? where[g.ind[k]] : -1;
+                if (q < 0) missing++;
+                else diff = fmax(diff, fabs(get_value(g.val, g.type, k) - get_value(r.val, r.type, q)));
+            }
+            for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++)
+                where[r.ind[k]] = -1;
+        }
+        int ok = same_shape && missing == 0 && diff <= 1e3 * domino_type_eps(r.type) * fmax(scale, 1.0);
+        if (ok) check_passed++;
+        else check_failed++;
+        printf("%s %s: spgemm nnz %lld (cpu %lld), %d block(s), %d with ALG3, max diff %.2e of %.2e\n",
+               ok ? "ok  " : "FAIL", name, (long long)g.nnz, (long long)r.nnz, info.blocks,
+               info.frugal_blocks, diff, scale);
+        CHECK(info.nnz == g.nnz);
+        if (block_rows) CHECK(info.blocks >= (r.nrows + atoi(block_rows) - 1) / atoi(block_rows));
+        free(where);
+    }
+    domino_matrix_free(R);
+    domino_matrix_free(G);
+    domino_dmatrix_free(dA);
+    domino_dmatrix_free(dB);
+    domino_dmatrix_free(dC);
+}
+
 int main(void)
 {
     if (domino_gpu_count() == 0) {
@@ -85,6 +143,20 @@ int main(void)
     snprintf(path, sizeof(path), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, 0, &M));
     if (M) check_product(h, "cage8", M, 16, 16);
+    if (A) check_spgemm(h, "rmat 11 squared", A, A, NULL);
+    if (A) check_spgemm(h, "rmat 11 squared, blocks of 100 rows", A, A, "100");
+    if (F) check_spgemm(h, "rmat 11 float squared, blocks of 7 rows", F, F, "7");
+    if (M) check_spgemm(h, "cage8 squared", M, M, NULL);
+    if (A && M) { /* 2048 x 2048 times 1015 x 1015 */
+        domino_dmatrix dA = NULL, dM = NULL, dC = NULL;
+        CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+        CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, domino_gpu_spgemm(h, dA, dM, &dC, NULL));
+        CHECK(dC == NULL);
+        CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_gpu_spgemm(h, dA, NULL, &dC, NULL));
+        domino_dmatrix_free(dA);
+        domino_dmatrix_free(dM);
+    }
     domino_matrix_free(A);
     domino_matrix_free(F);
     domino_matrix_free(M);
