@@ -60,9 +60,9 @@ static int lacks_resources(cusparseStatus_t st, cudaError_t e)
            e == cudaErrorMemoryAllocation;
 }
 
-/* rows [r0, r1) of A times B with algorithm alg into *blk; *too_big (and
- * success, nothing kept) where memory, cuSPARSE's resources or 32-bit
- * counts do not suffice */
+/* rows [r0, r1) of A times B with algorithm alg into *blk; on success with
+ * nothing kept, *too_big is 1 where memory or cuSPARSE's resources do not
+ * suffice and 2 where a count passes 2^31 (another algorithm will not help) */
 static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cusparseSpGEMMAlg_t alg,
                                    spgemm_block *blk, int *too_big)
 {
@@ -73,7 +73,7 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
     int32_t rows = r1 - r0;
     *too_big = 0;
     if (nnz_a >= INT32_MAX) {
-        *too_big = 1;
+        *too_big = 2;
         return DOMINO_SUCCESS;
     }
     const void *alpha = R->vt == CUDA_R_64F ? (const void *)&R->one : (const void *)&R->onef;
@@ -148,7 +148,7 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
         block_free(blk);
         if (over || lacks_resources(st, e)) {
             cudaGetLastError(); /* a failed cudaMalloc leaves its error behind */
-            *too_big = 1;
+            *too_big = over ? 2 : 1;
             return DOMINO_SUCCESS;
         }
         return e ? domino_cuda_status(R->h, e, WHAT) : domino_cusparse_status(R->h, st, WHAT);
@@ -164,7 +164,7 @@ static domino_status multiply_rows(spgemm_run *R, int32_t r0, int32_t r1)
     int too_big = r1 - r0 > R->max_rows;
     domino_status s = DOMINO_SUCCESS;
     if (!too_big) s = block_product(R, r0, r1, CUSPARSE_SPGEMM_DEFAULT, &blk, &too_big);
-    if (!s && too_big && r1 - r0 <= R->max_rows) {
+    if (!s && too_big == 1 && r1 - r0 <= R->max_rows) {
         s = block_product(R, r0, r1, CUSPARSE_SPGEMM_ALG3, &blk, &too_big);
         if (!s && !too_big) R->frugal++;
     }
