@@ -8,7 +8,8 @@
  * memory-frugal CUSPARSE_SPGEMM_ALG3; where that does too, or where the
  * block's product would pass 2^31 entries, the block's two halves.  The
  * blocks' products are then placed one after another in C, whose offsets
- * are 64-bit.  Peak device memory: the blocks' products and C together. */
+ * are 64-bit.  Peak device memory: the blocks' products and C together
+ * when there are several blocks; one block's product becomes C. */
 #include "gpu_internal.h"
 
 #include <stdlib.h>
@@ -83,7 +84,8 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
     int32_t *a_ptr = NULL;
     void *buf1 = NULL, *buf2 = NULL, *buf3 = NULL;
     size_t s1 = 0, s2 = 0, s3 = 0;
-    int64_t c_rows = 0, c_cols = 0, c_nnz = 0;
+    int64_t c_rows = 0, c_cols = 0, c_nnz = 0, products = 1;
+    int over = 0, none = 0; /* C's block passes 2^31 entries; it has none */
     cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS;
     cudaError_t e = cudaMalloc((void **)&a_ptr, ((size_t)rows + 1) * sizeof(int32_t));
     blk->r0 = r0, blk->r1 = r1, blk->nnz = 0;
@@ -115,6 +117,14 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
     if (!e && !st) e = cudaMalloc(&buf1, s1 ? s1 : 1);
     if (!e && !st)
         st = cusparseSpGEMM_workEstimation(sp, OPN, OPN, alpha, a, R->b, beta, c, R->vt, alg, sd, &s1, buf1);
+    /* A's block reaching only empty rows of B: no products (where the
+     * algorithm does not count them, the call fails and cuSPARSE goes on) */
+    if (!e && !st && cusparseSpGEMM_getNumProducts(sd, &products) != CUSPARSE_STATUS_SUCCESS) products = 1;
+    none = !e && !st && products == 0;
+    if (none) e = cudaMalloc((void **)&blk->ptr, ((size_t)rows + 1) * sizeof(int32_t));
+    if (none && !e) e = cudaMemsetAsync(blk->ptr, 0, ((size_t)rows + 1) * sizeof(int32_t), stream);
+    if (none && !e) e = cudaStreamSynchronize(stream);
+    if (none) goto done;
     if (alg == CUSPARSE_SPGEMM_ALG3) { /* the memory the chunked compute needs */
         if (!e && !st)
             st = cusparseSpGEMM_estimateMemory(sp, OPN, OPN, alpha, a, R->b, beta, c, R->vt, alg, sd,
@@ -131,13 +141,14 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
     if (!e && !st)
         st = cusparseSpGEMM_compute(sp, OPN, OPN, alpha, a, R->b, beta, c, R->vt, alg, sd, &s2, buf2);
     if (!e && !st) st = cusparseSpMatGetSize(c, &c_rows, &c_cols, &c_nnz);
-    int over = !e && !st && c_nnz >= INT32_MAX;
+    over = !e && !st && c_nnz >= INT32_MAX;
     if (!e && !st && !over) e = cudaMalloc((void **)&blk->ptr, ((size_t)rows + 1) * sizeof(int32_t));
     if (!e && !st && !over) e = cudaMalloc((void **)&blk->ind, (size_t)c_nnz * sizeof(int32_t) + 4);
     if (!e && !st && !over) e = cudaMalloc(&blk->val, (size_t)c_nnz * R->vs + 8);
     if (!e && !st && !over) st = cusparseCsrSetPointers(c, blk->ptr, blk->ind, blk->val);
     if (!e && !st && !over) st = cusparseSpGEMM_copy(sp, OPN, OPN, alpha, a, R->b, beta, c, R->vt, alg, sd);
     if (!e && !st && !over) e = cudaStreamSynchronize(stream);
+done:
     if (sd) cusparseSpGEMM_destroyDescr(sd);
     if (a) cusparseDestroySpMat(a);
     if (c) cusparseDestroySpMat(c);
@@ -153,7 +164,7 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
         }
         return e ? domino_cuda_status(R->h, e, WHAT) : domino_cusparse_status(R->h, st, WHAT);
     }
-    blk->nnz = c_nnz;
+    blk->nnz = none ? 0 : c_nnz;
     return DOMINO_SUCCESS;
 }
 
@@ -199,6 +210,14 @@ static domino_status assemble(spgemm_run *R, struct domino_dmatrix_s *C)
         total += R->blocks[q].nnz;
     C->nnz = total;
     cudaError_t e = cudaMalloc((void **)&C->ptr, ((size_t)C->nrows + 1) * sizeof(int64_t));
+    if (!e && R->nblocks == 1 && R->blocks[0].ind) { /* the usual case: no second copy of C */
+        spgemm_block *blk = &R->blocks[0];
+        C->ind = blk->ind, C->val = blk->val;
+        blk->ind = NULL, blk->val = NULL;
+        e = domino_launch_offsets_widen(stream, blk->r1 - blk->r0 + 1, blk->ptr, 0, C->ptr);
+        if (!e) e = cudaStreamSynchronize(stream);
+        return e ? domino_cuda_status(R->h, e, WHAT) : DOMINO_SUCCESS;
+    }
     if (!e) e = cudaMalloc((void **)&C->ind, (size_t)total * sizeof(int32_t) + 4);
     if (!e) e = cudaMalloc(&C->val, (size_t)total * R->vs + 8);
     if (!e) e = cudaMemsetAsync(C->ptr, 0, sizeof(int64_t), stream); /* C of no rows */
