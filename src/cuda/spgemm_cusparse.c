@@ -61,6 +61,16 @@ static int lacks_resources(cusparseStatus_t st, cudaError_t e)
            e == cudaErrorMemoryAllocation;
 }
 
+/* *blk with no entries: its rows + 1 offsets, all 0 */
+static cudaError_t empty_block(cudaStream_t stream, int32_t rows, spgemm_block *blk)
+{
+    size_t bytes = ((size_t)rows + 1) * sizeof(int32_t);
+    cudaError_t e = cudaMalloc((void **)&blk->ptr, bytes);
+    if (!e) e = cudaMemsetAsync(blk->ptr, 0, bytes, stream);
+    if (!e) e = cudaStreamSynchronize(stream);
+    return e;
+}
+
 /* rows [r0, r1) of A times B with algorithm alg into *blk; on success with
  * nothing kept, *too_big is 1 where memory or cuSPARSE's resources do not
  * suffice and 2 where a count passes 2^31 (another algorithm will not help) */
@@ -85,24 +95,17 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
     void *buf1 = NULL, *buf2 = NULL, *buf3 = NULL;
     size_t s1 = 0, s2 = 0, s3 = 0;
     int64_t c_rows = 0, c_cols = 0, c_nnz = 0, products = 1;
-    int over = 0, none = 0; /* C's block passes 2^31 entries; it has none */
+    int over = 0, none; /* C's block passes 2^31 entries; it has none */
     cusparseStatus_t st = CUSPARSE_STATUS_SUCCESS;
-    cudaError_t e = cudaMalloc((void **)&a_ptr, ((size_t)rows + 1) * sizeof(int32_t));
+    cudaError_t e;
     blk->r0 = r0, blk->r1 = r1, blk->nnz = 0;
     blk->ptr = NULL, blk->ind = NULL, blk->val = NULL;
-    if (!e && (nnz_a == 0 || dB->nnz == 0)) { /* an empty product: not cuSPARSE's case */
-        e = cudaMalloc((void **)&blk->ptr, ((size_t)rows + 1) * sizeof(int32_t));
-        if (!e) e = cudaMemsetAsync(blk->ptr, 0, ((size_t)rows + 1) * sizeof(int32_t), stream);
-        cudaFree(a_ptr);
-        if (!e) return DOMINO_SUCCESS;
-        block_free(blk);
-        if (lacks_resources(CUSPARSE_STATUS_SUCCESS, e)) {
-            cudaGetLastError();
-            *too_big = 1;
-            return DOMINO_SUCCESS;
-        }
-        return domino_cuda_status(R->h, e, WHAT);
+    none = nnz_a == 0 || dB->nnz == 0; /* an empty product: not cuSPARSE's case */
+    if (none) {
+        e = empty_block(stream, rows, blk);
+        goto done;
     }
+    e = cudaMalloc((void **)&a_ptr, ((size_t)rows + 1) * sizeof(int32_t));
     if (!e) e = domino_launch_offsets_narrow(stream, rows + 1, dA->ptr + r0, first, a_ptr);
     if (!e)
         st = cusparseCreateCsr(&a, rows, dA->ncols, nnz_a, a_ptr, dA->ind + first,
@@ -121,10 +124,10 @@ static domino_status block_product(spgemm_run *R, int32_t r0, int32_t r1, cuspar
      * algorithm does not count them, the call fails and cuSPARSE goes on) */
     if (!e && !st && cusparseSpGEMM_getNumProducts(sd, &products) != CUSPARSE_STATUS_SUCCESS) products = 1;
     none = !e && !st && products == 0;
-    if (none) e = cudaMalloc((void **)&blk->ptr, ((size_t)rows + 1) * sizeof(int32_t));
-    if (none && !e) e = cudaMemsetAsync(blk->ptr, 0, ((size_t)rows + 1) * sizeof(int32_t), stream);
-    if (none && !e) e = cudaStreamSynchronize(stream);
-    if (none) goto done;
+    if (none) {
+        e = empty_block(stream, rows, blk);
+        goto done;
+    }
     if (alg == CUSPARSE_SPGEMM_ALG3) { /* the memory the chunked compute needs */
         if (!e && !st)
             st = cusparseSpGEMM_estimateMemory(sp, OPN, OPN, alpha, a, R->b, beta, c, R->vt, alg, sd,
@@ -172,10 +175,10 @@ done:
 static domino_status multiply_rows(spgemm_run *R, int32_t r0, int32_t r1)
 {
     spgemm_block blk;
-    int too_big = r1 - r0 > R->max_rows;
+    int too_big = r1 - r0 > R->max_rows ? 2 : 0; /* as block_product's: 2, halve at once */
     domino_status s = DOMINO_SUCCESS;
     if (!too_big) s = block_product(R, r0, r1, CUSPARSE_SPGEMM_DEFAULT, &blk, &too_big);
-    if (!s && too_big == 1 && r1 - r0 <= R->max_rows) {
+    if (!s && too_big == 1) {
         s = block_product(R, r0, r1, CUSPARSE_SPGEMM_ALG3, &blk, &too_big);
         if (!s && !too_big) R->frugal++;
     }

@@ -596,14 +596,11 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
             }
         }
         /* rows whose chain reaches back to lane 0's link need x_(wbase-1)
-         * (M != 0; where M underflowed to 0, M x_(wbase-1) adds nothing).
-         * Warp 0 has no x_(wbase-1): a zero pivot makes M NaN there, which
-         * sent it to poll x[-1].  On a singular system (a zero pivot, an
-         * Inf/NaN x_(wbase-1)) the non-finite values may spread differently
-         * from the CPU's; the solve's pivot check reports the row.  Not
-         * from a ballot of the links: that
-         * ballot made the thread-per-row path 9-21% slower on an H100 (the
-         * code of the whole kernel changed; bench/results/h100-trsv5). */
+         * (M != 0; where M underflowed to 0, M x_(wbase-1) adds nothing);
+         * warp 0 has none to wait for (a zero pivot makes M NaN).  On a
+         * singular system non-finite values may spread differently from the
+         * CPU's; the pivot check reports the row.  A ballot of the links in
+         * place of M slowed the whole kernel (bench/results/h100-trsv5). */
         bool needs_carry = valid && wbase > 0 && M != (T)0;
         if (valid && !needs_carry) {
             T xi = publishable(C);
@@ -656,12 +653,12 @@ __global__ void __launch_bounds__(PULL_THREADS)
     }
     if (mode == 3) { /* rows in the given order (level sets): thread per row */
         pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, order, tune, trace);
+                                       max_wait_ns, backoff_ns, st, order, tune, trace);
         return;
     }
     if (mode == 2) {
         pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, tune, trace);
+                                       max_wait_ns, backoff_ns, st, NULL, tune, trace);
         return;
     }
     /* mode 0, per warp: the sweep (an affine scan) when every row's only
@@ -713,7 +710,7 @@ __global__ void __launch_bounds__(PULL_THREADS)
                            max_wait_ns, backoff_ns, st, trace);
     else
         pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
-                                  max_wait_ns, backoff_ns, st, NULL, tune, trace);
+                                       max_wait_ns, backoff_ns, st, NULL, tune, trace);
 }
 
 /* Rows in the given order (the level-set engine), LANES lanes per row: each
