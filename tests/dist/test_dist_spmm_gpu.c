@@ -3,7 +3,8 @@
  * work stealing, by row blocks, and stationary-A) against
  * domino_ref_spmm, one PE per GPU of the machine: R-MAT and a shared
  * matrix, double and float, tile grids that do not divide the sizes, more
- * tiles than PEs, one tile; a bad tile count fails on every PE.  Label dist. */
+ * tiles than PEs, one tile; a bad tile count fails on every PE.  One PE per
+ * GPU, or DOMINO_TEST_PES (e.g. 2 PEs sharing one GPU).  Label dist. */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
@@ -94,6 +95,7 @@ int main(void)
         printf("test_dist_spmm_gpu: no CUDA device, skipped\n");
         return 0;
     }
+    if (getenv("DOMINO_TEST_PES") && atoi(getenv("DOMINO_TEST_PES")) > 0) npes = atoi(getenv("DOMINO_TEST_PES"));
     CHECK(domino_launch(npes, pe_main, NULL) == 0);
     return check_summary("test_dist_spmm_gpu");
 }

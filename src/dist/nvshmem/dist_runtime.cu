@@ -3,10 +3,12 @@
  * symmetric memory, barrier, a ring check of GPU-initiated puts, leave.
  * Host code in CUDA C style; built only with NVSHMEM (-rdc). */
 #include "gpu_internal.h"
+#include "dist/nvshmem/dist_runtime.h"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h> /* nanosleep */
@@ -27,9 +29,11 @@ struct domino_dist_s {
     int *ring;      /* symmetric word of the ring check */
     int *result;    /* device word: what the ring check saw, or a failure code */
     int *words;     /* symmetric: [0] sent, [1] received by domino_dist_agree */
-    double *value;  /* symmetric: [0] sent, [1] received by domino_dist_max */
+    double *value;  /* symmetric: [0] sent, [1] received (domino_dist_max, _sum) */
     int mpi_owned;  /* 1: MPI_Init was called here, MPI_Finalize at leave */
     int device;     /* this PE's GPU, current again in every collective here */
+    int shared_gpu; /* 1: PEs of this node share a GPU (NVSHMEM's limited multi-process-per-GPU
+                       mode, which has no reductions: each PE's word is read instead) */
 };
 
 /* the launch's shared page during start-up */
@@ -142,6 +146,8 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
     D->npes = npes;
     D->mpi_owned = mpi_owned;
     D->device = gpu->device;
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) == cudaSuccess) D->shared_gpu = nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE) > devices;
     D->words = (int *)nvshmem_malloc(2 * sizeof(int));
     D->value = (double *)nvshmem_malloc(2 * sizeof(double));
     if (!D->words || !D->value) {
@@ -162,10 +168,21 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
      * Every step runs whatever failed before, so that no PE misses a collective. */
     int send = mine ? D->rank * 1024 + (int)(-mine) : 0x7fffffff, got = 0x7fffffff;
     cudaSetDevice(D->device);
-    cudaError_t e = cudaMemcpy(D->words, &send, sizeof(int), cudaMemcpyHostToDevice);
+    cudaError_t e = cudaMemcpy(D->words, &send, sizeof(int), cudaMemcpyHostToDevice), e2 = cudaSuccess;
     nvshmem_barrier_all();
-    int rc = nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1);
-    cudaError_t e2 = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost);
+    int rc = 0;
+    if (D->shared_gpu) { /* every PE's word read through its peer pointer */
+        for (int pe = 0; pe < D->npes && !e2; pe++) {
+            int w = 0x7fffffff;
+            const int *peer = (const int *)nvshmem_ptr(D->words, pe);
+            if (!peer) rc = -1;
+            else if (!(e2 = cudaMemcpy(&w, peer, sizeof(int), cudaMemcpyDeviceToHost)) && w < got) got = w;
+        }
+        nvshmem_barrier_all(); /* every word read before any is written again */
+    } else {
+        rc = nvshmem_int_min_reduce(NVSHMEM_TEAM_WORLD, D->words + 1, D->words, 1);
+        e2 = cudaMemcpy(&got, D->words + 1, sizeof(int), cudaMemcpyDeviceToHost);
+    }
     preset_failure(D);
     if (mine) return mine;
     if (e || e2) return domino_cuda_status(h, e ? e : e2, fn);
@@ -175,18 +192,43 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
                         "on its stderr", got / 1024, -(got % 1024));
 }
 
-domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max)
+/* *out = the sum (take_max 0) or the largest (1) of every PE's v */
+static domino_status reduce_one(domino_handle h, domino_dist D, double v, double *out, int take_max, const char *fn)
 {
-    const char *fn = "domino_dist_max";
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: the result is NULL", fn);
     cudaSetDevice(D->device);
-    cudaError_t e = cudaMemcpy(D->value, &v, sizeof(double), cudaMemcpyHostToDevice);
+    cudaError_t e = cudaMemcpy(D->value, &v, sizeof(double), cudaMemcpyHostToDevice), e2 = cudaSuccess;
     nvshmem_barrier_all();
-    int rc = nvshmem_double_max_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1);
-    cudaError_t e2 = cudaMemcpy(max, D->value + 1, sizeof(double), cudaMemcpyDeviceToHost);
+    int rc = 0;
+    if (D->shared_gpu) { /* every PE's value read through its peer pointer, summed in PE order */
+        double r = take_max ? -INFINITY : 0;
+        for (int pe = 0; pe < D->npes && !e2 && !rc; pe++) {
+            double w = 0;
+            const double *peer = (const double *)nvshmem_ptr(D->value, pe);
+            if (!peer) rc = -1;
+            else if (!(e2 = cudaMemcpy(&w, peer, sizeof(double), cudaMemcpyDeviceToHost))) r = take_max ? fmax(r, w) : r + w;
+        }
+        nvshmem_barrier_all(); /* every value read before any is written again */
+        *out = r;
+    } else {
+        rc = take_max ? nvshmem_double_max_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1)
+                      : nvshmem_double_sum_reduce(NVSHMEM_TEAM_WORLD, D->value + 1, D->value, 1);
+        e2 = cudaMemcpy(out, D->value + 1, sizeof(double), cudaMemcpyDeviceToHost);
+    }
     if (e || e2) return domino_cuda_status(h, e ? e : e2, fn);
     if (rc != 0) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the reduction failed", fn, D->rank);
     return DOMINO_SUCCESS;
+}
+
+domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max)
+{
+    return reduce_one(h, D, v, max, 1, "domino_dist_max");
+}
+
+domino_status domino_dist_sum(domino_handle h, domino_dist D, double v, double *sum)
+{
+    return reduce_one(h, D, v, sum, 0, "domino_dist_sum");
 }
 
 int domino_dist_rank(domino_dist D) { return D && D->magic == DIST_MAGIC ? D->rank : -1; }
@@ -322,5 +364,39 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D)
 #endif
     D->magic = DOMINO_FREED_MAGIC;
     domino_free(D);
+    return DOMINO_SUCCESS;
+}
+
+/* dst[i] += src[i], i < count */
+__global__ void add_doubles_kernel(double *dst, const double *src, size_t count)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] += src[i];
+}
+
+domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, double *src, size_t count)
+{
+    const char *fn = "dist_sum_doubles";
+    if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "%s: not joined", fn);
+    cudaSetDevice(D->device);
+    cudaError_t e = cudaDeviceSynchronize();
+    nvshmem_barrier_all();
+    int rc = 0;
+    if (!D->shared_gpu) {
+        rc = nvshmem_double_sum_reduce(NVSHMEM_TEAM_WORLD, dst, src, count);
+    } else { /* every PE's src added in PE order through its peer pointer */
+        if (!e) e = cudaMemset(dst, 0, count * sizeof(double));
+        int blocks = (int)((count + 255) / 256 < 4096 ? (count + 255) / 256 : 4096);
+        for (int pe = 0; pe < D->npes && !e && !rc && count; pe++) {
+            const double *peer = (const double *)nvshmem_ptr(src, pe);
+            if (!peer) rc = -1;
+            else add_doubles_kernel<<<blocks, 256>>>(dst, peer, count);
+            e = cudaGetLastError();
+        }
+        if (!e) e = cudaDeviceSynchronize();
+        nvshmem_barrier_all(); /* every src read before any is written again */
+    }
+    if (e) return domino_cuda_status(h, e, fn);
+    if (rc) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the sum over PEs failed", fn, D->rank);
     return DOMINO_SUCCESS;
 }

@@ -32,6 +32,7 @@
  *    and no owner's work are needed. */
 #include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
+#include "dist/nvshmem/dist_tile_kernels.cuh"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -508,12 +509,6 @@ static domino_status run_stationary_a(domino_handle h, struct domino_dspmm_s *P)
     return s;
 }
 
-/* *got = *counter, then *counter += 1, atomically (one thread; counter: the owner's, through NVLink) */
-__global__ void claim_kernel(unsigned long long *counter, long long *got)
-{
-    *got = (long long)atomicAdd_system(counter, 1ULL);
-}
-
 /* *got = counter k of w_claim at PE o, then the counter += 1 (k < t^2: the
  * next product of C tile k; beyond: a product's slot, taken when *got is 0) */
 static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, int o, long long *got)
@@ -522,38 +517,11 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, 
     if (!counter)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
                             "(stealing needs peer access)", P->rank, o);
-    claim_kernel<<<1, 1, 0, P->compute>>>(counter, P->claimed);
+    dist_claim_kernel<<<1, 1, 0, P->compute>>>(counter, P->claimed);
     cudaError_t e = cudaGetLastError();
     if (!e) e = cudaMemcpyAsync(got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
     if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
-}
-
-/* row r <= rows of the merged row block (one warp per row): the row's
- * segments of the t fetched tiles side by side, columns shifted by the
- * tile's start in the inner dimension; tile l's offsets (from 0) start at
- * ptrs + l stride, its entries at off[l] */
-template <typename V>
-__global__ void merge_rows_kernel(int64_t rows, int T, const int32_t *ptrs, int64_t stride, const int32_t *ind,
-                                  const V *val, const int64_t *off, const int64_t *kb, int32_t *m_ptr, int32_t *m_ind,
-                                  V *m_val)
-{
-    int lane = threadIdx.x & 31;
-    int64_t warps = ((int64_t)gridDim.x * blockDim.x) >> 5;
-    for (int64_t r = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; r <= rows; r += warps) {
-        int64_t at = 0; /* entries of the rows before r, over every tile */
-        for (int l = 0; l < T; l++) at += ptrs[l * stride + r];
-        if (lane == 0) m_ptr[r] = (int32_t)at;
-        if (r == rows) continue;
-        for (int l = 0; l < T; l++) {
-            int32_t k0 = ptrs[l * stride + r], k1 = ptrs[l * stride + r + 1];
-            for (int32_t k = k0 + lane; k < k1; k += 32) {
-                m_ind[at + (k - k0)] = ind[off[l] + k] + (int32_t)kb[l];
-                m_val[at + (k - k0)] = val[off[l] + k];
-            }
-            at += k1 - k0;
-        }
-    }
 }
 
 /* start the gets of row block i of A (its t tiles) into buffer q, and of
@@ -604,11 +572,11 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
     int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
     if (!e && P->type == DOMINO_FLOAT64)
-        merge_rows_kernel<double><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+        dist_merge_rows_kernel<double, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
                                                                   (const double *)P->ra_val[q], P->d_off + (size_t)i * T,
                                                                   P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
     else if (!e)
-        merge_rows_kernel<float><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+        dist_merge_rows_kernel<float, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
                                                                  (const float *)P->ra_val[q], P->d_off + (size_t)i * T,
                                                                  P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
     if (!e) e = cudaGetLastError();
