@@ -386,6 +386,8 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D);
 domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mine);
 /* the largest of every PE's v (collective) */
 domino_status domino_dist_max(domino_handle h, domino_dist D, double v, double *max);
+/* the sum of every PE's v (collective) */
+domino_status domino_dist_sum(domino_handle h, domino_dist D, double v, double *sum);
 /* Collective: the one-sided get bandwidth, GB/s: each PE reads `bytes`
  * from the next PE's symmetric memory (itself when alone) with blocking
  * host-initiated gets, best of 3; *gbs is this PE's. */
@@ -439,6 +441,59 @@ domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int6
 void domino_dspmm_model(domino_dspmm P, double *remote_bytes_max, double *flops_max);
 /* collective */
 void domino_dspmm_free(domino_dspmm P);
+
+/* C = A B, A and B sparse, over the PEs of D (the SpGEMM of Brock, Bulu\c{c},
+ * Yelick, ICS 2024).  A (m x k) and B (k x n) are cut into a tiles x tiles
+ * grid of CSR tiles, tile (i, j) of each on PE (i tiles + j) mod npes, in
+ * symmetric memory; every PE knows where every tile lives.  C(i, j) is
+ * made in one cuSPARSE product (domino_gpu_spgemm): row block i of A (its
+ * tiles fetched with non-blocking gets and merged on the GPU) times column
+ * block j of B (its tiles fetched and stacked), so C(i, j) needs no sparse
+ * accumulation; the next blocks are fetched while the current product
+ * runs, and a block already fetched is not fetched again.  C's tiles stay
+ * on the GPU of the PE that made them, with 64-bit offsets. */
+typedef struct domino_dspgemm_s *domino_dspgemm;
+typedef enum domino_dspgemm_algorithm {
+    DOMINO_DSPGEMM_STATIONARY_C = 0,      /* the owner of C(i, j) makes it; a PE's tiles in the
+                                             order of their column blocks (B fetched once each) */
+    DOMINO_DSPGEMM_STATIONARY_C_STEAL = 1 /* random work stealing: C tiles claimed on counters
+                                             their owners keep (atomics over NVLink); owners take
+                                             their own first, then every PE takes others' tiles
+                                             in a random order of column blocks */
+} domino_dspgemm_algorithm;
+/* what one PE spent (seconds) and made */
+typedef struct domino_dspgemm_times {
+    double fetch;     /* waiting for fetched tiles (the gets not hidden behind a product) */
+    double merge;     /* joining fetched tiles into a row block of A and a column block of B */
+    double compute;   /* the local products (domino_gpu_spgemm, which returns when done) */
+    double claim;     /* claiming tiles (work stealing) */
+    double total;     /* from the common start to this PE's last product */
+    double imbalance; /* waiting in the closing barrier for slower PEs */
+    int64_t tiles;    /* C tiles made here */
+    int64_t stolen;   /* of them, tiles other PEs own */
+    int64_t nnz;      /* entries of the C tiles made here */
+    double flops;     /* 2 x the multiply-adds of the tiles made here */
+} domino_dspgemm_times;
+/* Collective: every PE passes the same global CSR A and B (general, one
+ * type, A's columns = B's rows, each tile fewer than 2^31 entries and each
+ * row block of A too); tiles 1..256 per dimension. */
+domino_status domino_dspgemm_make(domino_handle h, domino_dist D, domino_matrix A, domino_matrix B, int tiles,
+                                  domino_dspgemm *P);
+/* Collective: C = A B (the C of an earlier run is dropped first); times may be NULL */
+domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspgemm_algorithm algorithm,
+                                 domino_dspgemm_times *times);
+/* Collective: every PE gets all of C (a new host CSR, rows sorted by column) */
+domino_status domino_dspgemm_gather(domino_handle h, domino_dspgemm P, domino_matrix *C);
+/* Collective: y = C x in double (x host, n values; y host, m values, the
+ * same on every PE): the check A (B x) = C x of products too large to gather */
+domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const double *x, double *y);
+/* The roofline of stationary-C for P: the bytes the busiest PE fetches from
+ * other PEs and the flops the busiest PE computes (not collective) */
+void domino_dspgemm_model(domino_dspgemm P, double *remote_bytes_max, double *flops_max);
+/* 2 x the multiply-adds of all of C = A B (not collective) */
+double domino_dspgemm_flops(domino_dspgemm P);
+/* collective */
+void domino_dspgemm_free(domino_dspgemm P);
 #endif
 
 #ifdef DOMINO_HAVE_NCCL
@@ -787,6 +842,10 @@ typedef struct domino_gpu_spgemm_info {
 } domino_gpu_spgemm_info;
 domino_status domino_gpu_spgemm(domino_handle h, domino_dmatrix dA, domino_dmatrix dB,
                                 domino_dmatrix *dC, domino_gpu_spgemm_info *info);
+/* y = A x in double on the GPU (x: dA's columns, y: dA's rows, both host
+ * arrays); any number of entries: the check of products too large to
+ * bring to the host (C x against A (B x)), a row a thread, not a fast SpMV */
+domino_status domino_dmatrix_multiply(domino_handle h, domino_dmatrix dA, const double *x, double *y);
 /* new values for the same pattern (A must have dA's pattern) */
 domino_status domino_dmatrix_update_values(domino_handle h, domino_dmatrix dA, domino_matrix A);
 void domino_dmatrix_free(domino_dmatrix dA);

@@ -1,6 +1,6 @@
 /* test_values.h: what the tests share for making and reading values:
  * reproducible uniform generators, typed access to double/float arrays,
- * and the comparison of dense results */
+ * and the comparison of dense and sparse results */
 #ifndef DOMINO_TEST_VALUES_H
 #define DOMINO_TEST_VALUES_H
 
@@ -51,6 +51,36 @@ static inline int values_close(const void *C, const void *R, domino_type t, int6
     }
     *diff = d;
     return d <= 1e3 * domino_type_eps(t) * fmax(scale, 1.0);
+}
+
+/* 1 if G has R's shape, pattern and values, in any order inside a row, each
+ * value within 1e3 eps of max(1, max |R|) (R: the CPU's product; a column
+ * G gives twice counts as missing); *diff, *scale and *missing (entries
+ * not matched) say how close it came */
+static inline int sparse_close(domino_handle h, domino_matrix R, domino_matrix G, double *diff, double *scale,
+                               int64_t *missing)
+{
+    domino_matrix_view r, g;
+    *diff = 0, *scale = 0, *missing = 0;
+    if (!R || !G || domino_matrix_get_view(h, R, &r) || domino_matrix_get_view(h, G, &g)) return 0;
+    int64_t *where = malloc(((size_t)r.ncols + 1) * sizeof(int64_t)); /* column -> entry of R's row, -1 */
+    if (!where) return 0;
+    for (int64_t k = 0; k < r.nnz; k++) *scale = fmax(*scale, fabs(get_value(r.val, r.type, k)));
+    for (int32_t c = 0; c < r.ncols; c++) where[c] = -1;
+    int same_shape = g.nrows == r.nrows && g.ncols == r.ncols && g.nnz == r.nnz && g.type == r.type;
+    for (int32_t i = 0; same_shape && i < r.nrows; i++) {
+        if (g.ptr[i + 1] - g.ptr[i] != r.ptr[i + 1] - r.ptr[i]) (*missing)++;
+        for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++) where[r.ind[k]] = k;
+        for (int64_t k = g.ptr[i]; k < g.ptr[i + 1]; k++) {
+            int64_t q = g.ind[k] >= 0 && g.ind[k] < r.ncols ? where[g.ind[k]] : -1;
+            if (q < 0) (*missing)++; /* not in R's row, or a column given twice */
+            else *diff = fmax(*diff, fabs(get_value(g.val, g.type, k) - get_value(r.val, r.type, q)));
+            if (q >= 0) where[g.ind[k]] = -1;
+        }
+        for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++) where[r.ind[k]] = -1;
+    }
+    free(where);
+    return same_shape && *missing == 0 && *diff <= 1e3 * domino_type_eps(r.type) * fmax(*scale, 1.0);
 }
 
 /* v[i] = x in a double or float array */

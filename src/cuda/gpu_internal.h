@@ -192,6 +192,10 @@ cudaError_t domino_launch_offsets_narrow(cudaStream_t stream, int32_t n1, const 
                                          int64_t base, int32_t *out);
 cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const int32_t *in,
                                         int64_t base, int64_t *out);
+/* csr_apply.cu: y += A x in double (A: rows of a CSR with 64-bit offsets,
+ * values of type t; x, y device), a row a thread */
+cudaError_t domino_launch_csr_apply_add(cudaStream_t stream, domino_type type, int32_t rows, const int64_t *ptr,
+                                        const int32_t *ind, const void *val, const double *x, double *y);
 /* device-to-device copy bandwidth test, GB/s counting read + write */
 double domino_measure_copy_bandwidth(cudaStream_t stream);
 

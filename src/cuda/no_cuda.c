@@ -209,6 +209,11 @@ domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan)
     return NO_CUDA(h, "domino_gpu_spmm_run");
 }
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan) { (void)plan; }
+domino_status domino_dmatrix_multiply(domino_handle h, domino_dmatrix dA, const double *x, double *y)
+{
+    (void)dA; (void)x; (void)y;
+    return NO_CUDA(h, "domino_dmatrix_multiply");
+}
 domino_status domino_gpu_spgemm(domino_handle h, domino_dmatrix dA, domino_dmatrix dB,
                                 domino_dmatrix *dC, domino_gpu_spgemm_info *info)
 {

@@ -83,38 +83,18 @@ static void check_spgemm(domino_handle h, const char *name, domino_matrix A, dom
     CHECK_OK(h, domino_gpu_spgemm(h, dA, dB, &dC, &info));
     if (dC) CHECK_OK(h, domino_dmatrix_download(h, dC, &G));
     unsetenv("DOMINO_SPGEMM_BLOCK_ROWS");
+    double diff = 0, scale = 0;
+    int64_t missing = 0;
     domino_matrix_view r, g;
     if (R && G && !domino_matrix_get_view(h, R, &r) && !domino_matrix_get_view(h, G, &g)) {
-        int64_t *where = malloc(((size_t)r.ncols + 1) * sizeof(int64_t)); /* column -> entry of R's row, -1 */
-        double scale = 0, diff = 0;
-        int64_t missing = 0;
-        for (int64_t k = 0; k < r.nnz; k++)
-            scale = fmax(scale, fabs(get_value(r.val, r.type, k)));
-        for (int32_t c = 0; c < r.ncols; c++)
-            where[c] = -1;
-        int same_shape = g.nrows == r.nrows && g.ncols == r.ncols && g.nnz == r.nnz;
-        for (int32_t i = 0; same_shape && i < r.nrows; i++) {
-            if (g.ptr[i + 1] - g.ptr[i] != r.ptr[i + 1] - r.ptr[i]) missing++;
-            for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++)
-                where[r.ind[k]] = k;
-            for (int64_t k = g.ptr[i]; k < g.ptr[i + 1]; k++) {
-                int64_t q = g.ind[k] >= 0 && g.ind[k] < r.ncols ? where[g.ind[k]] : -1;
-                if (q < 0) missing++; /* not in R's row, or a column the GPU gave twice */
-                else diff = fmax(diff, fabs(get_value(g.val, g.type, k) - get_value(r.val, r.type, q)));
-                if (q >= 0) where[g.ind[k]] = -1;
-            }
-            for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++)
-                where[r.ind[k]] = -1;
-        }
-        int ok = same_shape && missing == 0 && diff <= 1e3 * domino_type_eps(r.type) * fmax(scale, 1.0);
+        int ok = sparse_close(h, R, G, &diff, &scale, &missing);
         if (ok) check_passed++;
         else check_failed++;
         printf("%s %s: spgemm nnz %lld (cpu %lld), %d block(s), %d with ALG3, max diff %.2e of %.2e\n",
-               ok ? "ok  " : "FAIL", name, (long long)g.nnz, (long long)r.nnz, info.blocks,
-               info.frugal_blocks, diff, scale);
+               ok ? "ok  " : "FAIL", name, (long long)g.nnz, (long long)r.nnz, info.blocks, info.frugal_blocks,
+               diff, scale);
         CHECK(info.nnz == g.nnz);
         if (block_rows) CHECK(info.blocks >= (r.nrows + atoi(block_rows) - 1) / atoi(block_rows));
-        free(where);
     }
     domino_matrix_free(R);
     domino_matrix_free(G);
