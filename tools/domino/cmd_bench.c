@@ -1,6 +1,7 @@
 /* cmd_bench.c: "domino bench": time the triangular-solve engines on problems */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_dist_plan.h"
+#include "bench_dist_spgemm.h"
 #include "bench_dist_spmm.h"
 #include "bench_dist_trsv.h"
 #include "bench_engines.h"
@@ -20,7 +21,7 @@
 #include <unistd.h>
 
 static const char bench_usage[] =
-    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist|spmm] [--quick]\n"
+    "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist|spmm|spgemm] [--quick]\n"
     "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M] [--widths LIST] [--tiles T]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
@@ -68,6 +69,12 @@ static const char bench_usage[] =
     "                   and NCCL SUMMA; R-MAT 18, 20, 22\n"
     "                   (--problem rmat:S,...), --widths 128,256,512 (quick: rmat:12, 32);\n"
     "                   takes --quick, --problem, --widths, --tiles, --repeat, --float, --csv\n"
+    "  --suite spgemm   C = A A on GPUs, run as domino run -n N bench --suite spgemm (or\n"
+    "                   under mpirun): cuSPARSE on PE 0's GPU, then on all PEs the one-sided\n"
+    "                   stationary-C and stationary-C with random work stealing (--tiles T\n"
+    "                   per dimension, default 2 x PEs), with each PE's time breakdown and\n"
+    "                   the roofline model; R-MAT 18, 20, 22 (--problem rmat:S,...; quick:\n"
+    "                   rmat:12); takes --quick, --problem, --tiles, --repeat, --float, --csv\n"
     "  --grid N         D3N27 on an N^3 grid\n"
     "  --problem NAME   STENCIL:N or STENCIL:NXxNY[xNZ] (e.g. d3n27:64, d2n5:1024x1024),\n"
     "                   with :upper for the upper triangle (d3n7:64:upper),\n"
@@ -177,13 +184,22 @@ static int parse_request(int argc, char **argv, bench_request *rq)
     if (rc != OPTS_OK) return rc;
     int is_suite = strcmp(rq->suite, "trsv") == 0 || strcmp(rq->suite, "stencil") == 0 ||
                    strcmp(rq->suite, "precond") == 0 || strcmp(rq->suite, "dist-plan") == 0 ||
-                   strcmp(rq->suite, "trsv-dist") == 0 || strcmp(rq->suite, "spmm") == 0;
+                   strcmp(rq->suite, "trsv-dist") == 0 || strcmp(rq->suite, "spmm") == 0 ||
+                   strcmp(rq->suite, "spgemm") == 0;
     if (strcmp(rq->suite, "default") != 0 && !is_suite)
         return opts_usage_error("bench", bench_usage,
                                 "--suite: unknown suite '%s' (default, trsv, stencil, precond, dist-plan, "
-                                "trsv-dist, spmm)", rq->suite);
-    if ((rq->widths || rq->tiles) && strcmp(rq->suite, "spmm") != 0)
-        return opts_usage_error("bench", bench_usage, "--widths and --tiles go with --suite spmm");
+                                "trsv-dist, spmm, spgemm)", rq->suite);
+    if (rq->widths && strcmp(rq->suite, "spmm") != 0)
+        return opts_usage_error("bench", bench_usage, "--widths goes with --suite spmm");
+    if (rq->tiles && strcmp(rq->suite, "spmm") != 0 && strcmp(rq->suite, "spgemm") != 0)
+        return opts_usage_error("bench", bench_usage, "--tiles goes with --suite spmm or spgemm");
+    if (strcmp(rq->suite, "spgemm") == 0)
+        return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->engines ||
+                       rq->budget_mb
+                   ? opts_usage_error("bench", bench_usage, "--suite spgemm takes only --quick, --problem, "
+                                      "--tiles, --repeat, --float and --csv")
+                   : OPTS_OK;
     if (strcmp(rq->suite, "spmm") == 0)
         return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->engines ||
                        rq->budget_mb
@@ -441,6 +457,10 @@ int cmd_bench(int argc, char **argv)
         const char *dir = getenv("DOMINO_MATRICES");
         return bench_dist_plan_run(rq.quick, rq.pes ? (int)rq.pes : 2,
                                    dir && *dir ? dir : "../shared/matrices", rq.csv_path);
+    }
+    if (strcmp(rq.suite, "spgemm") == 0) {
+        spgemm_bench_request d = {rq.quick, rq.problem, rq.tiles, (int)rq.repeat, rq.use_float, rq.csv_path};
+        return bench_dist_spgemm_run(&d);
     }
     if (strcmp(rq.suite, "spmm") == 0) {
         spmm_bench_request d = {rq.quick, rq.problem, rq.widths, rq.tiles, (int)rq.repeat, rq.use_float, rq.csv_path};
