@@ -456,27 +456,37 @@ typedef struct domino_dspgemm_s *domino_dspgemm;
 typedef enum domino_dspgemm_algorithm {
     DOMINO_DSPGEMM_STATIONARY_C = 0,      /* the owner of C(i, j) makes it; a PE's tiles in the
                                              order of their column blocks (B fetched once each) */
-    DOMINO_DSPGEMM_STATIONARY_C_STEAL = 1 /* random work stealing: C tiles claimed on counters
+    DOMINO_DSPGEMM_STATIONARY_C_STEAL = 1, /* random work stealing: C tiles claimed on counters
                                              their owners keep (atomics over NVLink); owners take
                                              their own first, then every PE takes others' tiles
                                              in a random order of column blocks */
+    DOMINO_DSPGEMM_STATIONARY_A = 2,      /* the owner of A(i, l) multiplies it by B(l, j) for every
+                                             j from j = i + l on; then every PE's partial products
+                                             are exposed and C(i, j)'s owner sums its partials */
+    DOMINO_DSPGEMM_STATIONARY_C_STEAL_LOCAL = 3 /* locality-aware work stealing: one slot per product
+                                             A(i, l) B(l, j) at C(i, j)'s owner; owners claim their
+                                             products first, then a PE claims products of others'
+                                             tiles that read an A or B tile it owns, in a random
+                                             order; partials summed as for stationary-A */
 } domino_dspgemm_algorithm;
 /* what one PE spent (seconds) and made */
 typedef struct domino_dspgemm_times {
     double fetch;     /* waiting for fetched tiles (the gets not hidden behind a product) */
     double merge;     /* joining fetched tiles into a row block of A and a column block of B */
     double compute;   /* the local products (domino_gpu_spgemm, which returns when done) */
-    double claim;     /* claiming tiles (work stealing) */
+    double claim;     /* claiming tiles or products (work stealing) */
+    double accumulate;/* summing partial products into C tiles (stationary-A, locality-aware) */
     double total;     /* from the common start to this PE's last product */
     double imbalance; /* waiting in the closing barrier for slower PEs */
-    int64_t tiles;    /* C tiles made here */
-    int64_t stolen;   /* of them, tiles other PEs own */
-    int64_t nnz;      /* entries of the C tiles made here */
-    double flops;     /* 2 x the multiply-adds of the tiles made here */
+    int64_t tiles;    /* C tiles (stationary-C) or partial products (the others) made here */
+    int64_t stolen;   /* of them, for C tiles other PEs own */
+    int64_t nnz;      /* entries of the C tiles this PE holds after the run */
+    double flops;     /* 2 x the multiply-adds of the tiles or products made here */
 } domino_dspgemm_times;
 /* Collective: every PE passes the same global CSR A and B (general, one
  * type, A's columns = B's rows, each tile fewer than 2^31 entries and each
- * row block of A too); tiles 1..256 per dimension. */
+ * row block of A too); tiles 1..256 per dimension (stationary-A and
+ * locality-aware stealing: 1..64). */
 domino_status domino_dspgemm_make(domino_handle h, domino_dist D, domino_matrix A, domino_matrix B, int tiles,
                                   domino_dspgemm *P);
 /* Collective: C = A B (the C of an earlier run is dropped first); times may be NULL */

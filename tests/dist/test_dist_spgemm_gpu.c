@@ -1,5 +1,6 @@
 /* test_dist_spgemm_gpu.c: the one-sided SpGEMM on GPUs over NVSHMEM
- * (stationary-C, and with random work stealing) against domino_ref_spgemm,
+ * (stationary-C, with random work stealing, stationary-A and
+ * locality-aware work stealing) against domino_ref_spgemm,
  * one PE per GPU of the machine (DOMINO_TEST_PES sets another count, e.g.
  * 2 PEs sharing one GPU): R-MAT squared (double and float), cage8 squared,
  * R-MAT^T R-MAT, rectangular products whose dimensions the tile grid does
@@ -48,7 +49,8 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     csr_apply(A, bx, abx, NULL);
     csr_apply(A, bxa, abxa, NULL); /* |A| |B| |x| with |x| <= 1: the scale of C x's rounding */
     CHECK_OK(h, domino_dspgemm_make(h, D, A, B, tiles, &P));
-    for (int alg = 0; alg < 2 && P; alg++)
+    for (int alg = 0; alg < 4 && P; alg++) {
+        if (alg >= 2 && tiles > 64) break; /* partial products: at most 64 tiles */
         for (int round = 0; round < 2; round++) {
             domino_dspgemm_times t;
             domino_matrix G = NULL;
@@ -57,7 +59,11 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
             CHECK(t.total >= 0 && t.imbalance >= 0 && t.compute >= 0 && t.fetch >= 0);
             CHECK_OK(h, domino_dist_sum(h, D, (double)t.tiles, &made));
             CHECK_OK(h, domino_dist_sum(h, D, t.flops, &flops));
-            CHECK(made == (double)tiles * tiles); /* every tile made once, stolen or not */
+            double held = 0;
+            domino_matrix_view vr;
+            CHECK_OK(h, domino_dist_sum(h, D, (double)t.nnz, &held));
+            if (R && !domino_matrix_get_view(h, R, &vr)) CHECK(held == (double)vr.nnz); /* C's entries, once */
+            if (alg < 2) CHECK(made == (double)tiles * tiles); /* every tile made once, stolen or not */
             CHECK(fabs(flops - domino_dspgemm_flops(P)) <= 1e-9 * flops);
             CHECK_OK(h, domino_dspgemm_gather(h, P, &G));
             double diff = 0, scale = 0;
@@ -84,6 +90,7 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
                         domino_dist_rank(D), name, tiles, alg, worst, size);
             }
         }
+    }
     if (domino_dist_rank(D) == 0) printf("checked %s, %d x %d tiles\n", name, tiles, tiles);
     domino_dspgemm_free(P);
     domino_matrix_free(R);
@@ -151,6 +158,10 @@ static int pe_main(const domino_launch_info *info, void *arg)
         CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dspgemm_gather(h, P, &Z));
         CHECK(Z == NULL);
         CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dspgemm_run(h, P, (domino_dspgemm_algorithm)7, NULL));
+        domino_dspgemm_free(P);
+        P = NULL;
+        CHECK_OK(h, domino_dspgemm_make(h, D, X, Y, 65, &P)); /* partial products take at most 64 tiles */
+        CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_dspgemm_run(h, P, DOMINO_DSPGEMM_STATIONARY_A, NULL));
         domino_dspgemm_free(P);
     }
     domino_matrix_free(X);

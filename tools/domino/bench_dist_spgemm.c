@@ -1,7 +1,7 @@
 /* bench_dist_spgemm.c: "domino run -n N bench --suite spgemm": for each
  * problem, C = A A with single-GPU cuSPARSE (domino_gpu_spgemm) on PE 0's
- * GPU, then on all PEs the one-sided stationary-C and stationary-C with
- * random work stealing (domino_dspgemm).  Every product is checked before
+ * GPU, then on all PEs the one-sided stationary-C, stationary-C with random
+ * work stealing, stationary-A and locality-aware stealing (domino_dspgemm).  Every product is checked before
  * its time is reported: C x against A (A x) in double, within 1e3 eps of
  * |A| (|A| |x|), and nnz(C) against the single-GPU product's.  Times are
  * medians of the timed runs (the slowest PE's), after one warm-up run;
@@ -63,7 +63,7 @@ static double check_error(const double *y, const double *w, const double *wa, in
 /* what one configuration measured */
 typedef struct spgemm_result {
     double seconds;     /* median of the slowest PE's totals */
-    double fetch, merge, compute, claim, imbalance; /* the last run's largest over PEs */
+    double fetch, merge, compute, claim, accumulate, imbalance; /* the last run's largest over PEs */
     double compute_avg; /* the last run's mean over PEs */
     double stolen;      /* tiles stolen, all PEs, last run */
     double nnz_c;       /* entries of C */
@@ -84,10 +84,10 @@ static void report(FILE *csv, const char *problem, int32_t n, int64_t nnz, doubl
         printf("  %-20s %4d %5d  FAILED (error %.2e, nnz(C) %.0f, single GPU's %.0f)\n", config, gpus, tiles, r->err,
                r->nnz_c, base_nnz);
     if (csv)
-        fprintf(csv, "%s,%d,%lld,%.0f,%.6e,%s,%d,%d,%.6e,%.3f,%.4f,%.4f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.0f,%.3e,%.6e,%s\n",
+        fprintf(csv, "%s,%d,%lld,%.0f,%.6e,%s,%d,%d,%.6e,%.3f,%.4f,%.4f,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,%.0f,%.3e,%.6e,%s\n",
                 problem, n, (long long)nnz, r->nnz_c, flops, config, gpus, tiles, ok ? r->seconds : NAN,
                 ok ? gflops : NAN, ok ? base / r->seconds : NAN, ok ? eff : NAN, r->fetch, r->merge, r->compute,
-                r->compute_avg, r->claim, r->imbalance, r->stolen, r->err, bound, ok ? "ok" : "failed");
+                r->compute_avg, r->claim, r->accumulate, r->imbalance, r->stolen, r->err, bound, ok ? "ok" : "failed");
 }
 
 /* single-GPU cuSPARSE on PE 0: one warm-up run, then the median of repeat;
@@ -135,15 +135,17 @@ static domino_status run_dist(domino_handle h, domino_dist D, domino_dspgemm P, 
     if (!s) s = domino_dist_max(h, D, t.merge, &r->merge);
     if (!s) s = domino_dist_max(h, D, t.compute, &r->compute);
     if (!s) s = domino_dist_max(h, D, t.claim, &r->claim);
+    if (!s) s = domino_dist_max(h, D, t.accumulate, &r->accumulate);
     if (!s) s = domino_dist_max(h, D, t.imbalance, &r->imbalance);
     if (!s) s = domino_dist_sum(h, D, t.compute / npes, &r->compute_avg);
     if (!s) s = domino_dist_sum(h, D, (double)t.stolen, &r->stolen);
     if (!s) s = domino_dist_sum(h, D, (double)t.nnz, &r->nnz_c);
     for (int p = 0; p < npes && !s && print_pes; p++) { /* the paper's breakdown, PE by PE */
         if (rank == p) {
-            printf("      PE %d: %lld tiles (%lld stolen), %.3g GFLOP, fetch %.2f, merge %.2f, compute %.2f, claim %.2f, "
-                   "imbalance %.2f ms (total %.2f)\n", p, (long long)t.tiles, (long long)t.stolen, t.flops * 1e-9,
-                   t.fetch * 1e3, t.merge * 1e3, t.compute * 1e3, t.claim * 1e3, t.imbalance * 1e3, t.total * 1e3);
+            printf("      PE %d: %lld %s (%lld stolen), %.3g GFLOP, fetch %.2f, merge %.2f, compute %.2f, claim %.2f, "
+                   "accumulate %.2f, imbalance %.2f ms (total %.2f)\n", p, (long long)t.tiles,
+                   alg >= 2 ? "products" : "tiles", (long long)t.stolen, t.flops * 1e-9, t.fetch * 1e3, t.merge * 1e3,
+                   t.compute * 1e3, t.claim * 1e3, t.accumulate * 1e3, t.imbalance * 1e3, t.total * 1e3);
             fflush(stdout);
         }
         s = domino_dist_barrier(h, D);
@@ -204,8 +206,8 @@ static int run_problem(domino_handle h, domino_dist D, const spgemm_bench_reques
     if (!made) domino_dist_max(h, D, rank == 0 && isfinite(shared[0]) ? shared[0] : -1, &shared[0]);
     if (!made) domino_dist_max(h, D, rank == 0 && isfinite(shared[1]) ? shared[1] : -1, &shared[1]);
     double base_s = shared[0] > 0 ? shared[0] : NAN, base_nnz = shared[1] >= 0 ? shared[1] : NAN;
-    static const char *const names[] = {"stationary-c", "stationary-c+steal"};
-    for (int alg = 0; alg < 2; alg++) {
+    static const char *const names[] = {"stationary-c", "stationary-c+steal", "stationary-a", "stationary-c+steal-local"};
+    for (int alg = 0; alg < 4; alg++) {
         memset(&r, 0, sizeof(r));
         r.seconds = NAN;
         if (rank == 0) printf("  %s:\n", names[alg]);
@@ -262,7 +264,7 @@ int bench_dist_spgemm_run(const spgemm_bench_request *rq)
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv)
             fprintf(csv, "problem,n,nnz,nnz_c,flops,config,gpus,tiles,seconds,gflops,x_cusparse_1gpu,efficiency,"
-                         "fetch_max_s,merge_max_s,compute_max_s,compute_avg_s,claim_max_s,imbalance_max_s,stolen,"
+                         "fetch_max_s,merge_max_s,compute_max_s,compute_avg_s,claim_max_s,accumulate_max_s,imbalance_max_s,stolen,"
                          "rel_error,model_bound_s,status\n");
     }
     char *plist = strdup(problems), *psave = NULL;

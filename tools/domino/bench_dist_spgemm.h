@@ -1,6 +1,6 @@
 /* bench_dist_spgemm.h: "domino run -n N bench --suite spgemm": C = A A on
- * GPUs, one-sided stationary-C (plain and with random work stealing)
- * against single-GPU cuSPARSE */
+ * GPUs, one-sided stationary-C (plain, with random and with locality-aware
+ * work stealing) and stationary-A against single-GPU cuSPARSE */
 #ifndef DOMINO_CLI_BENCH_DIST_SPGEMM_H
 #define DOMINO_CLI_BENCH_DIST_SPGEMM_H
 

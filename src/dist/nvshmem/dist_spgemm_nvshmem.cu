@@ -23,10 +23,18 @@
  *    block by column block in a random order.  The next tile is claimed
  *    before the current product starts, so that its blocks are fetched
  *    during it.
- * C's tiles stay on the GPU of the PE that made them. */
-#include "cuda/gpu_internal.h"
+ *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
+ *    j from j = i + l on (A(i, l) fetched once, the next B tile during the
+ *    current product); the partial products are summed into C by C's
+ *    owners once every PE is done (dist_spgemm_accumulate.cu).
+ *  - Locality-aware work stealing: a slot per product A(i, l) B(l, j) at
+ *    C(i, j)'s owner, claimed by the same atomic (the first claimer gets
+ *    0); owners claim their own products first, then a PE claims, in a
+ *    random order, only products of others' tiles that read an A or B tile
+ *    it owns; partials summed as for stationary-A.
+ * C's tiles stay on the GPU of the PE that made (or summed) them. */
 #include "dist/dist_tile_cut.h"
-#include "dist/nvshmem/dist_runtime.h"
+#include "dist/nvshmem/dist_spgemm_internal.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
 
 #include <nvshmem.h>
@@ -34,52 +42,6 @@
 
 #include <math.h>
 #include <string.h>
-
-#define WHAT "domino_dspgemm"
-
-/* one sparse operand cut into the tile grid */
-typedef struct spgemm_operand {
-    int64_t *nnz;           /* entries of tile (r, c), t x t */
-    int64_t *at_ptr;        /* where tile (r, c)'s offsets start in its owner's w_ptr (int32 units) */
-    int64_t *at_ent;        /* where its entries start in its owner's w_ind and w_val */
-    int32_t *w_ptr, *w_ind; /* symmetric windows: this PE's tiles */
-    void *w_val;
-} spgemm_operand;
-
-/* a distributed SpGEMM ready to run */
-struct domino_dspgemm_s {
-    domino_dist D;            /* the run */
-    int rank, npes;           /* this PE, PEs */
-    domino_type type;         /* value type */
-    int64_t m, k, n;          /* A m x k, B k x n, C m x n */
-    int t;                    /* tiles per dimension */
-    int64_t *rb, *kb, *cb;    /* boundaries of rows, inner dimension, columns */
-    spgemm_operand a, b;      /* A cut at rb x kb, B at kb x cb */
-    double *flops;            /* t x t: 2 x the multiply-adds of C(i, j) */
-    int64_t a_stride;         /* largest row block + 1: tile l's offsets start at l a_stride in ra_ptr */
-    int64_t *a_off;           /* t x t: where A(i, l)'s entries start in row block i's */
-    int64_t *b_off;           /* t x t: where B(l, j)'s entries start in column block j's, at j t + l */
-    int64_t a_most, b_most;   /* entries of the largest row block of A, column block of B */
-    int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: two fetched row blocks of A */
-    void *ra_val[2];
-    int32_t *rb_ptr[2], *rb_ind[2]; /* symmetric: two fetched column blocks of B, tile l's
-                                       offsets at kb[l] + l, entries one tile after another */
-    void *rb_val[2];
-    int a_in[2], b_in[2];     /* the block each buffer holds (-1: none) */
-    int64_t *m_ptr;           /* device: a row block of A merged, a_stride offsets */
-    int32_t *m_ind;           /* and its a_most entries */
-    void *m_val;
-    int64_t *s_ptr;           /* device: a column block of B stacked, k + 1 offsets */
-    int64_t *d_aoff, *d_boff, *d_kb; /* device copies of a_off, b_off, kb */
-    long long *w_claim;       /* symmetric: a counter per C tile (stealing), t x t */
-    long long *claimed;       /* device: what the last claim fetched */
-    domino_dmatrix *c;        /* t x t: the C tiles this PE made (NULL: made elsewhere or not yet) */
-    cudaStream_t fetch;       /* the gets */
-    cudaStream_t compute;     /* merges and products (the handle's stream) */
-    cudaEvent_t got_a[2], got_b[2]; /* a buffer's gets have landed */
-};
-
-static int owner(const struct domino_dspgemm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
 
 static void drop_c(struct domino_dspgemm_s *P)
 {
@@ -105,6 +67,8 @@ void domino_dspgemm_free(domino_dspgemm P)
     domino_dist D = P->D;
     drop_c(P);
     domino_free(P->c);
+    dspgemm_drop_partials(P);
+    domino_free(P->parts);
     /* collective frees, in the same order on every PE */
     operand_free(D, &P->a);
     operand_free(D, &P->b);
@@ -132,6 +96,7 @@ void domino_dspgemm_free(domino_dspgemm P)
     domino_free(P->kb);
     domino_free(P->cb);
     domino_free(P->flops);
+    domino_free(P->flops3);
     domino_free(P->a_off);
     domino_free(P->b_off);
     domino_free(P);
@@ -156,7 +121,7 @@ static domino_status directory(domino_handle h, const struct domino_dspgemm_s *P
     dist_count_blocks(X, rs, T, cs, T, o->nnz);
     win[0] = win[1] = 1;
     for (size_t x = 0; x < tt; x++) {
-        int r = (int)(x / T), pe = owner(P, r, (int)(x % T));
+        int r = (int)(x / T), pe = dspgemm_owner(P, r, (int)(x % T));
         o->at_ptr[x] = next[2 * pe];
         o->at_ent[x] = next[2 * pe + 1];
         next[2 * pe] += rs[r + 1] - rs[r] + 1;
@@ -182,7 +147,7 @@ static domino_status own_tiles(domino_handle h, const struct domino_dspgemm_s *P
     cudaError_t e = cudaSuccess;
     for (int x = 0; x < T * T && !e; x++) {
         int r = x / T, c = x % T;
-        if (owner(P, r, c) != P->rank) continue;
+        if (dspgemm_owner(P, r, c) != P->rank) continue;
         domino_matrix tile = NULL;
         domino_status s = dist_cut_tile(h, X, rs, cs, r, c, &tile);
         if (s) return s;
@@ -202,18 +167,24 @@ static domino_status own_tiles(domino_handle h, const struct domino_dspgemm_s *P
     return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
 }
 
-/* flops[i t + j] = 2 x the multiply-adds of C(i, j) = A(i, :) B(:, j): for
+/* flops[i t + j] = 2 x the multiply-adds of C(i, j) = A(i, :) B(:, j), and
+ * (t <= DSPGEMM_PRODUCT_TILES) flops3 those of each A(i, l) B(l, j): for
  * each column block j, the entries of B's rows in it, summed over A's
  * entries (t passes over A and B; every PE computes the same) */
 static domino_status count_flops(domino_handle h, struct domino_dspgemm_s *P, domino_matrix A, domino_matrix B)
 {
     int T = P->t;
     int32_t *cnt = (int32_t *)domino_malloc(((size_t)P->k + 1) * sizeof(int32_t));
+    int32_t *inner = (int32_t *)domino_malloc(((size_t)P->k + 1) * sizeof(int32_t)); /* inner index -> l */
     P->flops = (double *)domino_calloc((size_t)T * T, sizeof(double));
-    if (!cnt || !P->flops) {
+    if (T <= DSPGEMM_PRODUCT_TILES) P->flops3 = (double *)domino_calloc((size_t)T * T * T, sizeof(double));
+    if (!cnt || !inner || !P->flops || (T <= DSPGEMM_PRODUCT_TILES && !P->flops3)) {
         domino_free(cnt);
+        domino_free(inner);
         return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     }
+    for (int l = 0; l < T; l++)
+        for (int64_t r = P->kb[l]; r < P->kb[l + 1]; r++) inner[r] = l;
     for (int j = 0; j < T; j++) {
         for (int64_t r = 0; r < P->k; r++) {
             int32_t c = 0;
@@ -222,12 +193,17 @@ static domino_status count_flops(domino_handle h, struct domino_dspgemm_s *P, do
         }
         for (int i = 0; i < T; i++) {
             double f = 0;
+            double *f3 = P->flops3 ? P->flops3 + ((size_t)i * T + j) * T : NULL;
             for (int64_t r = P->rb[i]; r < P->rb[i + 1]; r++)
-                for (int64_t e = A->ptr[r]; e < A->ptr[r + 1]; e++) f += cnt[A->ind[e]];
+                for (int64_t e = A->ptr[r]; e < A->ptr[r + 1]; e++) {
+                    f += cnt[A->ind[e]];
+                    if (f3) f3[inner[A->ind[e]]] += 2.0 * cnt[A->ind[e]];
+                }
             P->flops[(size_t)i * T + j] = 2 * f;
         }
     }
     domino_free(cnt);
+    domino_free(inner);
     return DOMINO_SUCCESS;
 }
 
@@ -283,7 +259,8 @@ static domino_status allocate(domino_handle h, struct domino_dspgemm_s *P, const
         a[na++] = domino_dist_malloc(h, D, (size_t)P->b_most * sizeof(int32_t), (void **)&P->rb_ind[q]);
         a[na++] = domino_dist_malloc(h, D, (size_t)P->b_most * vs, &P->rb_val[q]);
     }
-    a[na++] = domino_dist_malloc(h, D, (size_t)T * T * sizeof(long long), (void **)&P->w_claim);
+    size_t slots = (size_t)T * T + (T <= DSPGEMM_PRODUCT_TILES ? (size_t)T * T * T : 0);
+    a[na++] = domino_dist_malloc(h, D, slots * sizeof(long long), (void **)&P->w_claim);
     domino_status s = DOMINO_SUCCESS;
     for (int q = 0; q < na && !s; q++) s = a[q];
     cudaError_t e = cudaSuccess;
@@ -372,14 +349,37 @@ failed:
     return s;
 }
 
-/* start the gets of row block i of A into buffer q (fetch stream) */
-static void fetch_a(struct domino_dspgemm_s *P, int i, int q)
+/* start the gets of tile (i, l) of A into buffer q at 0 (fetch stream) */
+static void fetch_a_tile(struct domino_dspgemm_s *P, int i, int l, int q)
+{
+    size_t vs = domino_type_size(P->type);
+    int x = i * P->t + l, o = dspgemm_owner(P, i, l);
+    nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q], P->a.w_ptr + P->a.at_ptr[x],
+                                  (size_t)(P->rb[i + 1] - P->rb[i] + 1) * sizeof(int32_t), o, P->fetch);
+    if (P->a.nnz[x]) {
+        nvshmemx_getmem_nbi_on_stream(P->ra_ind[q], P->a.w_ind + P->a.at_ent[x], (size_t)P->a.nnz[x] * sizeof(int32_t),
+                                      o, P->fetch);
+        nvshmemx_getmem_nbi_on_stream(P->ra_val[q], (char *)P->a.w_val + (size_t)P->a.at_ent[x] * vs,
+                                      (size_t)P->a.nnz[x] * vs, o, P->fetch);
+    }
+}
+
+/* start the gets of item key of A into buffer q (fetch stream): row block
+ * key < t (its tiles' offsets at l a_stride, entries one tile after
+ * another), or tile key - t */
+static void fetch_a(struct domino_dspgemm_s *P, int64_t key, int q)
 {
     size_t vs = domino_type_size(P->type);
     int T = P->t;
+    P->a_in[q] = key;
+    if (key >= T) {
+        fetch_a_tile(P, (int)((key - T) / T), (int)((key - T) % T), q);
+        return;
+    }
+    int i = (int)key;
     int64_t rows = P->rb[i + 1] - P->rb[i];
     for (int l = 0; l < T; l++) {
-        int x = i * T + l, o = owner(P, i, l);
+        int x = i * T + l, o = dspgemm_owner(P, i, l);
         int64_t at = P->a_off[x];
         nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q] + (size_t)l * P->a_stride, P->a.w_ptr + P->a.at_ptr[x],
                                       (size_t)(rows + 1) * sizeof(int32_t), o, P->fetch);
@@ -391,48 +391,60 @@ static void fetch_a(struct domino_dspgemm_s *P, int i, int q)
                                           o, P->fetch);
         }
     }
-    P->a_in[q] = i;
 }
 
-/* start the gets of column block j of B into buffer q (fetch stream) */
-static void fetch_b(struct domino_dspgemm_s *P, int j, int q)
+/* start the gets of tile (l, j) of B into buffer q from offsets position
+ * ptr_at and entries position ent_at (fetch stream) */
+static void fetch_b_tile(struct domino_dspgemm_s *P, int l, int j, int q, int64_t ptr_at, int64_t ent_at)
 {
     size_t vs = domino_type_size(P->type);
-    int T = P->t;
-    for (int l = 0; l < T; l++) {
-        int x = l * T + j, o = owner(P, l, j);
-        int64_t kr = P->kb[l + 1] - P->kb[l], at = P->b_off[(size_t)j * T + l];
-        nvshmemx_getmem_nbi_on_stream(P->rb_ptr[q] + P->kb[l] + l, P->b.w_ptr + P->b.at_ptr[x],
-                                      (size_t)(kr + 1) * sizeof(int32_t), o, P->fetch);
-        if (P->b.nnz[x]) {
-            nvshmemx_getmem_nbi_on_stream(P->rb_ind[q] + at, P->b.w_ind + P->b.at_ent[x],
-                                          (size_t)P->b.nnz[x] * sizeof(int32_t), o, P->fetch);
-            nvshmemx_getmem_nbi_on_stream((char *)P->rb_val[q] + (size_t)at * vs,
-                                          (char *)P->b.w_val + (size_t)P->b.at_ent[x] * vs, (size_t)P->b.nnz[x] * vs,
-                                          o, P->fetch);
-        }
+    int x = l * P->t + j, o = dspgemm_owner(P, l, j);
+    nvshmemx_getmem_nbi_on_stream(P->rb_ptr[q] + ptr_at, P->b.w_ptr + P->b.at_ptr[x],
+                                  (size_t)(P->kb[l + 1] - P->kb[l] + 1) * sizeof(int32_t), o, P->fetch);
+    if (P->b.nnz[x]) {
+        nvshmemx_getmem_nbi_on_stream(P->rb_ind[q] + ent_at, P->b.w_ind + P->b.at_ent[x],
+                                      (size_t)P->b.nnz[x] * sizeof(int32_t), o, P->fetch);
+        nvshmemx_getmem_nbi_on_stream((char *)P->rb_val[q] + (size_t)ent_at * vs,
+                                      (char *)P->b.w_val + (size_t)P->b.at_ent[x] * vs, (size_t)P->b.nnz[x] * vs, o,
+                                      P->fetch);
     }
-    P->b_in[q] = j;
 }
 
-/* the buffers of tile (i, j): where a block is already, else the fetch into
- * the buffer the current tile (buffers qa, qb) does not read; records the
- * gets' events.  *qa, *qb in: the current tile's; out: this tile's. */
-static domino_status fetch_tile(domino_handle h, struct domino_dspgemm_s *P, int i, int j, int *qa, int *qb)
+/* start the gets of item key of B into buffer q (fetch stream): column
+ * block key < t (tile l's offsets at kb[l] + l, its entries at b_off), or
+ * tile key - t at 0 */
+static void fetch_b(struct domino_dspgemm_s *P, int64_t key, int q)
+{
+    int T = P->t;
+    P->b_in[q] = key;
+    if (key >= T) {
+        fetch_b_tile(P, (int)((key - T) / T), (int)((key - T) % T), q, 0, 0);
+        return;
+    }
+    int j = (int)key;
+    for (int l = 0; l < T; l++) fetch_b_tile(P, l, j, q, P->kb[l] + l, P->b_off[(size_t)j * T + l]);
+}
+
+/* the buffers of items akey of A and bkey of B: where an item is already,
+ * else the gets into the buffer the current product (buffers qa, qb) does
+ * not read; records the gets' events.  *qa, *qb in: the current
+ * product's; out: these items'. */
+static domino_status fetch_items(domino_handle h, struct domino_dspgemm_s *P, int64_t akey, int64_t bkey, int *qa,
+                                 int *qb)
 {
     int started = 0;
     cudaError_t e = cudaSuccess;
-    if (P->a_in[*qa] != i) {
+    if (P->a_in[*qa] != akey) {
         *qa = 1 - *qa;
-        if (P->a_in[*qa] != i) {
-            fetch_a(P, i, *qa);
+        if (P->a_in[*qa] != akey) {
+            fetch_a(P, akey, *qa);
             started |= 1;
         }
     }
-    if (P->b_in[*qb] != j) {
+    if (P->b_in[*qb] != bkey) {
         *qb = 1 - *qb;
-        if (P->b_in[*qb] != j) {
-            fetch_b(P, j, *qb);
+        if (P->b_in[*qb] != bkey) {
+            fetch_b(P, bkey, *qb);
             started |= 2;
         }
     }
@@ -477,11 +489,11 @@ static domino_status join_blocks(domino_handle h, struct domino_dspgemm_s *P, in
     if (!e) e = cudaStreamWaitEvent(P->compute, P->got_b[qb], 0);
     int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
     if (!e && P->type == DOMINO_FLOAT64)
-        dist_merge_rows_kernel<double, int64_t><<<blocks, 256, 0, P->compute>>>(
+        dist_merge_rows_kernel<double, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
             rows, T, P->ra_ptr[qa], P->a_stride, P->ra_ind[qa], (const double *)P->ra_val[qa], P->d_aoff + (size_t)i * T,
             P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
     else if (!e)
-        dist_merge_rows_kernel<float, int64_t><<<blocks, 256, 0, P->compute>>>(
+        dist_merge_rows_kernel<float, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
             rows, T, P->ra_ptr[qa], P->a_stride, P->ra_ind[qa], (const float *)P->ra_val[qa], P->d_aoff + (size_t)i * T,
             P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
     if (!e) e = cudaGetLastError();
@@ -506,9 +518,33 @@ static domino_status join_blocks(domino_handle h, struct domino_dspgemm_s *P, in
     return DOMINO_SUCCESS;
 }
 
-/* *c = C tile (i, j) with no entries (a product with nothing to multiply:
- * an empty block, or no rows or columns; not cuSPARSE's case) */
-static domino_status empty_tile(domino_handle h, const struct domino_dspgemm_s *P, int i, int j, domino_dmatrix *c)
+/* A(i, l) and B(l, j) from buffers qa and qb (tiles at 0, their offsets
+ * widened to 64 bits), as device matrices over the plan's arrays (borrowed) */
+static domino_status join_tiles(domino_handle h, struct domino_dspgemm_s *P, int i, int l, int j, int qa, int qb,
+                                struct domino_dmatrix_s *a, struct domino_dmatrix_s *b)
+{
+    int T = P->t;
+    int64_t rows = P->rb[i + 1] - P->rb[i], kr = P->kb[l + 1] - P->kb[l];
+    cudaError_t e = cudaStreamWaitEvent(P->compute, P->got_a[qa], 0);
+    if (!e) e = cudaStreamWaitEvent(P->compute, P->got_b[qb], 0);
+    if (!e) e = domino_launch_offsets_widen(P->compute, (int32_t)(rows + 1), P->ra_ptr[qa], 0, P->m_ptr);
+    if (!e) e = domino_launch_offsets_widen(P->compute, (int32_t)(kr + 1), P->rb_ptr[qb], 0, P->s_ptr);
+    if (!e) e = cudaStreamSynchronize(P->compute);
+    if (e) return domino_cuda_status(h, e, WHAT ": a tile's offsets");
+    memset(a, 0, sizeof(*a));
+    memset(b, 0, sizeof(*b));
+    a->magic = b->magic = DOMINO_DMATRIX_MAGIC;
+    a->format = b->format = DOMINO_CSR;
+    a->type = b->type = P->type;
+    a->borrowed = b->borrowed = 1;
+    a->nrows = (int32_t)rows, a->ncols = (int32_t)kr, a->nnz = P->a.nnz[(size_t)i * T + l];
+    a->ptr = P->m_ptr, a->ind = P->ra_ind[qa], a->val = P->ra_val[qa];
+    b->nrows = (int32_t)kr, b->ncols = (int32_t)(P->cb[j + 1] - P->cb[j]), b->nnz = P->b.nnz[(size_t)l * T + j];
+    b->ptr = P->s_ptr, b->ind = P->rb_ind[qb], b->val = P->rb_val[qb];
+    return DOMINO_SUCCESS;
+}
+
+domino_status dspgemm_empty_tile(domino_handle h, const struct domino_dspgemm_s *P, int i, int j, domino_dmatrix *c)
 {
     int64_t rows = P->rb[i + 1] - P->rb[i];
     struct domino_dmatrix_s *z = (struct domino_dmatrix_s *)domino_calloc(1, sizeof(*z));
@@ -530,28 +566,44 @@ static domino_status empty_tile(domino_handle h, const struct domino_dspgemm_s *
     return DOMINO_SUCCESS;
 }
 
-/* the tiles a run visits, each claimed first when `claims` */
+/* the items a run visits: C tiles x = i t + j (made whole), or products
+ * x t + l = A(i, l) B(l, j) (kept as partials of C tile x) */
 typedef struct tile_walk {
-    const int *order; /* tiles x = i t + j, in visiting order */
-    int count, at;    /* tiles, the next to look at */
-    int claims;       /* 1: claim each on its owner's counter */
+    const int64_t *order; /* items in visiting order */
+    int64_t count, at;    /* items, the next to look at */
+    int claims;           /* 1: claim each at its C tile's owner (a counter per tile, a slot per product) */
+    int products;         /* 1: the items are products */
 } tile_walk;
 
-/* *x = the next tile of the walk this PE makes (claimed where the walk
- * claims), or -1 when none is left */
-static domino_status next_tile(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, int *x,
+/* item's C tile (i, j), inner block l (-1 for a whole tile), and the keys of what it reads */
+static void item_parts(const struct domino_dspgemm_s *P, const tile_walk *w, int64_t item, int *i, int *l, int *j,
+                       int64_t *akey, int64_t *bkey)
+{
+    int T = P->t;
+    int64_t x = w->products ? item / T : item;
+    *i = (int)(x / T), *j = (int)(x % T), *l = w->products ? (int)(item % T) : -1;
+    *akey = w->products ? T + (int64_t)*i * T + *l : *i;
+    *bkey = w->products ? T + (int64_t)*l * T + *j : *j;
+}
+
+/* *item = the next item of the walk this PE makes (claimed where the walk
+ * claims: this PE's when the claim fetched 0), or -1 when none is left */
+static domino_status next_item(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, int64_t *item,
                                domino_dspgemm_times *z)
 {
-    *x = -1;
+    int T = P->t;
+    *item = -1;
     while (w->at < w->count) {
-        int y = w->order[w->at++];
+        int64_t y = w->order[w->at++];
         if (!w->claims) {
-            *x = y;
+            *item = y;
             return DOMINO_SUCCESS;
         }
         double t0 = domino_wtime();
-        int o = owner(P, y / P->t, y % P->t);
-        unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + y, o);
+        int64_t x = w->products ? y / T : y;
+        int o = dspgemm_owner(P, (int)(x / T), (int)(x % T));
+        size_t slot = w->products ? (size_t)T * T + (size_t)y : (size_t)y;
+        unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + slot, o);
         if (!counter)
             return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
                                 "(stealing needs peer access)", P->rank, o);
@@ -563,22 +615,27 @@ static domino_status next_tile(domino_handle h, struct domino_dspgemm_s *P, tile
         z->claim += domino_wtime() - t0;
         if (e) return domino_cuda_status(h, e, WHAT ": claim");
         if (got == 0) {
-            *x = y;
+            *item = y;
             return DOMINO_SUCCESS;
         }
     }
     return DOMINO_SUCCESS;
 }
 
-/* make the tiles of the walk: join the current tile's blocks, claim the
- * next tile and start its gets, then multiply the current one */
+/* make the items of the walk: join the current item's blocks or tiles,
+ * claim the next item and start its gets, then multiply the current one */
 static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, domino_dspgemm_times *z)
 {
-    int T = P->t, x = -1, nx = -1, qa = 0, qb = 0;
-    domino_status s = next_tile(h, P, w, &x, z);
-    if (!s && x >= 0) s = fetch_tile(h, P, x / T, x % T, &qa, &qb);
-    while (!s && x >= 0) {
-        int i = x / T, j = x % T;
+    int T = P->t, qa = 0, qb = 0, i, l, j;
+    int64_t item = -1, next = -1, akey, bkey;
+    domino_status s = next_item(h, P, w, &item, z);
+    if (!s && item >= 0) {
+        item_parts(P, w, item, &i, &l, &j, &akey, &bkey);
+        s = fetch_items(h, P, akey, bkey, &qa, &qb);
+    }
+    while (!s && item >= 0) {
+        item_parts(P, w, item, &i, &l, &j, &akey, &bkey);
+        int x = i * T + j;
         struct domino_dmatrix_s a, b;
         double t0 = domino_wtime();
         cudaError_t e = cudaEventSynchronize(P->got_a[qa]);
@@ -586,50 +643,114 @@ static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk
         if (e) return domino_cuda_status(h, e, WHAT ": fetch");
         double t1 = domino_wtime();
         z->fetch += t1 - t0;
-        if ((s = join_blocks(h, P, i, j, qa, qb, &a, &b))) break;
+        s = l < 0 ? join_blocks(h, P, i, j, qa, qb, &a, &b) : join_tiles(h, P, i, l, j, qa, qb, &a, &b);
+        if (s) break;
         z->merge += domino_wtime() - t1;
-        if ((s = next_tile(h, P, w, &nx, z))) break;
-        int na = qa, nb = qb; /* the next tile's gets, during this product */
-        if (nx >= 0 && (s = fetch_tile(h, P, nx / T, nx % T, &na, &nb))) break;
-        domino_gpu_spgemm_info info = {0, 0, 0};
+        if ((s = next_item(h, P, w, &next, z))) break;
+        int na = qa, nb = qb; /* the next item's gets, during this product */
+        if (next >= 0) {
+            int ni, nl, nj;
+            int64_t nak, nbk;
+            item_parts(P, w, next, &ni, &nl, &nj, &nak, &nbk);
+            if ((s = fetch_items(h, P, nak, nbk, &na, &nb))) break;
+        }
+        domino_dmatrix c = NULL;
         double t2 = domino_wtime();
-        if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) s = empty_tile(h, P, i, j, &P->c[x]);
-        else s = domino_gpu_spgemm(h, &a, &b, &P->c[x], &info);
+        if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) s = dspgemm_empty_tile(h, P, i, j, &c);
+        else s = domino_gpu_spgemm(h, &a, &b, &c, NULL);
+        if (!s && l < 0) P->c[x] = c;
+        else if (!s) s = dspgemm_keep_partial(h, P, x, c);
         if (s) break;
         z->compute += domino_wtime() - t2;
         z->tiles++;
-        z->stolen += owner(P, i, j) != P->rank;
-        z->nnz += info.nnz;
-        z->flops += P->flops[x];
-        x = nx, qa = na, qb = nb;
+        z->stolen += dspgemm_owner(P, i, j) != P->rank;
+        z->flops += l < 0 ? P->flops[x] : P->flops3[(size_t)x * T + l];
+        item = next, qa = na, qb = nb;
     }
     return s;
 }
 
-/* this PE's tiles in the order of their column blocks, then (stealing) the
- * others' column block by column block in a random order, each block's
- * tiles shuffled; *count = tiles listed, *mine = of them this PE's */
-static int *visiting_order(const struct domino_dspgemm_s *P, int steal, unsigned long long seed, int *count)
+/* 1 if product A(i, l) B(l, j) has something to multiply */
+static int product_needed(const struct domino_dspgemm_s *P, int i, int l, int j)
 {
-    int T = P->t, k = 0;
-    int *order = (int *)domino_malloc(((size_t)T * T + 1) * sizeof(int));
+    return P->a.nnz[(size_t)i * P->t + l] > 0 && P->b.nnz[(size_t)l * P->t + j] > 0;
+}
+
+/* The items algorithm alg visits on this PE, in order (*count of them):
+ *  - stationary-C: this PE's C tiles in the order of their column blocks;
+ *    with random stealing then the others' tiles, column block by column
+ *    block in a random order, each block's tiles shuffled;
+ *  - stationary-A: for each A(i, l) of this PE, the products with B(l, j)
+ *    from j = i + l on;
+ *  - locality-aware stealing: the products of this PE's C tiles from
+ *    l = i + j on, then in a random order the products of the others' tiles
+ *    that read an A or B tile of this PE. */
+static int64_t *visiting_order(const struct domino_dspgemm_s *P, domino_dspgemm_algorithm alg, uint64_t seed,
+                               int64_t *count)
+{
+    int T = P->t, me = P->rank;
+    int64_t k = 0, cap = (int64_t)T * T * (alg >= DOMINO_DSPGEMM_STATIONARY_A ? T : 1);
+    int64_t *order = (int64_t *)domino_malloc(((size_t)cap + 1) * sizeof(int64_t));
     int *js = (int *)domino_malloc(((size_t)T + 1) * sizeof(int));
     if (!order || !js) {
         domino_free(order);
         domino_free(js);
         return NULL;
     }
-    for (int j = 0; j < T; j++)
-        for (int i = 0; i < T; i++)
-            if (owner(P, i, j) == P->rank) order[k++] = i * T + j;
-    if (steal) {
-        for (int j = 0; j < T; j++) js[j] = j;
-        dist_shuffle(js, T, seed + (uint64_t)P->rank);
-        for (int q = 0; q < T; q++) {
-            int first = k;
+    if (alg == DOMINO_DSPGEMM_STATIONARY_C || alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL)
+        for (int j = 0; j < T; j++)
             for (int i = 0; i < T; i++)
-                if (owner(P, i, js[q]) != P->rank) order[k++] = i * T + js[q];
-            dist_shuffle(order + first, k - first, seed + 7919ULL * (uint64_t)(q + 1) + (uint64_t)P->rank);
+                if (dspgemm_owner(P, i, j) == me) order[k++] = (int64_t)i * T + j;
+    if (alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL) {
+        for (int j = 0; j < T; j++) js[j] = j;
+        dist_shuffle(js, T, seed + (uint64_t)me);
+        for (int q = 0; q < T; q++) {
+            int64_t first = k;
+            for (int i = 0; i < T; i++)
+                if (dspgemm_owner(P, i, js[q]) != me) order[k++] = (int64_t)i * T + js[q];
+            int perm[256];
+            for (int z = 0; z < (int)(k - first); z++) perm[z] = z;
+            dist_shuffle(perm, (int)(k - first), seed + 7919ULL * (uint64_t)(q + 1) + (uint64_t)me);
+            int64_t tmp[256];
+            for (int z = 0; z < (int)(k - first); z++) tmp[z] = order[first + perm[z]];
+            memcpy(order + first, tmp, (size_t)(k - first) * sizeof(int64_t));
+        }
+    }
+    if (alg == DOMINO_DSPGEMM_STATIONARY_A)
+        for (int i = 0; i < T; i++)
+            for (int l = 0; l < T; l++) {
+                if (dspgemm_owner(P, i, l) != me) continue;
+                for (int st = 0; st < T; st++) {
+                    int j = (i + l + st) % T;
+                    if (product_needed(P, i, l, j)) order[k++] = ((int64_t)i * T + j) * T + l;
+                }
+            }
+    if (alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL_LOCAL) {
+        for (int x = 0; x < T * T; x++) {
+            int i = x / T, j = x % T;
+            if (dspgemm_owner(P, i, j) != me) continue;
+            for (int st = 0; st < T; st++) {
+                int l = (i + j + st) % T;
+                if (product_needed(P, i, l, j)) order[k++] = (int64_t)x * T + l;
+            }
+        }
+        int64_t first = k;
+        for (int x = 0; x < T * T; x++) {
+            int i = x / T, j = x % T;
+            if (dspgemm_owner(P, i, j) == me) continue;
+            for (int l = 0; l < T; l++)
+                if (product_needed(P, i, l, j) && (dspgemm_owner(P, i, l) == me || dspgemm_owner(P, l, j) == me))
+                    order[k++] = (int64_t)x * T + l;
+        }
+        int64_t n = k - first; /* Fisher-Yates with the xorshift of dist_shuffle, on 64-bit items */
+        uint64_t r = (seed + (uint64_t)me) * 0x9e3779b97f4a7c15ULL + 1;
+        for (int64_t q = n - 1; q > 0; q--) {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            int64_t z = (int64_t)(r % (uint64_t)(q + 1)), tmp = order[first + q];
+            order[first + q] = order[first + z];
+            order[first + z] = tmp;
         }
     }
     domino_free(js);
@@ -645,16 +766,22 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     if (times) *times = z;
     if (!P) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
     domino_status s = DOMINO_SUCCESS;
-    if (algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_C_STEAL)
+    int products = algorithm == DOMINO_DSPGEMM_STATIONARY_A || algorithm == DOMINO_DSPGEMM_STATIONARY_C_STEAL_LOCAL;
+    if (algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_C_STEAL && !products)
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": algorithm %d", (int)algorithm);
-    int steal = algorithm == DOMINO_DSPGEMM_STATIONARY_C_STEAL, count = 0;
-    int *order = s ? NULL : visiting_order(P, steal, 12345ULL, &count);
+    else if (products && !P->flops3)
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": algorithm %d makes partial products, which takes at most "
+                         "%d tiles per dimension (the plan has %d)", (int)algorithm, DSPGEMM_PRODUCT_TILES, P->t);
+    int64_t count = 0;
+    int64_t *order = s ? NULL : visiting_order(P, algorithm, 12345ULL, &count);
     if (!s && !order) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     /* the last C dropped, the counters zero and nothing fetched on every PE before anyone starts */
     drop_c(P);
+    dspgemm_drop_partials(P);
     P->a_in[0] = P->a_in[1] = P->b_in[0] = P->b_in[1] = -1;
     cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMemset(P->w_claim, 0, (size_t)P->t * P->t * sizeof(long long));
+    size_t slots = (size_t)P->t * P->t + (P->flops3 ? (size_t)P->t * P->t * P->t : 0);
+    if (!s) e = cudaMemset(P->w_claim, 0, slots * sizeof(long long));
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if ((s = domino_dist_agree(h, P->D, s))) {
@@ -662,178 +789,29 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
         return s;
     }
     double start = domino_wtime();
-    tile_walk w = {order, count, 0, steal};
+    tile_walk w = {order, count, 0, algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_A,
+                   products};
     s = walk(h, P, &w, &z);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();
     domino_free(order);
-    if (s) drop_c(P);
-    s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is the imbalance */
-    z.imbalance = domino_wtime() - done;
+    if (products) { /* every partial made before the owners sum them: the wait is imbalance */
+        s = domino_dist_agree(h, P->D, s);
+        z.imbalance = domino_wtime() - done;
+        double t0 = domino_wtime();
+        if (!s) s = dspgemm_accumulate(h, P);
+        z.accumulate = domino_wtime() - t0;
+        done = domino_wtime();
+    }
+    if (s) {
+        drop_c(P);
+        dspgemm_drop_partials(P);
+    }
+    for (int x = 0; !s && x < P->t * P->t; x++) z.nnz += P->c[x] ? P->c[x]->nnz : 0;
+    s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is imbalance */
+    z.imbalance += domino_wtime() - done;
     z.total = domino_wtime() - start;
     if (times) *times = z;
-    return s;
-}
-
-domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const double *x, double *y)
-{
-    if (!P) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
-    int T = P->t;
-    double *dx = NULL, *mine = NULL, *sum = NULL;
-    domino_status s = x && y ? DOMINO_SUCCESS : domino_error(h, DOMINO_NULL_POINTER, WHAT ": x or y is NULL");
-    domino_status s1 = domino_dist_malloc(h, P->D, (size_t)(P->m + 1) * sizeof(double), (void **)&mine);
-    domino_status s2 = domino_dist_malloc(h, P->D, (size_t)(P->m + 1) * sizeof(double), (void **)&sum);
-    if (!s) s = s1 ? s1 : s2;
-    cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMalloc((void **)&dx, (size_t)(P->n + 1) * sizeof(double));
-    if (!s && !e) e = cudaMemcpy(dx, x, (size_t)P->n * sizeof(double), cudaMemcpyHostToDevice);
-    if (!s && !e) e = cudaMemset(mine, 0, (size_t)(P->m + 1) * sizeof(double));
-    for (int q = 0; !s && !e && q < T * T; q++) {
-        domino_dmatrix c = P->c[q];
-        if (!c || c->nrows == 0) continue;
-        int i = q / T, j = q % T; /* the tiles one after another on one stream: no races on y */
-        e = domino_launch_csr_apply_add(P->compute, P->type, c->nrows, c->ptr, c->ind, c->val, dx + P->cb[j],
-                                        mine + P->rb[i]);
-    }
-    if (!s && !e) e = cudaDeviceSynchronize();
-    if (!s && e) s = domino_cuda_status(h, e, WHAT ": multiply");
-    if (!(s = domino_dist_agree(h, P->D, s))) {
-        s = dist_sum_doubles(h, P->D, sum, mine, (size_t)P->m);
-        if (!s && (e = cudaMemcpy(y, sum, (size_t)P->m * sizeof(double), cudaMemcpyDeviceToHost)))
-            s = domino_cuda_status(h, e, WHAT ": multiply");
-        s = domino_dist_agree(h, P->D, s);
-    }
-    cudaFree(dx);
-    domino_dist_free(P->D, mine);
-    domino_dist_free(P->D, sum);
-    return s;
-}
-
-/* every tile this PE made, copied into symmetric windows for the others to
- * read: dir[2 x] = where tile x's offsets and entries start (-1: not here) */
-static domino_status expose(domino_handle h, struct domino_dspgemm_s *P, int64_t **g_ptr, int32_t **g_ind, void **g_val,
-                            int64_t **dir)
-{
-    size_t vs = domino_type_size(P->type), tt = (size_t)P->t * P->t;
-    int64_t offs = 0, ents = 0;
-    int64_t *here = (int64_t *)domino_malloc(2 * tt * sizeof(int64_t));
-    for (size_t x = 0; here && x < tt; x++) {
-        here[2 * x] = here[2 * x + 1] = -1;
-        if (!P->c[x]) continue;
-        here[2 * x] = offs, here[2 * x + 1] = ents;
-        offs += P->c[x]->nrows + 1;
-        ents += P->c[x]->nnz;
-    }
-    double most_offs = 0, most_ents = 0;
-    domino_status s = here ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most_offs);
-    if (!s) s = domino_dist_max(h, P->D, (double)ents, &most_ents);
-    domino_status a[4] = {s, s, s, s};
-    if (!s) {
-        a[0] = domino_dist_malloc(h, P->D, (size_t)most_offs * sizeof(int64_t) + 8, (void **)g_ptr);
-        a[1] = domino_dist_malloc(h, P->D, (size_t)most_ents * sizeof(int32_t) + 8, (void **)g_ind);
-        a[2] = domino_dist_malloc(h, P->D, (size_t)most_ents * vs + 8, g_val);
-        a[3] = domino_dist_malloc(h, P->D, 2 * tt * sizeof(int64_t), (void **)dir);
-    }
-    for (int q = 0; q < 4 && !s; q++) s = a[q];
-    cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMemcpy(*dir, here, 2 * tt * sizeof(int64_t), cudaMemcpyHostToDevice);
-    for (size_t x = 0; !s && !e && x < tt; x++) {
-        domino_dmatrix c = P->c[x];
-        if (!c) continue;
-        e = cudaMemcpy(*g_ptr + here[2 * x], c->ptr, ((size_t)c->nrows + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy(*g_ind + here[2 * x + 1], c->ind, (size_t)c->nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy((char *)*g_val + (size_t)here[2 * x + 1] * vs, c->val, (size_t)c->nnz * vs,
-                           cudaMemcpyDeviceToDevice);
-    }
-    if (!s && e) s = domino_cuda_status(h, e, WHAT ": gather");
-    domino_free(here);
-    return domino_dist_agree(h, P->D, s);
-}
-
-/* tile x of C, made by some PE, read through the peer pointers into host
- * arrays (*ptr: rows + 1 offsets from 0; *ind, *val: its entries) */
-static domino_status read_tile(domino_handle h, struct domino_dspgemm_s *P, int x, int64_t *g_ptr, int32_t *g_ind,
-                               void *g_val, int64_t *dir, int64_t **ptr, int32_t **ind, void **val)
-{
-    size_t vs = domino_type_size(P->type);
-    int64_t rows = P->rb[x / P->t + 1] - P->rb[x / P->t], where[2] = {-1, -1};
-    int maker = -1;
-    cudaError_t e = cudaSuccess;
-    for (int pe = 0; pe < P->npes && maker < 0 && !e; pe++) {
-        const int64_t *d = (const int64_t *)nvshmem_ptr(dir + 2 * x, pe);
-        if (!d) return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's tiles", P->rank, pe);
-        e = cudaMemcpy(where, d, sizeof(where), cudaMemcpyDeviceToHost);
-        if (!e && where[0] >= 0) maker = pe;
-    }
-    if (e) return domino_cuda_status(h, e, WHAT ": gather");
-    if (maker < 0) return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": no PE made C tile %d (run it first)", x);
-    *ptr = (int64_t *)domino_malloc(((size_t)rows + 1) * sizeof(int64_t));
-    if (!*ptr) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    e = cudaMemcpy(*ptr, nvshmem_ptr(g_ptr + where[0], maker), ((size_t)rows + 1) * sizeof(int64_t),
-                   cudaMemcpyDeviceToHost);
-    int64_t nnz = e ? 0 : (*ptr)[rows];
-    *ind = (int32_t *)domino_malloc((size_t)nnz * sizeof(int32_t) + 8);
-    *val = domino_malloc((size_t)nnz * vs + 8);
-    if (!e && (!*ind || !*val)) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    if (!e && nnz) e = cudaMemcpy(*ind, nvshmem_ptr(g_ind + where[1], maker), (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToHost);
-    if (!e && nnz)
-        e = cudaMemcpy(*val, nvshmem_ptr((char *)g_val + (size_t)where[1] * vs, maker), (size_t)nnz * vs,
-                       cudaMemcpyDeviceToHost);
-    return e ? domino_cuda_status(h, e, WHAT ": gather") : DOMINO_SUCCESS;
-}
-
-domino_status domino_dspgemm_gather(domino_handle h, domino_dspgemm P, domino_matrix *C)
-{
-    if (!P || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
-    *C = NULL;
-    int T = P->t;
-    size_t vs = domino_type_size(P->type), tt = (size_t)T * T;
-    int64_t *g_ptr = NULL, *dir = NULL;
-    int32_t *g_ind = NULL;
-    void *g_val = NULL;
-    domino_status s = expose(h, P, &g_ptr, &g_ind, &g_val, &dir);
-    int64_t **tp = (int64_t **)domino_calloc(tt, sizeof(int64_t *));
-    int32_t **ti = (int32_t **)domino_calloc(tt, sizeof(int32_t *));
-    void **tv = (void **)domino_calloc(tt, sizeof(void *));
-    if (!s && (!tp || !ti || !tv)) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    int64_t nnz = 0;
-    for (size_t x = 0; !s && x < tt; x++) {
-        s = read_tile(h, P, (int)x, g_ptr, g_ind, g_val, dir, &tp[x], &ti[x], &tv[x]);
-        if (!s) nnz += tp[x][P->rb[x / T + 1] - P->rb[x / T]];
-    }
-    domino_matrix G = NULL;
-    if (!s) s = domino_matrix_new(h, DOMINO_CSR, P->type, (int32_t)P->m, (int32_t)P->n, nnz, &G);
-    /* row r of C: its row in tiles (i, 0) .. (i, t-1), columns shifted by the column block's start */
-    for (int i = 0; !s && i < T; i++)
-        for (int64_t r = P->rb[i]; r < P->rb[i + 1]; r++) {
-            int64_t at = G->ptr[r], q = r - P->rb[i];
-            for (int j = 0; j < T; j++) {
-                size_t x = (size_t)i * T + j;
-                for (int64_t e = tp[x][q]; e < tp[x][q + 1]; e++, at++) {
-                    G->ind[at] = ti[x][e] + (int32_t)P->cb[j];
-                    memcpy((char *)G->val + (size_t)at * vs, (char *)tv[x] + (size_t)e * vs, vs);
-                }
-            }
-            G->ptr[r + 1] = at;
-        }
-    for (size_t x = 0; x < tt; x++) {
-        if (tp) domino_free(tp[x]);
-        if (ti) domino_free(ti[x]);
-        if (tv) domino_free(tv[x]);
-    }
-    domino_free(tp);
-    domino_free(ti);
-    domino_free(tv);
-    s = domino_dist_agree(h, P->D, s); /* nobody frees the windows while another still reads */
-    domino_dist_free(P->D, g_ptr);
-    domino_dist_free(P->D, g_ind);
-    domino_dist_free(P->D, g_val);
-    domino_dist_free(P->D, dir);
-    if (s) domino_matrix_free(G);
-    else *C = G;
     return s;
 }
 
@@ -848,17 +826,17 @@ void domino_dspgemm_model(domino_dspgemm P, double *remote_bytes_max, double *fl
         int last_i = -1, last_j = -1, prev_i = -1, prev_j = -1; /* the two blocks of each kind held */
         for (int j = 0; j < T; j++)
             for (int i = 0; i < T; i++) { /* stationary-C's order; a block held in a buffer is not fetched */
-                if (owner(P, i, j) != pe) continue;
+                if (dspgemm_owner(P, i, j) != pe) continue;
                 flops += P->flops[(size_t)i * T + j];
                 if (i != last_i && i != prev_i) {
                     for (int l = 0; l < T; l++)
-                        if (owner(P, i, l) != pe)
+                        if (dspgemm_owner(P, i, l) != pe)
                             bytes += (double)(P->rb[i + 1] - P->rb[i] + 1) * 4 + (double)P->a.nnz[(size_t)i * T + l] * (4 + vs);
                     prev_i = last_i, last_i = i;
                 }
                 if (j != last_j && j != prev_j) {
                     for (int l = 0; l < T; l++)
-                        if (owner(P, l, j) != pe)
+                        if (dspgemm_owner(P, l, j) != pe)
                             bytes += (double)(P->kb[l + 1] - P->kb[l] + 1) * 4 + (double)P->b.nnz[(size_t)l * T + j] * (4 + vs);
                     prev_j = last_j, last_j = j;
                 }
