@@ -473,26 +473,29 @@ typedef enum domino_dspgemm_algorithm {
 typedef struct domino_dspgemm_times {
     double fetch;     /* waiting for fetched tiles (the gets not hidden behind a product) */
     double merge;     /* joining fetched tiles into a row block of A and a column block of B */
-    double compute;   /* the local products (domino_gpu_spgemm, which returns when done) */
+    double compute;   /* the local products (domino_gpu_spgemm, which returns when done; its
+                         frees wait for the next item's gets, so part of them counts here) */
     double claim;     /* claiming tiles or products (work stealing) */
     double accumulate;/* summing partial products into C tiles (stationary-A, locality-aware) */
-    double total;     /* from the common start to this PE's last product */
+    double total;     /* from the common start to the closing barrier (summing partials included) */
     double imbalance; /* waiting in the closing barrier for slower PEs */
     int64_t tiles;    /* C tiles (stationary-C) or partial products (the others) made here */
-    int64_t stolen;   /* of them, for C tiles other PEs own */
+    int64_t stolen;   /* of them, claimed for C tiles other PEs own (work stealing) */
     int64_t nnz;      /* entries of the C tiles this PE holds after the run */
     double flops;     /* 2 x the multiply-adds of the tiles or products made here */
 } domino_dspgemm_times;
 /* Collective: every PE passes the same global CSR A and B (general, one
- * type, A's columns = B's rows, each tile fewer than 2^31 entries and each
- * row block of A too); tiles 1..256 per dimension (stationary-A and
- * locality-aware stealing: 1..64). */
+ * type, A's columns = B's rows; each tile, each row block of A and each
+ * column block of B fewer than 2^31 entries); tiles 1..256 per dimension
+ * (stationary-A and locality-aware stealing: 1..64).  Collective calls
+ * take the same arguments on every PE. */
 domino_status domino_dspgemm_make(domino_handle h, domino_dist D, domino_matrix A, domino_matrix B, int tiles,
                                   domino_dspgemm *P);
 /* Collective: C = A B (the C of an earlier run is dropped first); times may be NULL */
 domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspgemm_algorithm algorithm,
                                  domino_dspgemm_times *times);
-/* Collective: every PE gets all of C (a new host CSR, rows sorted by column) */
+/* Collective: every PE gets all of C (a new host CSR; inside a row the
+ * entries in the order the products left them, not sorted) */
 domino_status domino_dspgemm_gather(domino_handle h, domino_dspgemm P, domino_matrix *C);
 /* Collective: y = C x in double (x host, n values; y host, m values, the
  * same on every PE): the check A (B x) = C x of products too large to gather */

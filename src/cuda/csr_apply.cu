@@ -18,7 +18,7 @@ cudaError_t domino_launch_csr_apply_add(cudaStream_t stream, domino_type type, i
                                         const int32_t *ind, const void *val, const double *x, double *y)
 {
     if (rows <= 0) return cudaSuccess;
-    int blocks = (rows + 255) / 256 < 4096 ? (rows + 255) / 256 : 4096;
+    int blocks = (int)(((int64_t)rows + 255) / 256 < 4096 ? ((int64_t)rows + 255) / 256 : 4096);
     if (type == DOMINO_FLOAT64)
         csr_apply_add_kernel<double><<<blocks, 256, 0, stream>>>(rows, ptr, ind, (const double *)val, x, y);
     else

@@ -32,8 +32,9 @@ struct domino_dist_s {
     double *value;  /* symmetric: [0] sent, [1] received (domino_dist_max, _sum) */
     int mpi_owned;  /* 1: MPI_Init was called here, MPI_Finalize at leave */
     int device;     /* this PE's GPU, current again in every collective here */
-    int shared_gpu; /* 1: PEs of this node share a GPU (NVSHMEM's limited multi-process-per-GPU
-                       mode, which has no reductions: each PE's word is read instead) */
+    int shared_gpu; /* 1: PEs share a GPU (domino_launch with more PEs than GPUs: NVSHMEM's
+                       limited multi-process-per-GPU mode, which has no reductions: each
+                       PE's word is read through its peer pointer instead) */
 };
 
 /* the launch's shared page during start-up */
@@ -146,8 +147,10 @@ domino_status domino_dist_join(domino_handle h, domino_dist *out)
     D->npes = npes;
     D->mpi_owned = mpi_owned;
     D->device = gpu->device;
+    /* PEs share a GPU only in a run domino_launch forked on one node with more PEs than GPUs
+     * (every PE sees the same count, so all decide alike; under mpirun: one GPU per PE) */
     int devices = 0;
-    if (cudaGetDeviceCount(&devices) == cudaSuccess) D->shared_gpu = nvshmem_team_n_pes(NVSHMEMX_TEAM_NODE) > devices;
+    if (pe && cudaGetDeviceCount(&devices) == cudaSuccess) D->shared_gpu = npes > devices;
     D->words = (int *)nvshmem_malloc(2 * sizeof(int));
     D->value = (double *)nvshmem_malloc(2 * sizeof(double));
     if (!D->words || !D->value) {
@@ -169,6 +172,7 @@ domino_status domino_dist_agree(domino_handle h, domino_dist D, domino_status mi
     int send = mine ? D->rank * 1024 + (int)(-mine) : 0x7fffffff, got = 0x7fffffff;
     cudaSetDevice(D->device);
     cudaError_t e = cudaMemcpy(D->words, &send, sizeof(int), cudaMemcpyHostToDevice), e2 = cudaSuccess;
+    if (!e && D->shared_gpu) e = cudaDeviceSynchronize(); /* the word landed before the others read it */
     nvshmem_barrier_all();
     int rc = 0;
     if (D->shared_gpu) { /* every PE's word read through its peer pointer */
@@ -199,6 +203,7 @@ static domino_status reduce_one(domino_handle h, domino_dist D, double v, double
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: the result is NULL", fn);
     cudaSetDevice(D->device);
     cudaError_t e = cudaMemcpy(D->value, &v, sizeof(double), cudaMemcpyHostToDevice), e2 = cudaSuccess;
+    if (!e && D->shared_gpu) e = cudaDeviceSynchronize(); /* the value landed before the others read it */
     nvshmem_barrier_all();
     int rc = 0;
     if (D->shared_gpu) { /* every PE's value read through its peer pointer, summed in PE order */

@@ -123,7 +123,7 @@ static domino_status sum_tile(domino_handle h, struct domino_dspgemm_s *P, int i
         if (!e) e = cudaMalloc((void **)&S.ind, (size_t)(np * cols) * sizeof(int32_t));
         if (!e) e = cudaMalloc(&S.val, (size_t)(np * cols) * vs);
         if (!e) e = cudaMalloc((void **)&off, 2 * (size_t)np * sizeof(int64_t));
-        if (!e) e = cudaMemcpy(off, host, 2 * (size_t)np * sizeof(int64_t), cudaMemcpyHostToDevice);
+        if (!e) e = cudaMemcpyAsync(off, host, 2 * (size_t)np * sizeof(int64_t), cudaMemcpyHostToDevice, P->compute);
         kb = off + np;
         int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* a warp a row */
         int sblocks = (int)((np * cols + 1 + 255) / 256 < 4096 ? (np * cols + 1 + 255) / 256 : 4096);
@@ -170,6 +170,7 @@ domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
     if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most[0]);
     if (!s) s = domino_dist_max(h, P->D, (double)ents, &most[1]);
     if (!s) s = domino_dist_max(h, P->D, (double)P->nparts, &most[2]);
+    s = domino_dist_agree(h, P->D, s); /* a PE whose max failed must not skip the allocations */
     int64_t *g_ptr = NULL, *g_dir = NULL;
     int32_t *g_ind = NULL;
     void *g_val = NULL;

@@ -22,8 +22,9 @@ domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const d
     if (!s) s = s1 ? s1 : s2;
     cudaError_t e = cudaSuccess;
     if (!s) e = cudaMalloc((void **)&dx, (size_t)(P->n + 1) * sizeof(double));
-    if (!s && !e) e = cudaMemcpy(dx, x, (size_t)P->n * sizeof(double), cudaMemcpyHostToDevice);
-    if (!s && !e) e = cudaMemset(mine, 0, (size_t)(P->m + 1) * sizeof(double));
+    /* on the compute stream, which does not wait for the legacy default stream */
+    if (!s && !e) e = cudaMemcpyAsync(dx, x, (size_t)P->n * sizeof(double), cudaMemcpyHostToDevice, P->compute);
+    if (!s && !e) e = cudaMemsetAsync(mine, 0, (size_t)(P->m + 1) * sizeof(double), P->compute);
     for (int q = 0; !s && !e && q < T * T; q++) {
         domino_dmatrix c = P->c[q];
         if (!c || c->nrows == 0) continue;
@@ -64,6 +65,7 @@ static domino_status expose(domino_handle h, struct domino_dspgemm_s *P, int64_t
     domino_status s = here ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most_offs);
     if (!s) s = domino_dist_max(h, P->D, (double)ents, &most_ents);
+    s = domino_dist_agree(h, P->D, s); /* a PE whose max failed must not skip the allocations */
     domino_status a[4] = {s, s, s, s};
     if (!s) {
         a[0] = domino_dist_malloc(h, P->D, (size_t)most_offs * sizeof(int64_t) + 8, (void **)g_ptr);
@@ -84,6 +86,7 @@ static domino_status expose(domino_handle h, struct domino_dspgemm_s *P, int64_t
             e = cudaMemcpy((char *)*g_val + (size_t)here[2 * x + 1] * vs, c->val, (size_t)c->nnz * vs,
                            cudaMemcpyDeviceToDevice);
     }
+    if (!s && !e) e = cudaDeviceSynchronize(); /* the copies landed before the others read them */
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": gather");
     domino_free(here);
     return domino_dist_agree(h, P->D, s);

@@ -65,8 +65,6 @@ struct domino_dspgemm_s {
     cudaEvent_t got_a[2], got_b[2]; /* a buffer's gets have landed */
 };
 
-static int owner(const struct domino_dspgemm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
-
 static inline int dspgemm_owner(const struct domino_dspgemm_s *P, int i, int j)
 {
     return (int)(((int64_t)i * P->t + j) % P->npes);

@@ -14,7 +14,8 @@
  *    partial rows itself.  A PE takes its tiles in the order of their
  *    column blocks, so B's column block is fetched once for all of them;
  *    the next blocks are fetched (non-blocking gets on a second stream)
- *    while the current product runs, into the other of two buffers.
+ *    while the current product runs, into the other of two buffers (up to
+ *    the product's first cudaFree, which waits for the whole device).
  *  - Random work stealing: each C tile is claimed with a fetch-and-add on a
  *    counter its owner keeps (a one-thread kernel's system-scope atomic
  *    through the peer pointer: NVSHMEM's host-side AMO is not implemented
@@ -65,6 +66,7 @@ void domino_dspgemm_free(domino_dspgemm P)
 {
     if (!P) return;
     domino_dist D = P->D;
+    if (P->fetch) cudaStreamSynchronize(P->fetch); /* no get lands in a freed buffer */
     drop_c(P);
     domino_free(P->c);
     dspgemm_drop_partials(P);
@@ -212,7 +214,7 @@ static domino_status count_flops(domino_handle h, struct domino_dspgemm_s *P, do
  * (collective: every PE sizes them alike) */
 static domino_status block_buffers(domino_handle h, struct domino_dspgemm_s *P)
 {
-    size_t vs = domino_type_size(P->type), tt = (size_t)P->t * P->t;
+    size_t tt = (size_t)P->t * P->t;
     int T = P->t;
     P->a_off = (int64_t *)domino_calloc(tt, sizeof(int64_t));
     P->b_off = (int64_t *)domino_calloc(tt, sizeof(int64_t));
@@ -296,6 +298,8 @@ static domino_status check_operands(domino_handle h, domino_matrix A, domino_mat
     if (A->ncols != B->nrows)
         return domino_error(h, DOMINO_DIMENSION_MISMATCH, WHAT ": A is %d x %d, B is %d x %d", A->nrows, A->ncols,
                             B->nrows, B->ncols);
+    if ((int64_t)B->ncols + 256 >= INT32_MAX)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": B has %d columns (at most 2^31 - 258)", B->ncols);
     if (tiles < 1 || tiles > 256 || npes > 1024)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": %d tiles per dimension (1 to 256), %d PEs", tiles, npes);
     return DOMINO_SUCCESS;
@@ -556,7 +560,8 @@ domino_status dspgemm_empty_tile(domino_handle h, const struct domino_dspgemm_s 
     z->ncols = (int32_t)(P->cb[j + 1] - P->cb[j]);
     z->sorted = 1;
     cudaError_t e = cudaMalloc((void **)&z->ptr, ((size_t)rows + 1) * sizeof(int64_t));
-    if (!e) e = cudaMemset(z->ptr, 0, ((size_t)rows + 1) * sizeof(int64_t));
+    if (!e) e = cudaMemsetAsync(z->ptr, 0, ((size_t)rows + 1) * sizeof(int64_t), P->compute);
+    if (!e) e = cudaStreamSynchronize(P->compute);
     if (e) {
         cudaFree(z->ptr);
         domino_free(z);
@@ -663,7 +668,7 @@ static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk
         if (s) break;
         z->compute += domino_wtime() - t2;
         z->tiles++;
-        z->stolen += dspgemm_owner(P, i, j) != P->rank;
+        z->stolen += w->claims && dspgemm_owner(P, i, j) != P->rank;
         z->flops += l < 0 ? P->flops[x] : P->flops3[(size_t)x * T + l];
         item = next, qa = na, qb = nb;
     }
@@ -792,7 +797,8 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     tile_walk w = {order, count, 0, algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_A,
                    products};
     s = walk(h, P, &w, &z);
-    if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
+    e = cudaStreamSynchronize(P->fetch); /* also after a failure: no get may still be landing */
+    if (!s && e) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();
     domino_free(order);
     if (products) { /* every partial made before the owners sum them: the wait is imbalance */
@@ -815,30 +821,46 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     return s;
 }
 
+/* the remote bytes of item key of A (a < t: row block, else tile) or of B fetched by PE pe */
+static double remote_bytes(const struct domino_dspgemm_s *P, int pe, int of_b, int64_t key)
+{
+    size_t vs = domino_type_size(P->type);
+    int T = P->t;
+    double bytes = 0;
+    for (int l = 0; l < T; l++) {
+        int r = of_b ? l : (int)key, c = of_b ? (int)key : l; /* tile (r, c) of A or B */
+        if (key >= T) {
+            if (l > 0) break;
+            r = (int)((key - T) / T), c = (int)((key - T) % T);
+        }
+        if (dspgemm_owner(P, r, c) == pe) continue;
+        const int64_t *rs = of_b ? P->kb : P->rb;
+        int64_t nnz = of_b ? P->b.nnz[(size_t)r * T + c] : P->a.nnz[(size_t)r * T + c];
+        bytes += (double)(rs[r + 1] - rs[r] + 1) * 4 + (double)nnz * (4 + vs);
+    }
+    return bytes;
+}
+
 void domino_dspgemm_model(domino_dspgemm P, double *remote_bytes_max, double *flops_max)
 {
     *remote_bytes_max = *flops_max = 0;
     if (!P) return;
-    size_t vs = domino_type_size(P->type);
     int T = P->t;
     for (int pe = 0; pe < P->npes; pe++) {
         double bytes = 0, flops = 0;
-        int last_i = -1, last_j = -1, prev_i = -1, prev_j = -1; /* the two blocks of each kind held */
-        for (int j = 0; j < T; j++)
-            for (int i = 0; i < T; i++) { /* stationary-C's order; a block held in a buffer is not fetched */
+        int64_t a_in[2] = {-1, -1}, b_in[2] = {-1, -1};
+        int qa = 0, qb = 0;
+        for (int j = 0; j < T; j++) /* stationary-C's order, and fetch_items' rule for the two buffers */
+            for (int i = 0; i < T; i++) {
                 if (dspgemm_owner(P, i, j) != pe) continue;
                 flops += P->flops[(size_t)i * T + j];
-                if (i != last_i && i != prev_i) {
-                    for (int l = 0; l < T; l++)
-                        if (dspgemm_owner(P, i, l) != pe)
-                            bytes += (double)(P->rb[i + 1] - P->rb[i] + 1) * 4 + (double)P->a.nnz[(size_t)i * T + l] * (4 + vs);
-                    prev_i = last_i, last_i = i;
+                if (a_in[qa] != i) {
+                    qa = 1 - qa;
+                    if (a_in[qa] != i) bytes += remote_bytes(P, pe, 0, i), a_in[qa] = i;
                 }
-                if (j != last_j && j != prev_j) {
-                    for (int l = 0; l < T; l++)
-                        if (dspgemm_owner(P, l, j) != pe)
-                            bytes += (double)(P->kb[l + 1] - P->kb[l] + 1) * 4 + (double)P->b.nnz[(size_t)l * T + j] * (4 + vs);
-                    prev_j = last_j, last_j = j;
+                if (b_in[qb] != j) {
+                    qb = 1 - qb;
+                    if (b_in[qb] != j) bytes += remote_bytes(P, pe, 1, j), b_in[qb] = j;
                 }
             }
         if (bytes > *remote_bytes_max) *remote_bytes_max = bytes;

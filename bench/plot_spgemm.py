@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""plot_spgemm.py CSV PREFIX: the plots of a `--suite spgemm` CSV (only rows
+whose product was checked, status ok):
+  PREFIX-gflops.png     GFLOP/s of every configuration per problem (cuSPARSE
+                        on one GPU beside the one-sided algorithms);
+  PREFIX-breakdown.png  the one-sided algorithms' time, the slowest PE's,
+                        split into local products, merging fetched tiles,
+                        waiting for gets, claims, summing partial products,
+                        imbalance, and the rest;
+  PREFIX-roofline.png   stationary-C's measured time against the roofline
+                        bound of its run (points on the diagonal meet it).
+Several CSVs (e.g. 1 and 2 GPUs) may be given, comma-separated: their rows
+are told apart by their GPU count."""
+import csv, math, os, subprocess, sys, tempfile
+
+srcs, prefix = sys.argv[1].split(","), sys.argv[2]
+rows = [r for s in srcs for r in csv.DictReader(open(s)) if r["status"] == "ok"]
+cases = list(dict.fromkeys(r["problem"] for r in rows))
+label = lambda r: r["config"] if r["config"] == "cusparse-1gpu" else "%s %sgpu t%s" % (r["config"], r["gpus"], r["tiles"])
+configs = list(dict.fromkeys(label(r) for r in rows))
+val = {(r["problem"], label(r)): r for r in rows}
+
+
+def gnuplot(script):
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def table(path, header, lines):
+    with open(path, "w") as f:
+        f.write(header + "\n")
+        for l in lines:
+            f.write(l + "\n")
+
+
+tmp = tempfile.mkdtemp()
+d1 = os.path.join(tmp, "g.dat")
+table(d1, "case " + " ".join('"%s"' % k for k in configs),
+      ['"%s" ' % c + " ".join(val[(c, k)]["gflops"] if (c, k) in val else "nan" for k in configs) for c in cases])
+gnuplot(f"""set terminal pngcairo size 1400,600 font ',10'
+set output '{prefix}-gflops.png'
+set title "SpGEMM C = A A, GFLOP/s (answers checked)\\n{', '.join(os.path.basename(s) for s in srcs)}" noenhanced
+set style data histograms
+set style histogram clustered gap 2
+set style fill solid 0.8 border -1
+set key outside right noenhanced
+set grid ytics
+set yrange [0:*]
+set ylabel 'GFLOP/s'
+plot for [i=2:{len(configs) + 1}] '{d1}' using i:xtic(1) title columnheader(i)
+""")
+parts = ["compute_max_s", "merge_max_s", "fetch_max_s", "claim_max_s", "accumulate_max_s", "imbalance_max_s"]
+lines = []
+for c in cases:
+    for k in configs:
+        r = val.get((c, k))
+        if not r or r["config"] == "cusparse-1gpu":
+            continue
+        ms = [float(r.get(p) or 0) * 1e3 if math.isfinite(float(r.get(p) or 0)) else 0.0 for p in parts]
+        rest = max(float(r["seconds"]) * 1e3 - sum(ms), 0.0)
+        lines.append('"%s %s" ' % (c, k.replace("stationary-", "st-")) + " ".join("%g" % v for v in ms + [rest]))
+d2 = os.path.join(tmp, "b.dat")
+table(d2, "# case compute merge fetch claim accumulate imbalance rest", lines)
+if lines:
+    gnuplot(f"""set terminal pngcairo size 1400,650 font ',10'
+set output '{prefix}-breakdown.png'
+set title "one-sided SpGEMM: where the slowest PE's time goes (ms; each part the largest over PEs)" noenhanced
+set style data histograms
+set style histogram rowstacked
+set style fill solid 0.8 border -1
+set key outside right
+set xtics noenhanced rotate by -30
+set ylabel 'ms'
+plot '{d2}' using 2:xtic(1) title 'local products', '' using 3 title 'merging tiles', '' using 4 title 'waiting for gets', \\
+     '' using 5 title 'claims', '' using 6 title 'summing partials', '' using 7 title 'imbalance', '' using 8 title 'the rest'
+""")
+pts = [(float(r["model_bound_s"]) * 1e3, float(r["seconds"]) * 1e3, "%s %sgpu" % (r["problem"], r["gpus"]))
+       for r in rows if r["config"] == "stationary-c" and math.isfinite(float(r["model_bound_s"]))]
+d3 = os.path.join(tmp, "r.dat")
+table(d3, "# bound measured case", ['%g %g "%s"' % p for p in pts])
+if pts:
+    top = max(max(p[0], p[1]) for p in pts) * 2
+    gnuplot(f"""set terminal pngcairo size 800,700 font ',10'
+set output '{prefix}-roofline.png'
+set title "SpGEMM stationary-C: measured time against its roofline bound" noenhanced
+set logscale xy
+set xlabel 'bound (ms): max(remote bytes / get bandwidth, flops / single-GPU cuSPARSE rate)'
+set ylabel 'measured (ms)'
+set key top left
+plot [:{top}][:{top}] x title 'measured = bound' lw 2, '{d3}' using 1:2 with points pt 7 ps 1.5 title 'runs', \\
+     '' using 1:2:3 with labels offset 0,1 noenhanced notitle
+""")
+print("wrote", ", ".join(p for p in [prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png"]
+                         if os.path.exists(p)))
