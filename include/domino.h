@@ -537,6 +537,26 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
 domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void *C, int64_t ldc);
 /* free S (collective: its communicators are destroyed) */
 void domino_summa_gpu_free(domino_summa_gpu S);
+
+/* The bulk-synchronous SUMMA SpGEMM, the baseline of the one-sided SpGEMM:
+ * C = A B with A and B sparse on the same pr x pc grid and inner blocks;
+ * at each step A's block is broadcast along grid rows and B's along grid
+ * columns, each GPU multiplies them into a partial product of its C tile
+ * (domino_gpu_spgemm), and sums its partials at the end. */
+typedef struct domino_summa_spgemm_s *domino_summa_spgemm;
+/* Collective: every PE passes the same global CSR A and B (general, one
+ * type, A's columns = B's rows, each block fewer than 2^31 entries) */
+domino_status domino_summa_gpu_spgemm_make(domino_handle h, domino_matrix A, domino_matrix B, int pr, int pc,
+                                           domino_summa_spgemm *S);
+/* Collective: C = A B (C's tiles stay on their GPUs); times may be NULL
+ * (compute: the products and the final sum; communication: the broadcasts) */
+domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S, domino_summa_gpu_times *times);
+/* Collective: y = C x in double (x host, n values; y host, m values) and
+ * *nnz (may be NULL) = entries of C, on every PE */
+domino_status domino_summa_gpu_spgemm_multiply(domino_handle h, domino_summa_spgemm S, const double *x, double *y,
+                                               int64_t *nnz);
+/* collective */
+void domino_summa_gpu_spgemm_free(domino_summa_spgemm S);
 #endif
 
 /* ------------------------------------- multi-GPU triangular solve

@@ -196,6 +196,11 @@ cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const i
  * values of type t; x, y device), a row a thread */
 cudaError_t domino_launch_csr_apply_add(cudaStream_t stream, domino_type type, int32_t rows, const int64_t *ptr,
                                         const int32_t *ind, const void *val, const double *x, double *y);
+/* spgemm_sum.cu: *C = the sum of the np device CSR matrices parts (each
+ * rows x cols of type type, 64-bit offsets; on this GPU or a peer's), a
+ * new device matrix; np = 0 gives an empty one */
+domino_status domino_dmatrix_sum(domino_handle h, const domino_dmatrix *parts, int np, int32_t rows, int32_t cols,
+                                 domino_type type, domino_dmatrix *C);
 /* device-to-device copy bandwidth test, GB/s counting read + write */
 double domino_measure_copy_bandwidth(cudaStream_t stream);
 

@@ -1,9 +1,10 @@
-/* test_summa_nccl.c: the bulk-synchronous SUMMA SpMM on GPUs (NCCL
- * broadcasts, cuSPARSE products) against domino_ref_spmm, one PE per GPU of
- * the machine (forked by domino_launch, or started by mpirun when run under
- * it): every grid of the PEs, R-MAT and a shared matrix, double and float,
- * uneven splits, fewer columns than grid columns; a grid that does not fit
- * fails on every PE.  Label dist. */
+/* test_summa_nccl.c: the bulk-synchronous SUMMA SpMM and SpGEMM on GPUs
+ * (NCCL broadcasts, cuSPARSE products) against domino_ref_spmm and
+ * domino_ref_spgemm, one PE per GPU of the machine (forked by
+ * domino_launch, or started by mpirun when run under it): every grid of
+ * the PEs, R-MAT and a shared matrix, double and float, uneven splits,
+ * fewer columns than grid columns; SpGEMM checked by nnz(C) and C x against
+ * the CPU's C; a grid that does not fit fails on every PE.  Label dist. */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
@@ -43,6 +44,49 @@ static void check_product(domino_handle h, int npes, const char *name, domino_ma
     free(R);
 }
 
+/* SUMMA's C = A B has the CPU's entries and C x = the CPU's C x */
+static void check_spgemm(domino_handle h, int npes, const char *name, domino_matrix A, domino_matrix B, int pr, int pc)
+{
+    domino_matrix R = NULL;
+    domino_summa_spgemm S = NULL;
+    domino_summa_gpu_times t;
+    domino_matrix_view r, vb;
+    CHECK_OK(h, domino_ref_spgemm(h, A, B, &R));
+    if (!R || domino_matrix_get_view(h, R, &r) || domino_matrix_get_view(h, B, &vb)) return;
+    double *x = malloc(((size_t)vb.ncols + 1) * sizeof(double)), *y = malloc(((size_t)r.nrows + 1) * sizeof(double));
+    double *want = malloc(((size_t)r.nrows + 1) * sizeof(double));
+    lcg_fill(x, DOMINO_FLOAT64, vb.ncols, 41);
+    double scale = 0;
+    for (int32_t i = 0; i < r.nrows; i++) {
+        double sum = 0, mag = 0;
+        for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++) {
+            sum += get_value(r.val, r.type, k) * x[r.ind[k]];
+            mag += fabs(get_value(r.val, r.type, k) * x[r.ind[k]]);
+        }
+        want[i] = sum;
+        scale = fmax(scale, mag);
+    }
+    CHECK_OK(h, domino_summa_gpu_spgemm_make(h, A, B, pr, pc, &S));
+    for (int round = 0; round < 2 && S; round++) {
+        int64_t nnz = -1;
+        CHECK_OK(h, domino_summa_gpu_spgemm_run(h, S, &t));
+        CHECK(t.total >= 0 && t.compute >= 0 && t.communication >= 0);
+        CHECK_OK(h, domino_summa_gpu_spgemm_multiply(h, S, x, y, &nnz));
+        double diff = 0;
+        for (int32_t i = 0; i < r.nrows; i++) diff = fmax(diff, fabs(y[i] - want[i]));
+        if (nnz == r.nnz && diff <= 1e3 * domino_type_eps(r.type) * fmax(scale, 1.0)) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: spgemm %s grid %dx%d of %d: nnz %lld (cpu %lld), C x differs by %.3e (scale %.3e)\n",
+                    name, pr, pc, npes, (long long)nnz, (long long)r.nnz, diff, scale);
+        }
+    }
+    domino_summa_gpu_spgemm_free(S);
+    domino_matrix_free(R);
+    free(x), free(y), free(want);
+}
+
 static int pe_main(const domino_launch_info *info, void *arg)
 {
     int npes = info ? info->npes : *(int *)arg;
@@ -62,6 +106,16 @@ static int pe_main(const domino_launch_info *info, void *arg)
     snprintf(name, sizeof(name), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, name, DOMINO_FLOAT64, 0, &M));
     if (M) check_product(h, npes, "cage8", M, 32, 1, npes);
+    for (int pr = 1; pr <= npes && A; pr++)
+        if (npes % pr == 0) check_spgemm(h, npes, "rmat 10 squared", A, A, pr, npes / pr);
+    if (F) check_spgemm(h, npes, "rmat 10 float squared", F, F, 1, npes);
+    if (M) check_spgemm(h, npes, "cage8 squared", M, M, npes, 1);
+    if (A && M) { /* shapes that do not fit: every PE fails, none hangs */
+        domino_summa_spgemm G = NULL;
+        CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH, domino_summa_gpu_spgemm_make(h, A, M, 1, npes, &G));
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_summa_gpu_spgemm_make(h, A, A, npes + 1, 1, &G));
+        CHECK(G == NULL);
+    }
     /* a grid for another number of PEs: every PE fails, none hangs */
     domino_summa_gpu S = NULL;
     if (A) {

@@ -1,7 +1,8 @@
 /* bench_dist_spgemm.c: "domino run -n N bench --suite spgemm": for each
  * problem, C = A A with single-GPU cuSPARSE (domino_gpu_spgemm) on PE 0's
  * GPU, then on all PEs the one-sided stationary-C, stationary-C with random
- * work stealing, stationary-A and locality-aware stealing (domino_dspgemm).  Every product is checked before
+ * work stealing, stationary-A and locality-aware stealing (domino_dspgemm),
+ * and NCCL SUMMA where NCCL was found (its broadcasts in the fetch column).  Every product is checked before
  * its time is reported: C x against A (A x) in double, within 1e3 eps of
  * |A| (|A| |x|), and nnz(C) against the single-GPU product's.  Times are
  * medians of the timed runs (the slowest PE's), after one warm-up run;
@@ -171,6 +172,43 @@ static void print_pes(domino_handle h, domino_dist D, int alg, const domino_dspg
     }
 }
 
+#ifdef DOMINO_HAVE_NCCL
+/* NCCL SUMMA on all PEs on the squarest grid: median of the slowest PE's
+ * totals (every timed run's nnz(C) counted against want_nnz), C x of the
+ * last into y, the last run's largest compute and communication into r */
+static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, int repeat, double want_nnz,
+                               const double *x, double *y, spgemm_result *r, int *pr, int *pc, int *miscounted)
+{
+    int npes = domino_dist_npes(D);
+    for (int q = 1; q * q <= npes; q++)
+        if (npes % q == 0) *pr = q, *pc = npes / q;
+    domino_summa_spgemm S = NULL;
+    domino_summa_gpu_times t;
+    double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
+    int64_t nnz = 0;
+    *miscounted = 0;
+    domino_status s = domino_summa_gpu_spgemm_make(h, A, A, *pr, *pc, &S);
+    s = domino_dist_agree(h, D, s);
+    if (!s) s = domino_summa_gpu_spgemm_run(h, S, &t); /* warm-up */
+    /* run and multiply agree their errors: every PE leaves the loop alike */
+    for (int k = 0; k < repeat && !s; k++) {
+        s = domino_summa_gpu_spgemm_run(h, S, &t);
+        if (!s) s = domino_dist_max(h, D, t.total, &worst);
+        if (!s) s = domino_summa_gpu_spgemm_multiply(h, S, x, y, &nnz);
+        if (times) times[k] = worst;
+        if (!s && !isnan(want_nnz) && (double)nnz != want_nnz) (*miscounted)++;
+    }
+    if (!s) s = domino_dist_max(h, D, t.compute, &r->compute);
+    if (!s) s = domino_dist_max(h, D, t.communication, &r->fetch);
+    if (!s) s = domino_dist_sum(h, D, t.compute / npes, &r->compute_avg);
+    r->nnz_c = (double)nnz;
+    if (!s && times) r->seconds = bench_median(times, repeat);
+    free(times);
+    domino_summa_gpu_spgemm_free(S);
+    return domino_dist_agree(h, D, s);
+}
+#endif
+
 /* the get bandwidth between PEs, measured once (GB/s) */
 static double get_gbs;
 
@@ -252,6 +290,22 @@ static int run_problem(domino_handle h, domino_dist D, const spgemm_bench_reques
             fprintf(stderr, "domino bench: %s: %d timed runs made a C of the wrong size\n", names[alg], miscounted);
         wrong += rank == 0 && !ok;
     }
+#ifdef DOMINO_HAVE_NCCL
+    { /* the bulk-synchronous baseline ("fetch" is its broadcasts) */
+        int pr = 1, pc = npes, miscounted = 0;
+        char label[64];
+        memset(&r, 0, sizeof(r));
+        r.seconds = NAN;
+        s = made ? made : run_summa(h, D, A, rq->repeat, base_nnz, x, y, &r, &pr, &pc, &miscounted);
+        r.err = s ? INFINITY : check_error(y, w, wa, v.nrows);
+        int ok = !s && !miscounted && r.err <= tol && (isnan(base_nnz) || r.nnz_c == base_nnz);
+        if (!ok) r.seconds = NAN;
+        snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
+        if (rank == 0) report(csv, name, v.nrows, v.nnz, flops, label, npes, pr * pc, &r, base_s, base_nnz, tol, NAN);
+        if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
+        wrong += rank == 0 && !ok;
+    }
+#endif
     if (made && rank == 0) fprintf(stderr, "domino bench: %s: %s\n", name, domino_last_error(h));
     domino_dspgemm_free(P);
     if (csv) fflush(csv);

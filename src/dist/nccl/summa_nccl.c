@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
+#include "dist/nccl/summa_nccl.h"
 
 #include <nccl.h>
 #include <stdlib.h>
@@ -20,16 +21,6 @@
 #endif
 
 #define WHAT "domino_summa_gpu"
-#define ID_OFFSET 2048                 /* NCCL's ID in the launch page, after NVSHMEM's */
-#define ID_READY 0x6e63636c00000000ULL /* "nccl" and the generation in the low bits */
-#define ID_WAIT_S 60
-
-/* the launch page's second half during start-up */
-typedef struct nccl_page {
-    uint64_t ready;    /* ID_READY + generation once that generation's id is written */
-    ncclUniqueId id;   /* PE 0's unique ID */
-} nccl_page;
-
 /* one GPU's part of a SUMMA product */
 struct domino_summa_gpu_s {
     int rank, size;            /* this PE, PEs */
@@ -51,7 +42,7 @@ struct domino_summa_gpu_s {
     cusparseHandle_t sparse;   /* the handle's */
 };
 
-static domino_status nccl_status(domino_handle h, ncclResult_t r, const char *what, int rank)
+domino_status summa_nccl_status(domino_handle h, ncclResult_t r, const char *what, int rank)
 {
     if (r == ncclSuccess) return DOMINO_SUCCESS;
     return domino_error(h, DOMINO_DEVICE_ERROR, "%s (PE %d): NCCL: %s", what, rank, ncclGetErrorString(r));
@@ -61,10 +52,7 @@ static domino_status nccl_status(domino_handle h, ncclResult_t r, const char *wh
 static void finalize_mpi(void) { MPI_Finalize(); }
 #endif
 
-/* PE 0's unique ID to every PE, and this PE's rank and size.  Every PE
- * makes the same products in the same order, so the count of them (the
- * generation) tells a new ID from the last one. */
-static domino_status share_id(domino_handle h, ncclUniqueId *id, int *rank, int *size)
+domino_status summa_nccl_share_id(domino_handle h, ncclUniqueId *id, int *rank, int *size)
 {
     static uint64_t generation;
     const domino_launch_info *pe = domino_launch_self();
@@ -200,7 +188,7 @@ static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
     cudaFree(flag);
     if (s) return s;
     if (e) return domino_cuda_status(h, e, WHAT);
-    if (r != ncclSuccess) return nccl_status(h, r, WHAT, S->rank);
+    if (r != ncclSuccess) return summa_nccl_status(h, r, WHAT, S->rank);
     if (failed) return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
     return DOMINO_SUCCESS;
 }
@@ -225,8 +213,8 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     S->stream = gpu->stream;
     S->sparse = gpu->cusparse;
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
-    if ((s = share_id(h, &id, &S->rank, &S->size))) goto failed;
-    if ((s = nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
+    if ((s = summa_nccl_share_id(h, &id, &S->rank, &S->size))) goto failed;
+    if ((s = summa_nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
         goto failed;
     /* from here every PE takes part in every collective, failed or not */
     S->type = A->type;
@@ -254,8 +242,8 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->rank);
     if (!s) dist_count_blocks(A, S->rb, S->pr, S->kb, S->K, S->a_nnz); /* every PE knows every size */
     if (!s) s = own_blocks(h, A, B, ldb, S);
-    domino_status g1 = nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split", S->rank);
-    domino_status g2 = nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);
+    domino_status g1 = summa_nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split", S->rank);
+    domino_status g2 = summa_nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);
     if (!s) s = g1 ? g1 : g2;
     /* everyone learns whether someone failed */
     s = agree(h, S, s);
@@ -331,7 +319,7 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
         if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->col, S->stream);
         ncclResult_t r2 = ncclGroupEnd();
         if (!r) r = r2;
-        if (r) s = nccl_status(h, r, WHAT ": broadcast", S->rank);
+        if (r) s = summa_nccl_status(h, r, WHAT ": broadcast", S->rank);
         if (!e) e = cudaStreamSynchronize(S->stream);
         z.communication += domino_wtime() - t0;
         t0 = domino_wtime();
@@ -373,5 +361,5 @@ domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void 
                          cudaMemcpyDeviceToHost);
     cudaFree(all);
     if (e) return domino_cuda_status(h, e, WHAT ": gather");
-    return nccl_status(h, r, WHAT ": gather", S->rank);
+    return summa_nccl_status(h, r, WHAT ": gather", S->rank);
 }

@@ -493,11 +493,11 @@ static domino_status join_blocks(domino_handle h, struct domino_dspgemm_s *P, in
     if (!e) e = cudaStreamWaitEvent(P->compute, P->got_b[qb], 0);
     int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
     if (!e && P->type == DOMINO_FLOAT64)
-        dist_merge_rows_kernel<double, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
+        csr_merge_rows_kernel<double, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
             rows, T, P->ra_ptr[qa], P->a_stride, P->ra_ind[qa], (const double *)P->ra_val[qa], P->d_aoff + (size_t)i * T,
             P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
     else if (!e)
-        dist_merge_rows_kernel<float, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
+        csr_merge_rows_kernel<float, int32_t, int64_t><<<blocks, 256, 0, P->compute>>>(
             rows, T, P->ra_ptr[qa], P->a_stride, P->ra_ind[qa], (const float *)P->ra_val[qa], P->d_aoff + (size_t)i * T,
             P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
     if (!e) e = cudaGetLastError();

@@ -572,11 +572,11 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
     int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
     if (!e && P->type == DOMINO_FLOAT64)
-        dist_merge_rows_kernel<double, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+        csr_merge_rows_kernel<double, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
                                                                   (const double *)P->ra_val[q], P->d_off + (size_t)i * T,
                                                                   P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
     else if (!e)
-        dist_merge_rows_kernel<float, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
+        csr_merge_rows_kernel<float, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
                                                                  (const float *)P->ra_val[q], P->d_off + (size_t)i * T,
                                                                  P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
     if (!e) e = cudaGetLastError();
