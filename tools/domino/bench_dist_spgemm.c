@@ -290,8 +290,13 @@ static int run_problem(domino_handle h, domino_dist D, const spgemm_bench_reques
             fprintf(stderr, "domino bench: %s: %d timed runs made a C of the wrong size\n", names[alg], miscounted);
         wrong += rank == 0 && !ok;
     }
+    if (made && rank == 0) fprintf(stderr, "domino bench: %s: %s\n", name, domino_last_error(h));
+    domino_dspgemm_free(P);
 #ifdef DOMINO_HAVE_NCCL
-    { /* the bulk-synchronous baseline ("fetch" is its broadcasts) */
+    if (domino_gpu_count() < npes) { /* NCCL takes one GPU per rank */
+        if (rank == 0) printf("  summa-nccl: not run (%d PEs share %d GPU(s); NCCL takes one GPU per PE)\n", npes,
+                              domino_gpu_count());
+    } else { /* the bulk-synchronous baseline ("fetch" is its broadcasts), after the plan's memory is freed */
         int pr = 1, pc = npes, miscounted = 0;
         char label[64];
         memset(&r, 0, sizeof(r));
@@ -306,8 +311,6 @@ static int run_problem(domino_handle h, domino_dist D, const spgemm_bench_reques
         wrong += rank == 0 && !ok;
     }
 #endif
-    if (made && rank == 0) fprintf(stderr, "domino bench: %s: %s\n", name, domino_last_error(h));
-    domino_dspgemm_free(P);
     if (csv) fflush(csv);
     fflush(stdout);
     free(x), free(y), free(w), free(wa);
