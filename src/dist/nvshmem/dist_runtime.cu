@@ -405,3 +405,18 @@ domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, doub
     if (rc) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: PE %d: the sum over PEs failed", fn, D->rank);
     return DOMINO_SUCCESS;
 }
+
+domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what)
+{
+    size_t free_bytes = 0, total = 0;
+    domino_status s = DOMINO_SUCCESS;
+    if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "dist_check_room: not joined");
+    cudaSetDevice(D->device);
+    cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
+    const size_t margin = (size_t)256 << 20; /* NVSHMEM maps the heap in chunks; keep some room */
+    if (e) s = domino_cuda_status(h, e, what);
+    else if (bytes + margin > free_bytes)
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, its GPU has %.2f GB "
+                         "free", what, D->rank, bytes / 1e9, free_bytes / 1e9);
+    return domino_dist_agree(h, D, s);
+}

@@ -11,4 +11,10 @@
  * src symmetric device arrays of doubles; also where PEs share a GPU) */
 domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, double *src, size_t count);
 
+/* Collective: whether every PE's GPU has room for `bytes` more of
+ * symmetric memory (with a margin); call it before a large collective
+ * allocation, since NVSHMEM's heap cannot fail cleanly on one PE alone.
+ * what names the caller in the error. */
+domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what);
+
 #endif

@@ -17,6 +17,8 @@ domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const d
     int T = P->t;
     double *dx = NULL, *mine = NULL, *sum = NULL;
     domino_status s = x && y ? DOMINO_SUCCESS : domino_error(h, DOMINO_NULL_POINTER, WHAT ": x or y is NULL");
+    domino_status room = dist_check_room(h, P->D, 2 * (size_t)(P->m + 1) * sizeof(double), WHAT ": C x");
+    if (room) return room; /* every PE alike */
     domino_status s1 = domino_dist_malloc(h, P->D, (size_t)(P->m + 1) * sizeof(double), (void **)&mine);
     domino_status s2 = domino_dist_malloc(h, P->D, (size_t)(P->m + 1) * sizeof(double), (void **)&sum);
     if (!s) s = s1 ? s1 : s2;
@@ -66,6 +68,9 @@ static domino_status expose(domino_handle h, struct domino_dspgemm_s *P, int64_t
     if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most_offs);
     if (!s) s = domino_dist_max(h, P->D, (double)ents, &most_ents);
     s = domino_dist_agree(h, P->D, s); /* a PE whose max failed must not skip the allocations */
+    if (!s)
+        s = dist_check_room(h, P->D, (size_t)most_offs * sizeof(int64_t) + (size_t)most_ents * (sizeof(int32_t) + vs) +
+                                         2 * tt * sizeof(int64_t), WHAT ": gathering C");
     domino_status a[4] = {s, s, s, s};
     if (!s) {
         a[0] = domino_dist_malloc(h, P->D, (size_t)most_offs * sizeof(int64_t) + 8, (void **)g_ptr);

@@ -58,7 +58,8 @@ struct domino_dspgemm_s {
                                  a slot per product (locality-aware) at t^2 + (i t + j) t + l */
     long long *claimed;       /* device: what the last claim fetched */
     domino_dmatrix *c;        /* t x t: the C tiles this PE made (NULL: made elsewhere or not yet) */
-    dspgemm_partial *parts;   /* the partial products made here, not yet summed into C */
+    dspgemm_partial *parts;   /* the partial products made here, not yet summed into C (c NULL:
+                                 summed and freed) */
     int nparts, cap_parts;    /* kept and allocated */
     cudaStream_t fetch;       /* the gets */
     cudaStream_t compute;     /* merges and products (the handle's stream) */
