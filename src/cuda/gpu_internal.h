@@ -192,6 +192,11 @@ cudaError_t domino_launch_offsets_narrow(cudaStream_t stream, int32_t n1, const 
                                          int64_t base, int32_t *out);
 cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const int32_t *in,
                                         int64_t base, int64_t *out);
+/* *v := a CSR device matrix over ptr (rows + 1, 64-bit), ind and val that
+ * another object owns (borrowed: domino_dmatrix_free leaves it alone;
+ * columns unsorted as far as anyone knows) */
+void domino_dmatrix_borrow(struct domino_dmatrix_s *v, domino_type type, int32_t rows, int32_t cols, int64_t nnz,
+                           int64_t *ptr, int32_t *ind, void *val);
 /* csr_apply.cu: y += A x in double (A: rows of a CSR with 64-bit offsets,
  * values of type t; x, y device), a row a thread */
 cudaError_t domino_launch_csr_apply_add(cudaStream_t stream, domino_type type, int32_t rows, const int64_t *ptr,

@@ -94,14 +94,8 @@ extern "C" domino_status domino_dmatrix_sum(domino_handle h, const domino_dmatri
         out = NULL;
     } else if (!e) {
         struct domino_dmatrix_s U, S;
-        memset(&U, 0, sizeof(U));
-        memset(&S, 0, sizeof(S));
-        U.magic = S.magic = DOMINO_DMATRIX_MAGIC;
-        U.format = S.format = DOMINO_CSR;
-        U.type = S.type = type;
-        U.borrowed = S.borrowed = 1;
-        U.nrows = rows, U.ncols = (int32_t)(np * cols), U.nnz = nnz;
-        S.nrows = (int32_t)(np * cols), S.ncols = cols, S.nnz = (int64_t)np * cols;
+        domino_dmatrix_borrow(&U, type, rows, (int32_t)(np * cols), nnz, NULL, NULL, NULL);
+        domino_dmatrix_borrow(&S, type, (int32_t)(np * cols), cols, (int64_t)np * cols, NULL, NULL, NULL);
         int64_t sn = S.nnz;
         e = cudaMalloc((void **)&U.ptr, ((size_t)rows + 1) * sizeof(int64_t));
         if (!e) e = cudaMalloc((void **)&U.ind, (size_t)nnz * sizeof(int32_t) + 4);

@@ -352,21 +352,9 @@ int bench_dist_spgemm_run(const spgemm_bench_request *rq)
     for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {
         problem_spec spec;
         char why[256];
-        domino_matrix A = NULL, T = NULL;
-        domino_status s = DOMINO_SUCCESS;
-        if (problem_spec_parse(p, &spec, why, sizeof(why))) s = DOMINO_INVALID_VALUE;
-        else if (spec.kind == PROBLEM_RMAT)
-            s = domino_gen_rmat(h, spec.scale, spec.edge_factor > 0 ? spec.edge_factor : 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3,
-                                1, DOMINO_FLOAT64, &A);
-        else if (spec.kind == PROBLEM_FILE)
-            s = domino_mm_read(h, spec.path, DOMINO_FLOAT64, 0, &A);
-        else
-            s = DOMINO_INVALID_VALUE;
-        if (!s && rq->use_float) {
-            s = domino_matrix_cast(h, A, DOMINO_FLOAT32, &T);
-            domino_matrix_free(A);
-            A = T;
-        }
+        domino_matrix A = NULL;
+        domino_status s = DOMINO_INVALID_VALUE;
+        if (problem_spec_parse(p, &spec, why, sizeof(why)) == 0) s = bench_problem_product_matrix(h, &spec, rq->use_float, &A);
         if (domino_dist_agree(h, D, s)) {
             if (rank == 0) fprintf(stderr, "domino bench: %s: not an R-MAT or general file problem\n", p);
             failed = 1;

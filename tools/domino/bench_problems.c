@@ -292,3 +292,23 @@ int bench_suite_stencil(int quick, problem_spec **specs, int *count)
     *count = n;
     return 0;
 }
+
+domino_status bench_problem_product_matrix(domino_handle h, const problem_spec *spec, int use_float, domino_matrix *A)
+{
+    domino_matrix M = NULL, T = NULL;
+    domino_status s = DOMINO_INVALID_VALUE;
+    *A = NULL;
+    if (spec->kind == PROBLEM_RMAT)
+        s = domino_gen_rmat(h, spec->scale, spec->edge_factor > 0 ? spec->edge_factor : 8, 0.6, 0.4 / 3, 0.4 / 3,
+                            0.4 / 3, 1, DOMINO_FLOAT64, &M);
+    else if (spec->kind == PROBLEM_FILE)
+        s = domino_mm_read(h, spec->path, DOMINO_FLOAT64, 0, &M);
+    if (!s && use_float) {
+        s = domino_matrix_cast(h, M, DOMINO_FLOAT32, &T);
+        domino_matrix_free(M);
+        M = T;
+    }
+    if (s) domino_matrix_free(M);
+    else *A = M;
+    return s;
+}

@@ -54,6 +54,12 @@ domino_status bench_problem_build(domino_handle h, const problem_spec *spec, dom
                                   bench_problem *p);
 void bench_problem_free(bench_problem *p);
 
+/* The matrix of the SpMM/SpGEMM suites' problem spec (R-MAT with the
+ * paper's a = 0.6, b = c = d = 0.4/3, default edge factor 8, or a general
+ * Matrix Market file), in float when use_float; DOMINO_INVALID_VALUE for
+ * any other kind of problem. */
+domino_status bench_problem_product_matrix(domino_handle h, const problem_spec *spec, int use_float, domino_matrix *A);
+
 /* The problems of the trsv suite (quick: about 1/8 of the sizes) into a new
  * array *specs (free with free()) of *count entries; matrices_dir is scanned
  * for .mtx and .mtx.gz files.  0 on success, -1 when out of memory. */

@@ -173,24 +173,29 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
 
-/* Collective: every PE learns whether one failed (a PE that stopped early
- * must not leave the others in a broadcast).  Returns s, or a failure when
- * another PE failed. */
-static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
+domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, void *spare,
+                               domino_status s, const char *what)
 {
     int *flag = NULL, failed = s != DOMINO_SUCCESS;
     cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
-    if (!e) e = cudaMemcpy(flag, &failed, sizeof(int), cudaMemcpyHostToDevice);
-    ncclResult_t r = ncclAllReduce(flag ? (const void *)flag : (const void *)S->c, flag ? (void *)flag : S->c,
-                                   flag ? 1 : 0, ncclInt32, ncclMax, S->world, S->stream);
-    if (!e) e = cudaStreamSynchronize(S->stream);
-    if (!e) e = cudaMemcpy(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost);
+    if (!e) e = cudaMemcpyAsync(flag, &failed, sizeof(int), cudaMemcpyHostToDevice, stream);
+    /* a PE without its flag still takes part, with nothing to add (and a device buffer to name) */
+    ncclResult_t r = ncclAllReduce(flag ? (void *)flag : spare, flag ? (void *)flag : spare, flag ? 1 : 0, ncclInt32,
+                                   ncclMax, world, stream);
+    if (!e) e = cudaMemcpyAsync(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost, stream);
+    if (!e) e = cudaStreamSynchronize(stream);
     cudaFree(flag);
     if (s) return s;
-    if (e) return domino_cuda_status(h, e, WHAT);
-    if (r != ncclSuccess) return summa_nccl_status(h, r, WHAT, S->rank);
-    if (failed) return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
+    if (e) return domino_cuda_status(h, e, what);
+    if (r != ncclSuccess) return summa_nccl_status(h, r, what, rank);
+    if (failed) return domino_error(h, DOMINO_DEVICE_ERROR, "%s: another PE failed (its message is on its stderr)", what);
     return DOMINO_SUCCESS;
+}
+
+/* every PE learns whether one failed (a PE that stopped early must not leave the others in a broadcast) */
+static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
+{
+    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->c, s, WHAT);
 }
 
 domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,

@@ -5,6 +5,8 @@
 
 #include "internal.h"
 
+#include <cuda_runtime.h>
+
 #include <nccl.h>
 
 #define ID_OFFSET 2048                 /* NCCL's ID in the launch page, after NVSHMEM's */
@@ -23,5 +25,11 @@ domino_status summa_nccl_status(domino_handle h, ncclResult_t r, const char *wha
  * makes the same communicators in the same order, so the count of them
  * (the generation) tells a new ID from the last one. */
 domino_status summa_nccl_share_id(domino_handle h, ncclUniqueId *id, int *rank, int *size);
+
+/* Collective over world: every PE learns whether one failed.  Returns s,
+ * or a failure when another PE failed (what names the caller; spare: a
+ * device buffer to name where no flag could be allocated, may be NULL). */
+domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, void *spare,
+                               domino_status s, const char *what);
 
 #endif

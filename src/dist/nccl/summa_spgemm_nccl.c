@@ -64,23 +64,9 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
     domino_free(S);
 }
 
-/* Collective: every PE learns whether one failed.  Returns s, or a failure
- * when another PE failed. */
 static domino_status agree(domino_handle h, domino_summa_spgemm S, domino_status s)
 {
-    int *flag = NULL, failed = s != DOMINO_SUCCESS;
-    cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
-    if (!e) e = cudaMemcpyAsync(flag, &failed, sizeof(int), cudaMemcpyHostToDevice, S->stream);
-    ncclResult_t r = ncclAllReduce(flag ? (const void *)flag : (const void *)S->ra_ptr, flag ? (void *)flag : S->ra_ptr,
-                                   flag ? 1 : 0, ncclInt32, ncclMax, S->world, S->stream);
-    if (!e) e = cudaMemcpyAsync(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost, S->stream);
-    if (!e) e = cudaStreamSynchronize(S->stream);
-    cudaFree(flag);
-    if (s) return s;
-    if (e) return domino_cuda_status(h, e, WHAT);
-    if (r != ncclSuccess) return summa_nccl_status(h, r, WHAT, S->rank);
-    if (failed) return domino_error(h, DOMINO_DEVICE_ERROR, WHAT ": another PE failed (its message is on its stderr)");
-    return DOMINO_SUCCESS;
+    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->ra_ptr, s, WHAT);
 }
 
 /* this PE's blocks of A and B on its GPU, and receive buffers for the
@@ -244,16 +230,8 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
         t0 = domino_wtime();
         if (!s && !e && na > 0 && nb > 0 && rows > 0 && cols > 0) { /* A(myr, l) B(l, myc) */
             struct domino_dmatrix_s a, b;
-            memset(&a, 0, sizeof(a));
-            memset(&b, 0, sizeof(b));
-            a.magic = b.magic = DOMINO_DMATRIX_MAGIC;
-            a.format = b.format = DOMINO_CSR;
-            a.type = b.type = S->type;
-            a.borrowed = b.borrowed = 1;
-            a.nrows = (int32_t)rows, a.ncols = (int32_t)kr, a.nnz = na;
-            a.ptr = S->ra_ptr, a.ind = S->ra_ind, a.val = S->ra_val;
-            b.nrows = (int32_t)kr, b.ncols = (int32_t)cols, b.nnz = nb;
-            b.ptr = S->rb_ptr, b.ind = S->rb_ind, b.val = S->rb_val;
+            domino_dmatrix_borrow(&a, S->type, (int32_t)rows, (int32_t)kr, na, S->ra_ptr, S->ra_ind, S->ra_val);
+            domino_dmatrix_borrow(&b, S->type, (int32_t)kr, (int32_t)cols, nb, S->rb_ptr, S->rb_ind, S->rb_val);
             s = domino_gpu_spgemm(h, &a, &b, &parts[np], NULL);
             if (!s) np++;
         }

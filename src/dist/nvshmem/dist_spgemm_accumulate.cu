@@ -49,17 +49,11 @@ static domino_status peer_view(domino_handle h, struct domino_dspgemm_s *P, int 
 {
     size_t vs = domino_type_size(P->type);
     int T = P->t, x = (int)d[1 + 4 * k];
-    memset(v, 0, sizeof(*v));
-    v->magic = DOMINO_DMATRIX_MAGIC;
-    v->format = DOMINO_CSR;
-    v->type = P->type;
-    v->nrows = (int32_t)(P->rb[x / T + 1] - P->rb[x / T]);
-    v->ncols = (int32_t)(P->cb[x % T + 1] - P->cb[x % T]);
-    v->nnz = d[4 + 4 * k];
-    v->borrowed = 1;
-    v->ptr = (int64_t *)nvshmem_ptr(g_ptr + d[2 + 4 * k], pe);
-    v->ind = (int32_t *)nvshmem_ptr(g_ind + d[3 + 4 * k], pe);
-    v->val = nvshmem_ptr((char *)g_val + (size_t)d[3 + 4 * k] * vs, pe);
+    domino_dmatrix_borrow(v, P->type, (int32_t)(P->rb[x / T + 1] - P->rb[x / T]),
+                          (int32_t)(P->cb[x % T + 1] - P->cb[x % T]), d[4 + 4 * k],
+                          (int64_t *)nvshmem_ptr(g_ptr + d[2 + 4 * k], pe),
+                          (int32_t *)nvshmem_ptr(g_ind + d[3 + 4 * k], pe),
+                          nvshmem_ptr((char *)g_val + (size_t)d[3 + 4 * k] * vs, pe));
     if (!v->ptr || !v->ind || !v->val)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's partial products", P->rank, pe);
     return DOMINO_SUCCESS;

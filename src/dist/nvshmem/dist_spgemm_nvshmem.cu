@@ -508,17 +508,9 @@ static domino_status join_blocks(domino_handle h, struct domino_dspgemm_s *P, in
     if (!e) e = cudaGetLastError();
     if (!e) e = cudaStreamSynchronize(P->compute);
     if (e) return domino_cuda_status(h, e, WHAT ": joining the tiles of a block");
-    memset(a, 0, sizeof(*a));
-    memset(b, 0, sizeof(*b));
-    a->magic = b->magic = DOMINO_DMATRIX_MAGIC;
-    a->format = b->format = DOMINO_CSR;
-    a->type = b->type = P->type;
-    a->borrowed = b->borrowed = 1;
-    a->sorted = b->sorted = 0;
-    a->nrows = (int32_t)rows, a->ncols = (int32_t)P->k, a->nnz = anz;
-    a->ptr = P->m_ptr, a->ind = P->m_ind, a->val = P->m_val;
-    b->nrows = (int32_t)P->k, b->ncols = (int32_t)(P->cb[j + 1] - P->cb[j]), b->nnz = bnz;
-    b->ptr = P->s_ptr, b->ind = P->rb_ind[qb], b->val = P->rb_val[qb];
+    domino_dmatrix_borrow(a, P->type, (int32_t)rows, (int32_t)P->k, anz, P->m_ptr, P->m_ind, P->m_val);
+    domino_dmatrix_borrow(b, P->type, (int32_t)P->k, (int32_t)(P->cb[j + 1] - P->cb[j]), bnz, P->s_ptr, P->rb_ind[qb],
+                          P->rb_val[qb]);
     return DOMINO_SUCCESS;
 }
 
@@ -535,16 +527,10 @@ static domino_status join_tiles(domino_handle h, struct domino_dspgemm_s *P, int
     if (!e) e = domino_launch_offsets_widen(P->compute, (int32_t)(kr + 1), P->rb_ptr[qb], 0, P->s_ptr);
     if (!e) e = cudaStreamSynchronize(P->compute);
     if (e) return domino_cuda_status(h, e, WHAT ": a tile's offsets");
-    memset(a, 0, sizeof(*a));
-    memset(b, 0, sizeof(*b));
-    a->magic = b->magic = DOMINO_DMATRIX_MAGIC;
-    a->format = b->format = DOMINO_CSR;
-    a->type = b->type = P->type;
-    a->borrowed = b->borrowed = 1;
-    a->nrows = (int32_t)rows, a->ncols = (int32_t)kr, a->nnz = P->a.nnz[(size_t)i * T + l];
-    a->ptr = P->m_ptr, a->ind = P->ra_ind[qa], a->val = P->ra_val[qa];
-    b->nrows = (int32_t)kr, b->ncols = (int32_t)(P->cb[j + 1] - P->cb[j]), b->nnz = P->b.nnz[(size_t)l * T + j];
-    b->ptr = P->s_ptr, b->ind = P->rb_ind[qb], b->val = P->rb_val[qb];
+    domino_dmatrix_borrow(a, P->type, (int32_t)rows, (int32_t)kr, P->a.nnz[(size_t)i * T + l], P->m_ptr, P->ra_ind[qa],
+                          P->ra_val[qa]);
+    domino_dmatrix_borrow(b, P->type, (int32_t)kr, (int32_t)(P->cb[j + 1] - P->cb[j]), P->b.nnz[(size_t)l * T + j],
+                          P->s_ptr, P->rb_ind[qb], P->rb_val[qb]);
     return DOMINO_SUCCESS;
 }
 
