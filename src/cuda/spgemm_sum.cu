@@ -57,6 +57,7 @@ extern "C" domino_status domino_dmatrix_sum(domino_handle h, const domino_dmatri
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": %d parts of %d columns side by side pass 2^31", np, cols);
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
+    if (rows == 0 || cols == 0) np = 0, nnz = 0; /* nothing to add: an empty matrix of that shape */
     cudaStream_t stream = gpu->stream;
     struct domino_dmatrix_s *out = new_dmatrix(type, rows, cols);
     int64_t *u_ptrs = NULL, *off = NULL, *host = (int64_t *)domino_malloc((2 * (size_t)np + 1) * sizeof(int64_t));
@@ -120,6 +121,8 @@ extern "C" domino_status domino_dmatrix_sum(domino_handle h, const domino_dmatri
         }
         if (!e) e = cudaGetLastError();
         if (!e) e = cudaStreamSynchronize(stream);
+        cudaFree(u_ptrs), cudaFree(u_ind), cudaFree(u_val); /* merged into U: their memory back before the product */
+        u_ptrs = NULL, u_ind = NULL, u_val = NULL;
         if (!e) s = domino_gpu_spgemm(h, &U, &S, C, NULL);
         cudaFree(U.ptr), cudaFree(U.ind), cudaFree(U.val);
         cudaFree(S.ptr), cudaFree(S.ind), cudaFree(S.val);

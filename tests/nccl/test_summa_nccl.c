@@ -52,7 +52,11 @@ static void check_spgemm(domino_handle h, int npes, const char *name, domino_mat
     domino_summa_gpu_times t;
     domino_matrix_view r, vb;
     CHECK_OK(h, domino_ref_spgemm(h, A, B, &R));
-    if (!R || domino_matrix_get_view(h, R, &r) || domino_matrix_get_view(h, B, &vb)) return;
+    if (!R || domino_matrix_get_view(h, R, &r) || domino_matrix_get_view(h, B, &vb)) { /* the same on every PE */
+        check_failed++;
+        domino_matrix_free(R);
+        return;
+    }
     double *x = malloc(((size_t)vb.ncols + 1) * sizeof(double)), *y = malloc(((size_t)r.nrows + 1) * sizeof(double));
     double *want = malloc(((size_t)r.nrows + 1) * sizeof(double));
     lcg_fill(x, DOMINO_FLOAT64, vb.ncols, 41);

@@ -38,6 +38,7 @@ struct domino_summa_gpu_s {
     void *work;                /* cusparseSpMM workspace */
     size_t work_bytes;         /* its size */
     ncclComm_t world, row, col; /* all PEs, this grid row, this grid column */
+    int *flag;                 /* device word of summa_nccl_agree */
     cudaStream_t stream;       /* the handle's */
     cusparseHandle_t sparse;   /* the handle's */
 };
@@ -116,6 +117,7 @@ void domino_summa_gpu_free(domino_summa_gpu S)
     cudaFree(S->r_val);
     cudaFree(S->r_b);
     cudaFree(S->work);
+    cudaFree(S->flag);
     if (S->row) ncclCommDestroy(S->row);
     if (S->col) ncclCommDestroy(S->col);
     if (S->world) ncclCommDestroy(S->world);
@@ -173,18 +175,15 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
 
-domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, void *spare,
+domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, int *flag,
                                domino_status s, const char *what)
 {
-    int *flag = NULL, failed = s != DOMINO_SUCCESS;
-    cudaError_t e = cudaMalloc((void **)&flag, sizeof(int));
-    if (!e) e = cudaMemcpyAsync(flag, &failed, sizeof(int), cudaMemcpyHostToDevice, stream);
-    /* a PE without its flag still takes part, with nothing to add (and a device buffer to name) */
-    ncclResult_t r = ncclAllReduce(flag ? (void *)flag : spare, flag ? (void *)flag : spare, flag ? 1 : 0, ncclInt32,
-                                   ncclMax, world, stream);
+    int failed = s != DOMINO_SUCCESS;
+    cudaError_t e = cudaMemcpyAsync(flag, &failed, sizeof(int), cudaMemcpyHostToDevice, stream);
+    ncclResult_t r = ncclAllReduce(flag, flag, 1, ncclInt32, ncclMax, world, stream); /* every PE, one int */
     if (!e) e = cudaMemcpyAsync(&failed, flag, sizeof(int), cudaMemcpyDeviceToHost, stream);
-    if (!e) e = cudaStreamSynchronize(stream);
-    cudaFree(flag);
+    cudaError_t e2 = cudaStreamSynchronize(stream);
+    if (!e) e = e2;
     if (s) return s;
     if (e) return domino_cuda_status(h, e, what);
     if (r != ncclSuccess) return summa_nccl_status(h, r, what, rank);
@@ -195,7 +194,7 @@ domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t s
 /* every PE learns whether one failed (a PE that stopped early must not leave the others in a broadcast) */
 static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
 {
-    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->c, s, WHAT);
+    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->flag, s, WHAT);
 }
 
 domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
@@ -218,6 +217,11 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     S->stream = gpu->stream;
     S->sparse = gpu->cusparse;
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
+    cudaError_t fe = cudaMalloc((void **)&S->flag, sizeof(int)); /* before the collectives: agree never lacks it */
+    if (fe) {
+        s = domino_cuda_status(h, fe, WHAT ": agreement word");
+        goto failed;
+    }
     if ((s = summa_nccl_share_id(h, &id, &S->rank, &S->size))) goto failed;
     if ((s = summa_nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
         goto failed;
@@ -306,32 +310,35 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
     cudaError_t e = rows * cols > 0 ? cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs, S->stream) : cudaSuccess;
     if (!e) e = cudaStreamSynchronize(S->stream);
     double start = domino_wtime();
-    for (int l = 0; l < S->K && !e && !s; l++) {
+    ncclResult_t nr = ncclSuccess; /* the first NCCL failure */
+    for (int l = 0; l < S->K; l++) { /* every PE takes part in every step, failed or not */
         int aroot = l % S->pc, broot = l % S->pr;
         int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
         double t0 = domino_wtime();
-        if (aroot == S->myc) { /* the sender's own block into the buffers it broadcasts from */
+        if (!e && aroot == S->myc) { /* the sender's own block into the buffers it broadcasts from */
             e = cudaMemcpyAsync(S->r_ptr, S->a_ptr[l], (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
             if (!e && nnz) e = cudaMemcpyAsync(S->r_ind, S->a_ind[l], (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
             if (!e && nnz) e = cudaMemcpyAsync(S->r_val, S->a_val[l], (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->stream);
         }
         if (!e && broot == S->myr && kr * cols > 0)
             e = cudaMemcpyAsync(S->r_b, S->b[l], (size_t)(kr * cols) * vs, cudaMemcpyDeviceToDevice, S->stream);
-        ncclResult_t r = ncclGroupStart();
-        if (!r) r = ncclBroadcast(S->r_ptr, S->r_ptr, (size_t)(rows + 1), ncclInt32, aroot, S->row, S->stream);
-        if (!r && nnz) r = ncclBroadcast(S->r_ind, S->r_ind, (size_t)nnz, ncclInt32, aroot, S->row, S->stream);
-        if (!r && nnz) r = ncclBroadcast(S->r_val, S->r_val, (size_t)nnz, nt, aroot, S->row, S->stream);
-        if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->col, S->stream);
-        ncclResult_t r2 = ncclGroupEnd();
-        if (!r) r = r2;
-        if (r) s = summa_nccl_status(h, r, WHAT ": broadcast", S->rank);
+        if (nr == ncclSuccess) {
+            ncclResult_t r = ncclGroupStart();
+            if (!r) r = ncclBroadcast(S->r_ptr, S->r_ptr, (size_t)(rows + 1), ncclInt32, aroot, S->row, S->stream);
+            if (!r && nnz) r = ncclBroadcast(S->r_ind, S->r_ind, (size_t)nnz, ncclInt32, aroot, S->row, S->stream);
+            if (!r && nnz) r = ncclBroadcast(S->r_val, S->r_val, (size_t)nnz, nt, aroot, S->row, S->stream);
+            if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->col, S->stream);
+            ncclResult_t r2 = ncclGroupEnd();
+            nr = r ? r : r2;
+        }
         if (!e) e = cudaStreamSynchronize(S->stream);
         z.communication += domino_wtime() - t0;
         t0 = domino_wtime();
-        if (!s && !e) s = multiply(h, S, rows, kr, cols, nnz);
-        if (!s && !e) e = cudaStreamSynchronize(S->stream);
+        if (!s && !e && nr == ncclSuccess) s = multiply(h, S, rows, kr, cols, nnz);
+        if (!e) e = cudaStreamSynchronize(S->stream);
         z.compute += domino_wtime() - t0;
     }
+    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->rank);
     z.total = domino_wtime() - start;
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if (t) *t = z;

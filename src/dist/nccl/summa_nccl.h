@@ -27,9 +27,9 @@ domino_status summa_nccl_status(domino_handle h, ncclResult_t r, const char *wha
 domino_status summa_nccl_share_id(domino_handle h, ncclUniqueId *id, int *rank, int *size);
 
 /* Collective over world: every PE learns whether one failed.  Returns s,
- * or a failure when another PE failed (what names the caller; spare: a
- * device buffer to name where no flag could be allocated, may be NULL). */
-domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, void *spare,
+ * or a failure when another PE failed (what names the caller; flag: a
+ * device int allocated before the collectives began). */
+domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t stream, int rank, int *flag,
                                domino_status s, const char *what);
 
 #endif

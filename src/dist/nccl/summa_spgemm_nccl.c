@@ -34,6 +34,7 @@ struct domino_summa_spgemm_s {
     void *ra_val, *rb_val;     /* and values */
     domino_dmatrix c;          /* C(myr, myc) after a run */
     ncclComm_t world, row, col; /* all PEs, this grid row, this grid column */
+    int *flag;                 /* device word of summa_nccl_agree */
     cudaStream_t stream;       /* the handle's */
 };
 
@@ -53,6 +54,7 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
     cudaFree(S->rb_ptr);
     cudaFree(S->rb_ind);
     cudaFree(S->rb_val);
+    cudaFree(S->flag);
     if (S->row) ncclCommDestroy(S->row);
     if (S->col) ncclCommDestroy(S->col);
     if (S->world) ncclCommDestroy(S->world);
@@ -66,7 +68,7 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
 
 static domino_status agree(domino_handle h, domino_summa_spgemm S, domino_status s)
 {
-    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->ra_ptr, s, WHAT);
+    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->flag, s, WHAT);
 }
 
 /* this PE's blocks of A and B on its GPU, and receive buffers for the
@@ -132,6 +134,11 @@ domino_status domino_summa_gpu_spgemm_make(domino_handle h, domino_matrix A, dom
     if (!S) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     S->stream = gpu->stream;
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
+    cudaError_t fe = cudaMalloc((void **)&S->flag, sizeof(int)); /* before the collectives: agree never lacks it */
+    if (fe) {
+        s = domino_cuda_status(h, fe, WHAT ": agreement word");
+        goto failed;
+    }
     if ((s = summa_nccl_share_id(h, &id, &S->rank, &S->size))) goto failed;
     if ((s = summa_nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank",
                                S->rank)))
@@ -209,26 +216,31 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
     domino_status s = parts ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     s = agree(h, S, s);
     cudaError_t e = cudaSuccess;
+    ncclResult_t nr = ncclSuccess; /* the first NCCL failure */
+    int stop = s != DOMINO_SUCCESS; /* agreed: every PE alike */
     double start = domino_wtime();
-    for (int l = 0; l < S->K && !e && !s; l++) {
+    for (int l = 0; l < S->K && !stop; l++) { /* every PE takes part in every step, failed or not */
         int aroot = l % S->pc, broot = l % S->pr;
         int64_t na = S->a_nnz[(size_t)S->myr * S->K + l], nb = S->b_nnz[(size_t)l * S->pc + S->myc];
         int64_t kr = S->kb[l + 1] - S->kb[l];
         double t0 = domino_wtime();
-        ncclResult_t r = ncclGroupStart();
-        if (!r)
-            r = broadcast_block(S, aroot == S->myc ? S->a[l] : NULL, rows, na, S->ra_ptr, S->ra_ind, S->ra_val, aroot,
-                                S->row, &e);
-        if (!r && !e)
-            r = broadcast_block(S, broot == S->myr ? S->b[l] : NULL, kr, nb, S->rb_ptr, S->rb_ind, S->rb_val, broot,
-                                S->col, &e);
-        ncclResult_t r2 = ncclGroupEnd();
-        if (!r) r = r2;
-        if (r) s = summa_nccl_status(h, r, WHAT ": broadcast", S->rank);
+        if (nr == ncclSuccess) {
+            cudaError_t ea = cudaSuccess, eb = cudaSuccess;
+            ncclResult_t r = ncclGroupStart();
+            if (!r)
+                r = broadcast_block(S, aroot == S->myc && !e ? S->a[l] : NULL, rows, na, S->ra_ptr, S->ra_ind, S->ra_val,
+                                    aroot, S->row, &ea);
+            if (!r)
+                r = broadcast_block(S, broot == S->myr && !e ? S->b[l] : NULL, kr, nb, S->rb_ptr, S->rb_ind, S->rb_val,
+                                    broot, S->col, &eb);
+            ncclResult_t r2 = ncclGroupEnd();
+            nr = r ? r : r2;
+            if (!e) e = ea ? ea : eb;
+        }
         if (!e) e = cudaStreamSynchronize(S->stream);
         z.communication += domino_wtime() - t0;
         t0 = domino_wtime();
-        if (!s && !e && na > 0 && nb > 0 && rows > 0 && cols > 0) { /* A(myr, l) B(l, myc) */
+        if (!s && !e && nr == ncclSuccess && na > 0 && nb > 0 && rows > 0 && cols > 0) { /* A(myr, l) B(l, myc) */
             struct domino_dmatrix_s a, b;
             domino_dmatrix_borrow(&a, S->type, (int32_t)rows, (int32_t)kr, na, S->ra_ptr, S->ra_ind, S->ra_val);
             domino_dmatrix_borrow(&b, S->type, (int32_t)kr, (int32_t)cols, nb, S->rb_ptr, S->rb_ind, S->rb_val);
@@ -237,6 +249,7 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
         }
         z.compute += domino_wtime() - t0;
     }
+    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->rank);
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     double t0 = domino_wtime();
     if (!s) s = domino_dmatrix_sum(h, parts, np, (int32_t)rows, (int32_t)cols, S->type, &S->c);
@@ -280,6 +293,7 @@ domino_status domino_summa_gpu_spgemm_multiply(domino_handle h, domino_summa_spg
     if (!e) e = cudaMemcpy(y, all, (size_t)S->m * sizeof(double), cudaMemcpyDeviceToHost);
     if (!e && nnz) e = cudaMemcpy(nnz, count, sizeof(int64_t), cudaMemcpyDeviceToHost);
     cudaFree(all), cudaFree(dx), cudaFree(count);
-    if (r) return summa_nccl_status(h, r, WHAT ": multiply", S->rank);
-    return e ? domino_cuda_status(h, e, WHAT ": multiply") : DOMINO_SUCCESS;
+    s = r ? summa_nccl_status(h, r, WHAT ": multiply", S->rank)
+          : e ? domino_cuda_status(h, e, WHAT ": multiply") : DOMINO_SUCCESS;
+    return agree(h, S, s); /* every PE leaves alike */
 }

@@ -414,6 +414,7 @@ domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, cons
     cudaSetDevice(D->device);
     cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
     const size_t margin = (size_t)256 << 20; /* NVSHMEM maps the heap in chunks; keep some room */
+    if (D->shared_gpu) bytes *= (size_t)D->npes; /* every PE on the one GPU asks alike (an upper bound) */
     if (e) s = domino_cuda_status(h, e, what);
     else if (bytes + margin > free_bytes)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, its GPU has %.2f GB "

@@ -12,8 +12,10 @@
 domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, double *src, size_t count);
 
 /* Collective: whether every PE's GPU has room for `bytes` more of
- * symmetric memory (with a margin); call it before a large collective
- * allocation, since NVSHMEM's heap cannot fail cleanly on one PE alone.
+ * symmetric memory (with a margin; where PEs share a GPU, for all of
+ * theirs); call it before a large collective allocation, since NVSHMEM's
+ * heap cannot fail cleanly on one PE alone.  Free space already mapped in
+ * the heap is not counted, so the check errs on the side of refusing.
  * what names the caller in the error. */
 domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what);
 

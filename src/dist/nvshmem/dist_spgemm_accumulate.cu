@@ -146,7 +146,12 @@ domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
             if (P->parts[k].x == x) parts[np++] = P->parts[k].c;
         for (int pe = 0; pe < npes && !s; pe++) /* sent by the others */
             for (int64_t k = 0; dirs[pe] && k < dirs[pe][0] && !s; k++)
-                if (dirs[pe][1 + 4 * k] == x && nv < npes * T) {
+                if (dirs[pe][1 + 4 * k] == x) {
+                    if (nv == npes * T) { /* at most t partials a tile: a directory gone wrong */
+                        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": C tile %d has more than %d partial products",
+                                         x, npes * T);
+                        break;
+                    }
                     s = peer_view(h, P, pe, dirs[pe], k, g_ptr, g_ind, g_val, &views[nv]);
                     parts[np++] = &views[nv++];
                 }
