@@ -5,8 +5,10 @@
  * 2 PEs sharing one GPU): R-MAT squared (double and float), cage8 squared,
  * R-MAT^T R-MAT, rectangular products whose dimensions the tile grid does
  * not divide, more tiles than rows (empty blocks), one tile; C gathered
- * (pattern and values) and C x against A (B x); bad tile counts, shapes,
+ * (pattern and values) and C x against A (B x); with 2 PEs or more, the
+ * stealing algorithms steal from a PE made slow; bad tile counts, shapes,
  * types and a gather before any run fail on every PE.  Label dist. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
@@ -97,6 +99,39 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     free(x), free(bx), free(abx), free(y), free(bxa), free(abxa);
 }
 
+/* with PE 0 made slow (DOMINO_DSPGEMM_SLOW_PE), the others steal C tiles
+ * (random stealing) and products (locality-aware) from it, and C is still
+ * the CPU's (needs 2 PEs or more) */
+static void check_stealing(domino_handle h, domino_dist D, domino_matrix A)
+{
+    domino_matrix R = NULL;
+    domino_dspgemm P = NULL;
+    CHECK_OK(h, domino_ref_spgemm(h, A, A, &R));
+    CHECK_OK(h, domino_dspgemm_make(h, D, A, A, 4, &P));
+    setenv("DOMINO_DSPGEMM_SLOW_PE", "0:25", 1);
+    for (int alg = DOMINO_DSPGEMM_STATIONARY_C_STEAL; P && alg <= DOMINO_DSPGEMM_STATIONARY_C_STEAL_LOCAL; alg += 2) {
+        domino_dspgemm_times t;
+        domino_matrix G = NULL;
+        double stolen = 0, diff = 0, scale = 0;
+        int64_t missing = 0;
+        CHECK_OK(h, domino_dspgemm_run(h, P, (domino_dspgemm_algorithm)alg, &t));
+        CHECK_OK(h, domino_dist_sum(h, D, (double)t.stolen, &stolen));
+        CHECK_OK(h, domino_dspgemm_gather(h, P, &G));
+        if (stolen > 0 && G && R && sparse_close(h, R, G, &diff, &scale, &missing)) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: PE %d: stealing from a slow PE, algorithm %d: %.0f stolen, %lld entries missing, "
+                    "max diff %.3e\n", domino_dist_rank(D), alg, stolen, (long long)missing, diff);
+        }
+        if (domino_dist_rank(D) == 0) printf("stealing from a slow PE 0, algorithm %d: %.0f stolen\n", alg, stolen);
+        domino_matrix_free(G);
+    }
+    unsetenv("DOMINO_DSPGEMM_SLOW_PE");
+    domino_dspgemm_free(P);
+    domino_matrix_free(R);
+}
+
 /* a random sparse m x n matrix of type t (about a third of the entries) */
 static domino_matrix random_sparse(domino_handle h, int32_t m, int32_t n, domino_type t, uint64_t seed)
 {
@@ -130,6 +165,7 @@ static int pe_main(const domino_launch_info *info, void *arg)
         CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
         CHECK_OK(h, domino_matrix_transpose(h, A, &T));
     }
+    if (A && npes > 1) check_stealing(h, D, A);
     if (F) check_product(h, D, "rmat 9 float squared", F, F, 4);
     if (T) check_product(h, D, "rmat 9 transposed times rmat 9", T, A, 4);
     snprintf(name, sizeof(name), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);

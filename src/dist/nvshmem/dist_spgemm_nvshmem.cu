@@ -42,7 +42,10 @@
 #include <nvshmemx.h>
 
 #include <math.h>
+#include <stdio.h>  /* sscanf */
+#include <stdlib.h> /* getenv */
 #include <string.h>
+#include <time.h>   /* nanosleep */
 
 static void drop_c(struct domino_dspgemm_s *P)
 {
@@ -564,6 +567,8 @@ typedef struct tile_walk {
     int64_t count, at;    /* items, the next to look at */
     int claims;           /* 1: claim each at its C tile's owner (a counter per tile, a slot per product) */
     int products;         /* 1: the items are products */
+    long slow_ns;         /* a pause before each product (tests: DOMINO_DSPGEMM_SLOW_PE=PE:MS makes PE
+                             slow, so that the others steal from it), 0 = none */
 } tile_walk;
 
 /* item's C tile (i, j), inner block l (-1 for a whole tile), and the keys of what it reads */
@@ -646,6 +651,10 @@ static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk
             if ((s = fetch_items(h, P, nak, nbk, &na, &nb))) break;
         }
         domino_dmatrix c = NULL;
+        if (w->slow_ns) {
+            struct timespec pause = {w->slow_ns / 1000000000L, w->slow_ns % 1000000000L};
+            nanosleep(&pause, NULL);
+        }
         double t2 = domino_wtime();
         if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) s = dspgemm_empty_tile(h, P, i, j, &c);
         else s = domino_gpu_spgemm(h, &a, &b, &c, NULL);
@@ -781,7 +790,11 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     }
     double start = domino_wtime();
     tile_walk w = {order, count, 0, algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_A,
-                   products};
+                   products, 0};
+    const char *slow = getenv("DOMINO_DSPGEMM_SLOW_PE");
+    int slow_pe = -1, slow_ms = 0;
+    if (slow && sscanf(slow, "%d:%d", &slow_pe, &slow_ms) == 2 && slow_pe == P->rank && slow_ms > 0)
+        w.slow_ns = (long)slow_ms * 1000000L;
     s = walk(h, P, &w, &z);
     e = cudaStreamSynchronize(P->fetch); /* also after a failure: no get may still be landing */
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
