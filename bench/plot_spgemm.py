@@ -8,7 +8,11 @@ whose product was checked, status ok):
                         waiting for gets, claims, summing partial products,
                         imbalance, and the rest;
   PREFIX-roofline.png   stationary-C's measured time against the roofline
-                        bound of its run (points on the diagonal meet it).
+                        bound of its run (points on the diagonal meet it);
+  PREFIX-scaling.png    strong scaling: each algorithm's time against the
+                        GPU count, per problem and tile grid (when the CSVs
+                        hold more than one GPU count), cuSPARSE on one GPU
+                        as a dashed level.
 Several CSVs (e.g. 1 and 2 GPUs) may be given, comma-separated: their rows
 are told apart by their GPU count."""
 import csv, math, os, subprocess, sys, tempfile
@@ -89,5 +93,32 @@ set key top left
 plot [:{top}][:{top}] x title 'measured = bound' lw 2, '{d3}' using 1:2 with points pt 7 ps 1.5 title 'runs', \\
      '' using 1:2:3 with labels offset 0,1 noenhanced notitle
 """)
-print("wrote", ", ".join(p for p in [prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png"]
-                         if os.path.exists(p)))
+# 4. strong scaling: one series per problem, configuration and tile grid, over the GPU counts
+series = {}
+for r in rows:
+    if r["config"] == "cusparse-1gpu":
+        continue
+    series.setdefault((r["problem"], r["config"], r["tiles"]), []).append((int(r["gpus"]), float(r["seconds"]) * 1e3))
+series = {k: sorted(v) for k, v in series.items() if len(set(g for g, _ in v)) > 1}
+if series:
+    plots = []
+    for n, (key, pts) in enumerate(sorted(series.items())):
+        d = os.path.join(tmp, "s%d.dat" % n)
+        table(d, "# gpus ms", ["%d %g" % p for p in pts])
+        plots.append("'%s' using 1:2 with linespoints lw 2 title '%s %s t%s'" % (d, key[0], key[1], key[2]))
+    for n, c in enumerate(cases):
+        r = val.get((c, "cusparse-1gpu"))
+        if r:
+            plots.append("%g with lines dt 2 title '%s cuSPARSE, 1 GPU'" % (float(r["seconds"]) * 1e3, c))
+    gnuplot(f"""set terminal pngcairo size 1100,700 font ',10'
+set output '{prefix}-scaling.png'
+set title "SpGEMM strong scaling (answers checked)" noenhanced
+set logscale y
+set xlabel 'GPUs'
+set ylabel 'ms (slowest PE, median)'
+set xtics 1
+set key outside right noenhanced
+plot {', '.join(plots)}
+""")
+print("wrote", ", ".join(p for p in [prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png",
+                                     prefix + "-scaling.png"] if os.path.exists(p)))

@@ -6,7 +6,8 @@
 # and against our own 1 PE) for R-MAT 18 and 20 with 2x2 (the default: 2 x
 # PEs) and 4x4 tiles, and R-MAT 22 (nnz(C) ~ 9e9; cuSPARSE on one GPU runs
 # out of memory) with 8x8 tiles, one timed run.  Results in $OUT:
-# test.log, spgemm-p2/p1[-tT].csv and .txt.  Plots afterwards, here:
+# test.log, spgemm-p2/p1[-tT].csv and .txt (PROBLEMS, PROBLEM_BIG change
+# the matrices, e.g. for a dry run on one GPU).  Plots afterwards, here:
 #   python3 bench/plot_spgemm.py <files_at>/spgemm-p1-t4.csv,<files_at>/spgemm-p2-t4.csv out/spgemm
 #   bash bench/x2-spgemm.sh
 set -uo pipefail
@@ -22,7 +23,9 @@ run_suite() { # name pes seconds args...
   timeout "$secs" $B/domino run -n "$pes" bench --suite spgemm "$@" --csv "$OUT/$name.csv" 2>&1 | tee -a "$OUT/$name.txt" \
     | grep -vE "^      PE" | tail -24
 }
-run_suite spgemm-p2 2 ${S1:-90} --problem rmat:18,rmat:20 --repeat 3
-run_suite spgemm-p2-t4 2 ${S2:-90} --problem rmat:18,rmat:20 --tiles 4 --repeat 3
-run_suite spgemm-p1-t4 1 ${S3:-90} --problem rmat:18,rmat:20 --tiles 4 --repeat 3
-run_suite spgemm-p2-t8-r22 2 ${S4:-120} --problem rmat:22 --tiles 8 --repeat 1
+P=${PROBLEMS:-rmat:18,rmat:20}
+BIG=${PROBLEM_BIG:-rmat:22}
+run_suite spgemm-p2 2 ${S1:-90} --problem $P --repeat 3
+run_suite spgemm-p2-t4 2 ${S2:-90} --problem $P --tiles 4 --repeat 3
+run_suite spgemm-p1-t4 1 ${S3:-90} --problem $P --tiles 4 --repeat 3
+run_suite spgemm-p2-t8-big 2 ${S4:-120} --problem $BIG --tiles 8 --repeat 1
