@@ -112,8 +112,6 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (!s) s = sample_row(h, dA, fill == DOMINO_UPPER, d, &count);
     if (s || count < 2) return s;
-    cudaError_t e = cudaMalloc((void **)&dst, sizeof(*dst));
-    if (e) return domino_cuda_status(h, e, "stencil detection");
     int64_t n = dA->nrows;
     for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && !*found && !s && tries < MAX_TRIES; k--) {
         int npoints = domino_stencil_offsets((domino_stencil)k, off);
@@ -128,8 +126,12 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
                 if (!is3d && cz != 1) continue;
                 if (!deltas_match(off, npoints, cx, cy, d, count)) continue;
                 tries++;
-                s = grid_fits(h, gpu, dA, fill, off, npoints, (int32_t)cx, (int32_t)cy, (int32_t)cz,
-                              dst, found);
+                cudaError_t e = dst ? cudaSuccess : cudaMalloc((void **)&dst, sizeof(*dst)); /* a candidate:
+                                   only now the verdict's word (a matrix that is no stencil costs no
+                                   allocation and no cudaFree, which waits for the device) */
+                if (e) s = domino_cuda_status(h, e, "stencil detection");
+                else s = grid_fits(h, gpu, dA, fill, off, npoints, (int32_t)cx, (int32_t)cy, (int32_t)cz, dst,
+                                   found);
                 if (*found) {
                     *st = (domino_stencil)k;
                     *nx = (int32_t)cx;
@@ -139,6 +141,6 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
             }
         }
     }
-    cudaFree(dst);
+    if (dst) cudaFree(dst);
     return s;
 }
