@@ -83,6 +83,22 @@ static inline int sparse_close(domino_handle h, domino_matrix R, domino_matrix G
     return same_shape && *missing == 0 && *diff <= 1e3 * domino_type_eps(r.type) * fmax(*scale, 1.0);
 }
 
+/* y = M x (host CSR, double accumulation); |M| |x| into ya when not NULL */
+static inline void csr_apply(domino_matrix M, const double *x, double *y, double *ya)
+{
+    domino_matrix_view v;
+    domino_matrix_get_view(NULL, M, &v);
+    for (int32_t i = 0; i < v.nrows; i++) {
+        double s = 0, a = 0;
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+            s += get_value(v.val, v.type, k) * x[v.ind[k]];
+            a += fabs(get_value(v.val, v.type, k) * x[v.ind[k]]);
+        }
+        y[i] = s;
+        if (ya) ya[i] = a;
+    }
+}
+
 /* v[i] = x in a double or float array */
 static inline void set_value(void *v, domino_type t, int64_t i, double x)
 {

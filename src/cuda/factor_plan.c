@@ -172,17 +172,9 @@ static domino_status allocate_values(domino_handle h, struct domino_factor_plan_
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
     if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     for (int32_t b = 0; b < p->batch; b++) {
-        struct domino_dmatrix_s *d = &p->alias[b];
-        d->magic = DOMINO_DMATRIX_MAGIC;
-        d->borrowed = 1;
-        d->format = DOMINO_CSR;
-        d->type = DOMINO_FLOAT64;
-        d->nrows = d->ncols = p->n;
-        d->nnz = p->nnz;
-        d->ptr = p->ptr;
-        d->ind = p->ind;
-        d->val = p->val + (size_t)b * (size_t)p->nnz;
-        d->sorted = 1;
+        domino_dmatrix_borrow(&p->alias[b], DOMINO_FLOAT64, p->n, p->n, p->nnz, p->ptr, p->ind,
+                              p->val + (size_t)b * (size_t)p->nnz);
+        p->alias[b].sorted = 1;
     }
     return DOMINO_SUCCESS;
 }

@@ -197,16 +197,8 @@ static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
 {
     struct domino_dmatrix_s *t = domino_calloc(1, sizeof(*t));
     if (!t) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_trsv_analysis: out of memory");
-    t->magic = DOMINO_DMATRIX_MAGIC;
-    t->format = DOMINO_CSR;
-    t->type = p->type;
-    t->nrows = t->ncols = p->n;
-    t->nnz = p->tnnz;
-    t->ptr = p->tptr;
-    t->ind = p->tind;
-    t->val = p->tval;
+    domino_dmatrix_borrow(t, p->type, p->n, p->n, p->tnnz, p->tptr, p->tind, p->tval);
     t->sorted = 1; /* the transpose is stable */
-    t->borrowed = 1;
     p->tview = t;
     return DOMINO_SUCCESS;
 }

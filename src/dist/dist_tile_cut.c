@@ -35,17 +35,48 @@ void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t
             }
 }
 
+/* the next xorshift draw of state *x, below k + 1 */
+static int64_t draw_below(uint64_t *x, int64_t k)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (int64_t)(*x % (uint64_t)(k + 1));
+}
+
 void dist_shuffle(int *a, int n, uint64_t seed)
 {
     uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
     for (int k = n - 1; k > 0; k--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int r = (int)(x % (uint64_t)(k + 1)), tmp = a[k];
+        int r = (int)draw_below(&x, k), tmp = a[k];
         a[k] = a[r];
         a[r] = tmp;
     }
+}
+
+void dist_shuffle64(int64_t *a, int64_t n, uint64_t seed)
+{
+    uint64_t x = seed * 0x9e3779b97f4a7c15ULL + 1;
+    for (int64_t k = n - 1; k > 0; k--) {
+        int64_t r = draw_below(&x, k), tmp = a[k];
+        a[k] = a[r];
+        a[r] = tmp;
+    }
+}
+
+domino_status dist_check_spgemm_operands(domino_handle h, domino_matrix A, domino_matrix B, const char *what)
+{
+    domino_status s = domino_check_matrix(h, A, what);
+    if (!s) s = domino_check_matrix(h, B, what);
+    if (s) return s;
+    if (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL || B->format != DOMINO_CSR ||
+        B->symmetry != DOMINO_GENERAL)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: A and B must be CSR stored general", what);
+    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, "%s: A and B have different value types", what);
+    if (A->ncols != B->nrows)
+        return domino_error(h, DOMINO_DIMENSION_MISMATCH, "%s: A is %d x %d, B is %d x %d", what, A->nrows, A->ncols,
+                            B->nrows, B->ncols);
+    return DOMINO_SUCCESS;
 }
 
 void dist_copy_block(void *dst, const void *B, int64_t ldb, int64_t row0, int64_t rows, int64_t col0,

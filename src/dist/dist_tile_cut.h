@@ -19,6 +19,11 @@ void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t
 /* permute a[0..n) at random (xorshift seeded with seed): the order in
  * which work stealing visits other ranks' tiles */
 void dist_shuffle(int *a, int n, uint64_t seed);
+/* the same for 64-bit items (the same permutation as dist_shuffle for the same n and seed) */
+void dist_shuffle64(int64_t *a, int64_t n, uint64_t seed);
+/* the operands of a distributed C = A B: live CSR matrices stored general,
+ * of one type, A's columns = B's rows; names what is wrong (what: the caller) */
+domino_status dist_check_spgemm_operands(domino_handle h, domino_matrix A, domino_matrix B, const char *what);
 /* dst (rows x cols, row-major, contiguous) = the block of the row-major B
  * (leading dimension ldb, values of vs bytes) at row row0, column col0 */
 void dist_copy_block(void *dst, const void *B, int64_t ldb, int64_t row0, int64_t rows, int64_t col0,

@@ -17,22 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* y = M x (host CSR, double accumulation); |M| |x| into ya when not NULL */
-static void csr_apply(domino_matrix M, const double *x, double *y, double *ya)
-{
-    domino_matrix_view v;
-    domino_matrix_get_view(NULL, M, &v);
-    for (int32_t i = 0; i < v.nrows; i++) {
-        double s = 0, a = 0;
-        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
-            s += get_value(v.val, v.type, k) * x[v.ind[k]];
-            a += fabs(get_value(v.val, v.type, k) * x[v.ind[k]]);
-        }
-        y[i] = s;
-        if (ya) ya[i] = a;
-    }
-}
-
 static void check_product(domino_handle h, domino_dist D, const char *name, domino_matrix A, domino_matrix B,
                           int tiles)
 {

@@ -58,18 +58,11 @@ static void check_spgemm(domino_handle h, int npes, const char *name, domino_mat
         return;
     }
     double *x = malloc(((size_t)vb.ncols + 1) * sizeof(double)), *y = malloc(((size_t)r.nrows + 1) * sizeof(double));
-    double *want = malloc(((size_t)r.nrows + 1) * sizeof(double));
+    double *want = malloc(((size_t)r.nrows + 1) * sizeof(double)), *mag = malloc(((size_t)r.nrows + 1) * sizeof(double));
     lcg_fill(x, DOMINO_FLOAT64, vb.ncols, 41);
+    csr_apply(R, x, want, mag); /* the CPU's C x, and the size of its terms */
     double scale = 0;
-    for (int32_t i = 0; i < r.nrows; i++) {
-        double sum = 0, mag = 0;
-        for (int64_t k = r.ptr[i]; k < r.ptr[i + 1]; k++) {
-            sum += get_value(r.val, r.type, k) * x[r.ind[k]];
-            mag += fabs(get_value(r.val, r.type, k) * x[r.ind[k]]);
-        }
-        want[i] = sum;
-        scale = fmax(scale, mag);
-    }
+    for (int32_t i = 0; i < r.nrows; i++) scale = fmax(scale, mag[i]);
     CHECK_OK(h, domino_summa_gpu_spgemm_make(h, A, B, pr, pc, &S));
     for (int round = 0; round < 2 && S; round++) {
         int64_t nnz = -1;
@@ -88,7 +81,7 @@ static void check_spgemm(domino_handle h, int npes, const char *name, domino_mat
     }
     domino_summa_gpu_spgemm_free(S);
     domino_matrix_free(R);
-    free(x), free(y), free(want);
+    free(x), free(y), free(want), free(mag);
 }
 
 static int pe_main(const domino_launch_info *info, void *arg)

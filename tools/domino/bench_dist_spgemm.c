@@ -9,6 +9,7 @@
  * the component breakdown is the last run's, one line per PE. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "bench_dist_spgemm.h"
+#include "bench_dist_common.h"
 #include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
 #include "domino.h"
@@ -323,20 +324,9 @@ int bench_dist_spgemm_run(const spgemm_bench_request *rq)
     domino_dist D = NULL;
     FILE *csv = NULL;
     int wrong = 0, failed = 0;
-    if (domino_create(&h)) return 1;
-    if (domino_dist_join(h, &D)) {
-        fprintf(stderr, "domino bench --suite spgemm: %s\n(start it as domino run -n N bench --suite spgemm, or "
-                        "under mpirun)\n", domino_last_error(h));
-        domino_destroy(h);
-        return 2;
-    }
+    int started = bench_dist_begin("spgemm", &h, &D, &get_gbs);
+    if (started) return started;
     int rank = domino_dist_rank(D);
-    if (domino_dist_get_bandwidth(h, D, (size_t)64 << 20, &get_gbs)) {
-        fprintf(stderr, "domino bench: %s\n", domino_last_error(h));
-        domino_dist_leave(h, D);
-        domino_destroy(h);
-        return 1;
-    }
     const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
     if (rank == 0) {
         printf("# domino bench --suite spgemm: C = A A, %d PEs, %s, %d timed runs after a warm-up (median of the "

@@ -10,6 +10,7 @@
  * the products PE 0 stole in the last run. */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "bench_dist_spmm.h"
+#include "bench_dist_common.h"
 #include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
 #include "cli_util.h"
@@ -254,20 +255,9 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
     domino_dist D = NULL;
     FILE *csv = NULL;
     int wrong = 0, failed = 0;
-    if (domino_create(&h)) return 1;
-    if (domino_dist_join(h, &D)) {
-        fprintf(stderr, "domino bench --suite spmm: %s\n(start it as domino run -n N bench --suite spmm, or under "
-                        "mpirun)\n", domino_last_error(h));
-        domino_destroy(h);
-        return 2;
-    }
+    int started = bench_dist_begin("spmm", &h, &D, &get_gbs);
+    if (started) return started;
     int rank = domino_dist_rank(D);
-    if (domino_dist_get_bandwidth(h, D, (size_t)64 << 20, &get_gbs)) {
-        fprintf(stderr, "domino bench: %s\n", domino_last_error(h));
-        domino_dist_leave(h, D);
-        domino_destroy(h);
-        return 1;
-    }
     const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
     const char *widths = rq->widths ? rq->widths : rq->quick ? "32" : "128,256,512";
     if (rank == 0) {

@@ -23,11 +23,9 @@
 #define WHAT "domino_summa_gpu"
 /* one GPU's part of a SUMMA product */
 struct domino_summa_gpu_s {
-    int rank, size;            /* this PE, PEs */
-    int pr, pc, K, myr, myc;   /* grid, inner blocks, this PE's grid row and column */
+    summa_grid g;              /* the PEs, the blocks, the communicators */
     domino_type type;          /* value type */
     int64_t m, k, n;           /* A m x k, B k x n, C m x n */
-    int64_t *rb, *kb, *cb;     /* boundaries of C's rows, the inner blocks, C's columns */
     int64_t *a_nnz;            /* entries of A(r, l), pr x K */
     int32_t **a_ptr, **a_ind;  /* device A(myr, l) (row offsets as int32) for the blocks held, else NULL */
     void **a_val;              /* their values */
@@ -37,9 +35,6 @@ struct domino_summa_gpu_s {
     void *r_val, *r_b;         /* and of B blocks */
     void *work;                /* cusparseSpMM workspace */
     size_t work_bytes;         /* its size */
-    ncclComm_t world, row, col; /* all PEs, this grid row, this grid column */
-    int *flag;                 /* device word of summa_nccl_agree */
-    cudaStream_t stream;       /* the handle's */
     cusparseHandle_t sparse;   /* the handle's */
 };
 
@@ -101,7 +96,7 @@ domino_status summa_nccl_share_id(domino_handle h, ncclUniqueId *id, int *rank, 
 void domino_summa_gpu_free(domino_summa_gpu S)
 {
     if (!S) return;
-    for (int l = 0; l < S->K; l++) {
+    for (int l = 0; l < S->g.K; l++) {
         if (S->a_ptr) cudaFree(S->a_ptr[l]);
         if (S->a_ind) cudaFree(S->a_ind[l]);
         if (S->a_val) cudaFree(S->a_val[l]);
@@ -117,13 +112,7 @@ void domino_summa_gpu_free(domino_summa_gpu S)
     cudaFree(S->r_val);
     cudaFree(S->r_b);
     cudaFree(S->work);
-    cudaFree(S->flag);
-    if (S->row) ncclCommDestroy(S->row);
-    if (S->col) ncclCommDestroy(S->col);
-    if (S->world) ncclCommDestroy(S->world);
-    domino_free(S->rb);
-    domino_free(S->kb);
-    domino_free(S->cb);
+    summa_grid_free(&S->g);
     domino_free(S->a_nnz);
     domino_free(S);
 }
@@ -133,21 +122,21 @@ void domino_summa_gpu_free(domino_summa_gpu S)
 static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, domino_summa_gpu S)
 {
     size_t vs = domino_type_size(S->type);
-    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
     int64_t max_nnz = 1, max_k = 1;
     cudaError_t e = cudaSuccess;
-    for (int l = 0; l < S->K; l++) {
-        int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
+    for (int l = 0; l < S->g.K; l++) {
+        int64_t nnz = S->a_nnz[(size_t)S->g.myr * S->g.K + l], kr = S->g.kb[l + 1] - S->g.kb[l];
         if (nnz > max_nnz) max_nnz = nnz;
         if (kr > max_k) max_k = kr;
         if (nnz >= INT32_MAX)
             return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": block A(%d, %d) has %lld entries, more than "
-                                "32-bit offsets hold; use more PEs", S->myr, l, (long long)nnz);
+                                "32-bit offsets hold; use more PEs", S->g.myr, l, (long long)nnz);
     }
-    for (int l = 0; l < S->K && !e; l++) {
-        if (l % S->pc == S->myc) {
+    for (int l = 0; l < S->g.K && !e; l++) {
+        if (l % S->g.pc == S->g.myc) {
             domino_matrix T = NULL;
-            domino_status s = dist_cut_tile(h, A, S->rb, S->kb, S->myr, l, &T);
+            domino_status s = dist_cut_tile(h, A, S->g.rb, S->g.kb, S->g.myr, l, &T);
             if (s) return s;
             int32_t *p32 = domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
             for (int64_t r = 0; p32 && r <= rows; r++) p32[r] = (int32_t)T->ptr[r];
@@ -158,11 +147,11 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
             domino_free(p32);
             domino_matrix_free(T);
         }
-        if (!e && l % S->pr == S->myr) {
-            int64_t kr = S->kb[l + 1] - S->kb[l];
+        if (!e && l % S->g.pr == S->g.myr) {
+            int64_t kr = S->g.kb[l + 1] - S->g.kb[l];
             char *blk = domino_malloc((size_t)(kr * cols) * vs + 1);
             if (!blk) e = cudaErrorMemoryAllocation;
-            else dist_copy_block(blk, B, ldb, S->kb[l], kr, S->cb[S->myc], cols, vs);
+            else dist_copy_block(blk, B, ldb, S->g.kb[l], kr, S->g.cb[S->g.myc], cols, vs);
             if (!e) e = domino_device_copy_new(&S->b[l], blk, (size_t)(kr * cols) * vs);
             domino_free(blk);
         }
@@ -191,17 +180,67 @@ domino_status summa_nccl_agree(domino_handle h, ncclComm_t world, cudaStream_t s
     return DOMINO_SUCCESS;
 }
 
+domino_status summa_grid_start(domino_handle h, summa_grid *g, int64_t m, int64_t k, int64_t n, int pr, int pc,
+                               cudaStream_t stream, const char *what, int *joined)
+{
+    ncclUniqueId id;
+    domino_status s = DOMINO_SUCCESS;
+    *joined = 0;
+    g->stream = stream;
+    setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
+    cudaError_t fe = cudaMalloc((void **)&g->flag, sizeof(int)); /* before the collectives: agree never lacks it */
+    if (fe) return domino_cuda_status(h, fe, what);
+    if ((s = summa_nccl_share_id(h, &id, &g->rank, &g->size))) return s;
+    char step[160];
+    snprintf(step, sizeof(step), "%s: ncclCommInitRank", what);
+    if ((s = summa_nccl_status(h, ncclCommInitRank(&g->world, g->size, id, g->rank), step, g->rank))) return s;
+    *joined = 1; /* from here every PE takes part in every collective, failed or not */
+    g->pr = pr;
+    g->pc = pc;
+    if (pr < 1 || pc < 1 || (int64_t)pr * pc != g->size) {
+        s = domino_error(h, DOMINO_INVALID_VALUE, "%s: a %d x %d grid for %d PEs", what, pr, pc, g->size);
+        g->pr = 1, g->pc = g->size; /* a grid to split by, so the collectives still match */
+    }
+    g->K = dist_lcm(g->pr, g->pc);
+    g->myr = g->rank / g->pc;
+    g->myc = g->rank % g->pc;
+    g->rb = dist_split(m, g->pr);
+    g->kb = dist_split(k, g->K);
+    g->cb = dist_split(n, g->pc);
+    if (!s && (!g->rb || !g->kb || !g->cb))
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (PE %d)", what, g->rank);
+    snprintf(step, sizeof(step), "%s: grid row and column split", what);
+    domino_status g1 = summa_nccl_status(h, ncclCommSplit(g->world, g->myr, g->myc, &g->row, NULL), step, g->rank);
+    domino_status g2 = summa_nccl_status(h, ncclCommSplit(g->world, g->myc, g->myr, &g->col, NULL), step, g->rank);
+    return s ? s : g1 ? g1 : g2;
+}
+
+domino_status summa_grid_agree(domino_handle h, summa_grid *g, domino_status s, const char *what)
+{
+    return summa_nccl_agree(h, g->world, g->stream, g->rank, g->flag, s, what);
+}
+
+void summa_grid_free(summa_grid *g)
+{
+    cudaFree(g->flag);
+    if (g->row) ncclCommDestroy(g->row);
+    if (g->col) ncclCommDestroy(g->col);
+    if (g->world) ncclCommDestroy(g->world);
+    domino_free(g->rb);
+    domino_free(g->kb);
+    domino_free(g->cb);
+}
+
 /* every PE learns whether one failed (a PE that stopped early must not leave the others in a broadcast) */
 static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
 {
-    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->flag, s, WHAT);
+    return summa_grid_agree(h, &S->g, s, WHAT);
 }
 
 domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
                                     int pr, int pc, domino_summa_gpu *out)
 {
     struct domino_gpu_context *gpu;
-    ncclUniqueId id;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
     *out = NULL;
     domino_status s = domino_check_matrix(h, A, WHAT);
@@ -214,48 +253,25 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     if ((s = domino_gpu_context_get(h, &gpu))) return s; /* selects the PE's GPU */
     domino_summa_gpu S = domino_calloc(1, sizeof(*S));
     if (!S) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    S->stream = gpu->stream;
     S->sparse = gpu->cusparse;
-    setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
-    cudaError_t fe = cudaMalloc((void **)&S->flag, sizeof(int)); /* before the collectives: agree never lacks it */
-    if (fe) {
-        s = domino_cuda_status(h, fe, WHAT ": agreement word");
-        goto failed;
-    }
-    if ((s = summa_nccl_share_id(h, &id, &S->rank, &S->size))) goto failed;
-    if ((s = summa_nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank", S->rank)))
-        goto failed;
-    /* from here every PE takes part in every collective, failed or not */
     S->type = A->type;
     S->m = A->nrows;
     S->k = A->ncols;
     S->n = n;
-    S->pr = pr;
-    S->pc = pc;
-    if (pr < 1 || pc < 1 || (int64_t)pr * pc != S->size) {
-        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": a %d x %d grid for %d PEs", pr, pc, S->size);
-        S->pr = 1, S->pc = S->size; /* a grid to split by, so the collectives still match */
-    }
-    S->K = dist_lcm(S->pr, S->pc);
-    S->myr = S->rank / S->pc;
-    S->myc = S->rank % S->pc;
-    S->rb = dist_split(S->m, S->pr);
-    S->kb = dist_split(S->k, S->K);
-    S->cb = dist_split(n, S->pc);
-    S->a_nnz = domino_calloc((size_t)S->pr * S->K, sizeof(int64_t));
-    S->a_ptr = domino_calloc((size_t)S->K, sizeof(int32_t *));
-    S->a_ind = domino_calloc((size_t)S->K, sizeof(int32_t *));
-    S->a_val = domino_calloc((size_t)S->K, sizeof(void *));
-    S->b = domino_calloc((size_t)S->K, sizeof(void *));
-    if (!s && (!S->rb || !S->kb || !S->cb || !S->a_nnz || !S->a_ptr || !S->a_ind || !S->a_val || !S->b))
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->rank);
-    if (!s) dist_count_blocks(A, S->rb, S->pr, S->kb, S->K, S->a_nnz); /* every PE knows every size */
+    int joined = 0;
+    s = summa_grid_start(h, &S->g, S->m, S->k, n, pr, pc, gpu->stream, WHAT, &joined);
+    if (!joined) goto failed;
+    /* from here every PE takes part in every collective, failed or not */
+    S->a_nnz = domino_calloc((size_t)S->g.pr * S->g.K, sizeof(int64_t));
+    S->a_ptr = domino_calloc((size_t)S->g.K, sizeof(int32_t *));
+    S->a_ind = domino_calloc((size_t)S->g.K, sizeof(int32_t *));
+    S->a_val = domino_calloc((size_t)S->g.K, sizeof(void *));
+    S->b = domino_calloc((size_t)S->g.K, sizeof(void *));
+    if (!s && (!S->a_nnz || !S->a_ptr || !S->a_ind || !S->a_val || !S->b))
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->g.rank);
+    if (!s) dist_count_blocks(A, S->g.rb, S->g.pr, S->g.kb, S->g.K, S->a_nnz); /* every PE knows every size */
     if (!s) s = own_blocks(h, A, B, ldb, S);
-    domino_status g1 = summa_nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split", S->rank);
-    domino_status g2 = summa_nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL), WHAT ": column split", S->rank);
-    if (!s) s = g1 ? g1 : g2;
-    /* everyone learns whether someone failed */
-    s = agree(h, S, s);
+    s = agree(h, S, s); /* everyone learns whether someone failed */
     if (s) goto failed;
     *out = S;
     return DOMINO_SUCCESS;
@@ -305,40 +321,40 @@ domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_
     if (!S) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
     size_t vs = domino_type_size(S->type);
     ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
-    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
     domino_status s = DOMINO_SUCCESS;
-    cudaError_t e = rows * cols > 0 ? cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs, S->stream) : cudaSuccess;
-    if (!e) e = cudaStreamSynchronize(S->stream);
+    cudaError_t e = rows * cols > 0 ? cudaMemsetAsync(S->c, 0, (size_t)(rows * cols) * vs, S->g.stream) : cudaSuccess;
+    if (!e) e = cudaStreamSynchronize(S->g.stream);
     double start = domino_wtime();
     ncclResult_t nr = ncclSuccess; /* the first NCCL failure */
-    for (int l = 0; l < S->K; l++) { /* every PE takes part in every step, failed or not */
-        int aroot = l % S->pc, broot = l % S->pr;
-        int64_t nnz = S->a_nnz[(size_t)S->myr * S->K + l], kr = S->kb[l + 1] - S->kb[l];
+    for (int l = 0; l < S->g.K; l++) { /* every PE takes part in every step, failed or not */
+        int aroot = l % S->g.pc, broot = l % S->g.pr;
+        int64_t nnz = S->a_nnz[(size_t)S->g.myr * S->g.K + l], kr = S->g.kb[l + 1] - S->g.kb[l];
         double t0 = domino_wtime();
-        if (!e && aroot == S->myc) { /* the sender's own block into the buffers it broadcasts from */
-            e = cudaMemcpyAsync(S->r_ptr, S->a_ptr[l], (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
-            if (!e && nnz) e = cudaMemcpyAsync(S->r_ind, S->a_ind[l], (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
-            if (!e && nnz) e = cudaMemcpyAsync(S->r_val, S->a_val[l], (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->stream);
+        if (!e && aroot == S->g.myc) { /* the sender's own block into the buffers it broadcasts from */
+            e = cudaMemcpyAsync(S->r_ptr, S->a_ptr[l], (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->g.stream);
+            if (!e && nnz) e = cudaMemcpyAsync(S->r_ind, S->a_ind[l], (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->g.stream);
+            if (!e && nnz) e = cudaMemcpyAsync(S->r_val, S->a_val[l], (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->g.stream);
         }
-        if (!e && broot == S->myr && kr * cols > 0)
-            e = cudaMemcpyAsync(S->r_b, S->b[l], (size_t)(kr * cols) * vs, cudaMemcpyDeviceToDevice, S->stream);
+        if (!e && broot == S->g.myr && kr * cols > 0)
+            e = cudaMemcpyAsync(S->r_b, S->b[l], (size_t)(kr * cols) * vs, cudaMemcpyDeviceToDevice, S->g.stream);
         if (nr == ncclSuccess) {
             ncclResult_t r = ncclGroupStart();
-            if (!r) r = ncclBroadcast(S->r_ptr, S->r_ptr, (size_t)(rows + 1), ncclInt32, aroot, S->row, S->stream);
-            if (!r && nnz) r = ncclBroadcast(S->r_ind, S->r_ind, (size_t)nnz, ncclInt32, aroot, S->row, S->stream);
-            if (!r && nnz) r = ncclBroadcast(S->r_val, S->r_val, (size_t)nnz, nt, aroot, S->row, S->stream);
-            if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->col, S->stream);
+            if (!r) r = ncclBroadcast(S->r_ptr, S->r_ptr, (size_t)(rows + 1), ncclInt32, aroot, S->g.row, S->g.stream);
+            if (!r && nnz) r = ncclBroadcast(S->r_ind, S->r_ind, (size_t)nnz, ncclInt32, aroot, S->g.row, S->g.stream);
+            if (!r && nnz) r = ncclBroadcast(S->r_val, S->r_val, (size_t)nnz, nt, aroot, S->g.row, S->g.stream);
+            if (!r && kr * cols > 0) r = ncclBroadcast(S->r_b, S->r_b, (size_t)(kr * cols), nt, broot, S->g.col, S->g.stream);
             ncclResult_t r2 = ncclGroupEnd();
             nr = r ? r : r2;
         }
-        if (!e) e = cudaStreamSynchronize(S->stream);
+        if (!e) e = cudaStreamSynchronize(S->g.stream);
         z.communication += domino_wtime() - t0;
         t0 = domino_wtime();
         if (!s && !e && nr == ncclSuccess) s = multiply(h, S, rows, kr, cols, nnz);
-        if (!e) e = cudaStreamSynchronize(S->stream);
+        if (!e) e = cudaStreamSynchronize(S->g.stream);
         z.compute += domino_wtime() - t0;
     }
-    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->rank);
+    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->g.rank);
     z.total = domino_wtime() - start;
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     if (t) *t = z;
@@ -350,7 +366,7 @@ domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void 
     if (!S || !C) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": NULL argument");
     size_t vs = domino_type_size(S->type);
     ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
-    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
     void *all = NULL;
     if (ldc < S->n) return agree(h, S, domino_error(h, DOMINO_INVALID_VALUE, WHAT ": ldc %lld < n %lld", (long long)ldc,
                                                     (long long)S->n));
@@ -361,17 +377,17 @@ domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void 
         cudaFree(all);
         return s;
     }
-    e = cudaMemsetAsync(all, 0, (size_t)(S->m * S->n) * vs + 1, S->stream);
+    e = cudaMemsetAsync(all, 0, (size_t)(S->m * S->n) * vs + 1, S->g.stream);
     if (!e && rows * cols > 0)
-        e = cudaMemcpy2DAsync((char *)all + (size_t)(S->rb[S->myr] * S->n + S->cb[S->myc]) * vs, (size_t)S->n * vs,
+        e = cudaMemcpy2DAsync((char *)all + (size_t)(S->g.rb[S->g.myr] * S->n + S->g.cb[S->g.myc]) * vs, (size_t)S->n * vs,
                               S->c, (size_t)cols * vs, (size_t)cols * vs, (size_t)rows, cudaMemcpyDeviceToDevice,
-                              S->stream);
-    ncclResult_t r = ncclAllReduce(all, all, (size_t)(S->m * S->n), nt, ncclSum, S->world, S->stream);
-    if (!e) e = cudaStreamSynchronize(S->stream);
+                              S->g.stream);
+    ncclResult_t r = ncclAllReduce(all, all, (size_t)(S->m * S->n), nt, ncclSum, S->g.world, S->g.stream);
+    if (!e) e = cudaStreamSynchronize(S->g.stream);
     if (!e && r == ncclSuccess)
         e = cudaMemcpy2D(C, (size_t)ldc * vs, all, (size_t)S->n * vs, (size_t)S->n * vs, (size_t)S->m,
                          cudaMemcpyDeviceToHost);
     cudaFree(all);
     if (e) return domino_cuda_status(h, e, WHAT ": gather");
-    return summa_nccl_status(h, r, WHAT ": gather", S->rank);
+    return summa_nccl_status(h, r, WHAT ": gather", S->g.rank);
 }

@@ -20,11 +20,9 @@
 
 /* one GPU's part of a SUMMA SpGEMM */
 struct domino_summa_spgemm_s {
-    int rank, size;            /* this PE, PEs */
-    int pr, pc, K, myr, myc;   /* grid, inner blocks, this PE's grid row and column */
+    summa_grid g;              /* the PEs, the blocks, the communicators */
     domino_type type;          /* value type */
     int64_t m, k, n;           /* A m x k, B k x n, C m x n */
-    int64_t *rb, *kb, *cb;     /* boundaries of C's rows, the inner blocks, C's columns */
     int64_t *a_nnz;            /* entries of A(r, l), pr x K */
     int64_t *b_nnz;            /* entries of B(l, c), K x pc */
     domino_dmatrix *a;         /* K: A(myr, l) where this PE holds it, else NULL (device, 64-bit offsets) */
@@ -33,15 +31,12 @@ struct domino_summa_spgemm_s {
     int32_t *ra_ind, *rb_ind;  /* their indices */
     void *ra_val, *rb_val;     /* and values */
     domino_dmatrix c;          /* C(myr, myc) after a run */
-    ncclComm_t world, row, col; /* all PEs, this grid row, this grid column */
-    int *flag;                 /* device word of summa_nccl_agree */
-    cudaStream_t stream;       /* the handle's */
 };
 
 void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
 {
     if (!S) return;
-    for (int l = 0; l < S->K; l++) {
+    for (int l = 0; l < S->g.K; l++) {
         if (S->a) domino_dmatrix_free(S->a[l]);
         if (S->b) domino_dmatrix_free(S->b[l]);
     }
@@ -54,13 +49,7 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
     cudaFree(S->rb_ptr);
     cudaFree(S->rb_ind);
     cudaFree(S->rb_val);
-    cudaFree(S->flag);
-    if (S->row) ncclCommDestroy(S->row);
-    if (S->col) ncclCommDestroy(S->col);
-    if (S->world) ncclCommDestroy(S->world);
-    domino_free(S->rb);
-    domino_free(S->kb);
-    domino_free(S->cb);
+    summa_grid_free(&S->g);
     domino_free(S->a_nnz);
     domino_free(S->b_nnz);
     domino_free(S);
@@ -68,7 +57,7 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S)
 
 static domino_status agree(domino_handle h, domino_summa_spgemm S, domino_status s)
 {
-    return summa_nccl_agree(h, S->world, S->stream, S->rank, S->flag, s, WHAT);
+    return summa_grid_agree(h, &S->g, s, WHAT);
 }
 
 /* this PE's blocks of A and B on its GPU, and receive buffers for the
@@ -76,27 +65,27 @@ static domino_status agree(domino_handle h, domino_summa_spgemm S, domino_status
 static domino_status own_blocks(domino_handle h, domino_matrix A, domino_matrix B, domino_summa_spgemm S)
 {
     size_t vs = domino_type_size(S->type);
-    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], max_a = 1, max_b = 1, max_k = 1;
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], max_a = 1, max_b = 1, max_k = 1;
     domino_status s = DOMINO_SUCCESS;
-    for (int l = 0; l < S->K; l++) {
-        int64_t na = S->a_nnz[(size_t)S->myr * S->K + l], nb = S->b_nnz[(size_t)l * S->pc + S->myc];
+    for (int l = 0; l < S->g.K; l++) {
+        int64_t na = S->a_nnz[(size_t)S->g.myr * S->g.K + l], nb = S->b_nnz[(size_t)l * S->g.pc + S->g.myc];
         if (na > max_a) max_a = na;
         if (nb > max_b) max_b = nb;
-        if (S->kb[l + 1] - S->kb[l] > max_k) max_k = S->kb[l + 1] - S->kb[l];
+        if (S->g.kb[l + 1] - S->g.kb[l] > max_k) max_k = S->g.kb[l + 1] - S->g.kb[l];
         if (na >= INT32_MAX || nb >= INT32_MAX)
             return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": block A(%d, %d) or B(%d, %d) has 2^31 entries or "
-                                "more; use more PEs", S->myr, l, l, S->myc);
+                                "more; use more PEs", S->g.myr, l, l, S->g.myc);
     }
-    for (int l = 0; l < S->K && !s; l++) {
+    for (int l = 0; l < S->g.K && !s; l++) {
         domino_matrix T = NULL;
-        if (l % S->pc == S->myc) {
-            s = dist_cut_tile(h, A, S->rb, S->kb, S->myr, l, &T);
+        if (l % S->g.pc == S->g.myc) {
+            s = dist_cut_tile(h, A, S->g.rb, S->g.kb, S->g.myr, l, &T);
             if (!s) s = domino_dmatrix_upload(h, T, &S->a[l]);
             domino_matrix_free(T);
             T = NULL;
         }
-        if (!s && l % S->pr == S->myr) {
-            s = dist_cut_tile(h, B, S->kb, S->cb, l, S->myc, &T);
+        if (!s && l % S->g.pr == S->g.myr) {
+            s = dist_cut_tile(h, B, S->g.kb, S->g.cb, l, S->g.myc, &T);
             if (!s) s = domino_dmatrix_upload(h, T, &S->b[l]);
             domino_matrix_free(T);
         }
@@ -116,66 +105,32 @@ domino_status domino_summa_gpu_spgemm_make(domino_handle h, domino_matrix A, dom
                                            domino_summa_spgemm *out)
 {
     struct domino_gpu_context *gpu;
-    ncclUniqueId id;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
     *out = NULL;
-    domino_status s = domino_check_matrix(h, A, WHAT);
-    if (!s) s = domino_check_matrix(h, B, WHAT);
+    domino_status s = dist_check_spgemm_operands(h, A, B, WHAT);
     if (s) return s;
-    if (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL || B->format != DOMINO_CSR ||
-        B->symmetry != DOMINO_GENERAL)
-        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A and B must be CSR stored general");
-    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": A and B have different value types");
-    if (A->ncols != B->nrows)
-        return domino_error(h, DOMINO_DIMENSION_MISMATCH, WHAT ": A is %d x %d, B is %d x %d", A->nrows, A->ncols,
-                            B->nrows, B->ncols);
     if ((s = domino_gpu_context_get(h, &gpu))) return s; /* selects the PE's GPU */
     domino_summa_spgemm S = domino_calloc(1, sizeof(*S));
     if (!S) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    S->stream = gpu->stream;
-    setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast objects */
-    cudaError_t fe = cudaMalloc((void **)&S->flag, sizeof(int)); /* before the collectives: agree never lacks it */
-    if (fe) {
-        s = domino_cuda_status(h, fe, WHAT ": agreement word");
-        goto failed;
-    }
-    if ((s = summa_nccl_share_id(h, &id, &S->rank, &S->size))) goto failed;
-    if ((s = summa_nccl_status(h, ncclCommInitRank(&S->world, S->size, id, S->rank), WHAT ": ncclCommInitRank",
-                               S->rank)))
-        goto failed;
-    /* from here every PE takes part in every collective, failed or not */
     S->type = A->type;
     S->m = A->nrows;
     S->k = A->ncols;
     S->n = B->ncols;
-    S->pr = pr;
-    S->pc = pc;
-    if (pr < 1 || pc < 1 || (int64_t)pr * pc != S->size) {
-        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": a %d x %d grid for %d PEs", pr, pc, S->size);
-        S->pr = 1, S->pc = S->size; /* a grid to split by, so the collectives still match */
-    }
-    S->K = dist_lcm(S->pr, S->pc);
-    S->myr = S->rank / S->pc;
-    S->myc = S->rank % S->pc;
-    S->rb = dist_split(S->m, S->pr);
-    S->kb = dist_split(S->k, S->K);
-    S->cb = dist_split(S->n, S->pc);
-    S->a_nnz = domino_calloc((size_t)S->pr * S->K, sizeof(int64_t));
-    S->b_nnz = domino_calloc((size_t)S->K * S->pc, sizeof(int64_t));
-    S->a = domino_calloc((size_t)S->K, sizeof(domino_dmatrix));
-    S->b = domino_calloc((size_t)S->K, sizeof(domino_dmatrix));
-    if (!s && (!S->rb || !S->kb || !S->cb || !S->a_nnz || !S->b_nnz || !S->a || !S->b))
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->rank);
+    int joined = 0;
+    s = summa_grid_start(h, &S->g, S->m, S->k, S->n, pr, pc, gpu->stream, WHAT, &joined);
+    if (!joined) goto failed;
+    /* from here every PE takes part in every collective, failed or not */
+    S->a_nnz = domino_calloc((size_t)S->g.pr * S->g.K, sizeof(int64_t));
+    S->b_nnz = domino_calloc((size_t)S->g.K * S->g.pc, sizeof(int64_t));
+    S->a = domino_calloc((size_t)S->g.K, sizeof(domino_dmatrix));
+    S->b = domino_calloc((size_t)S->g.K, sizeof(domino_dmatrix));
+    if (!s && (!S->a_nnz || !S->b_nnz || !S->a || !S->b))
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->g.rank);
     if (!s) { /* every PE knows every block's size */
-        dist_count_blocks(A, S->rb, S->pr, S->kb, S->K, S->a_nnz);
-        dist_count_blocks(B, S->kb, S->K, S->cb, S->pc, S->b_nnz);
+        dist_count_blocks(A, S->g.rb, S->g.pr, S->g.kb, S->g.K, S->a_nnz);
+        dist_count_blocks(B, S->g.kb, S->g.K, S->g.cb, S->g.pc, S->b_nnz);
     }
     if (!s) s = own_blocks(h, A, B, S);
-    domino_status g1 = summa_nccl_status(h, ncclCommSplit(S->world, S->myr, S->myc, &S->row, NULL), WHAT ": row split",
-                                         S->rank);
-    domino_status g2 = summa_nccl_status(h, ncclCommSplit(S->world, S->myc, S->myr, &S->col, NULL),
-                                         WHAT ": column split", S->rank);
-    if (!s) s = g1 ? g1 : g2;
     s = agree(h, S, s);
     if (s) goto failed;
     *out = S;
@@ -192,13 +147,13 @@ static ncclResult_t broadcast_block(domino_summa_spgemm S, domino_dmatrix own, i
     size_t vs = domino_type_size(S->type);
     ncclDataType_t nt = S->type == DOMINO_FLOAT64 ? ncclFloat64 : ncclFloat32;
     if (own) { /* the sender's block into the buffers it broadcasts from */
-        *e = cudaMemcpyAsync(ptr, own->ptr, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice, S->stream);
-        if (!*e && nnz) *e = cudaMemcpyAsync(ind, own->ind, (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->stream);
-        if (!*e && nnz) *e = cudaMemcpyAsync(val, own->val, (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->stream);
+        *e = cudaMemcpyAsync(ptr, own->ptr, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice, S->g.stream);
+        if (!*e && nnz) *e = cudaMemcpyAsync(ind, own->ind, (size_t)nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice, S->g.stream);
+        if (!*e && nnz) *e = cudaMemcpyAsync(val, own->val, (size_t)nnz * vs, cudaMemcpyDeviceToDevice, S->g.stream);
     }
-    ncclResult_t r = ncclBroadcast(ptr, ptr, (size_t)(rows + 1), ncclInt64, root, comm, S->stream);
-    if (!r && nnz) r = ncclBroadcast(ind, ind, (size_t)nnz, ncclInt32, root, comm, S->stream);
-    if (!r && nnz) r = ncclBroadcast(val, val, (size_t)nnz, nt, root, comm, S->stream);
+    ncclResult_t r = ncclBroadcast(ptr, ptr, (size_t)(rows + 1), ncclInt64, root, comm, S->g.stream);
+    if (!r && nnz) r = ncclBroadcast(ind, ind, (size_t)nnz, ncclInt32, root, comm, S->g.stream);
+    if (!r && nnz) r = ncclBroadcast(val, val, (size_t)nnz, nt, root, comm, S->g.stream);
     return r;
 }
 
@@ -208,10 +163,10 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
     memset(&z, 0, sizeof(z));
     if (t) *t = z;
     if (!S) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
-    int64_t rows = S->rb[S->myr + 1] - S->rb[S->myr], cols = S->cb[S->myc + 1] - S->cb[S->myc];
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
     domino_dmatrix_free(S->c);
     S->c = NULL;
-    domino_dmatrix *parts = domino_calloc((size_t)S->K + 1, sizeof(domino_dmatrix));
+    domino_dmatrix *parts = domino_calloc((size_t)S->g.K + 1, sizeof(domino_dmatrix));
     int np = 0;
     domino_status s = parts ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     s = agree(h, S, s);
@@ -219,25 +174,25 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
     ncclResult_t nr = ncclSuccess; /* the first NCCL failure */
     int stop = s != DOMINO_SUCCESS; /* agreed: every PE alike */
     double start = domino_wtime();
-    for (int l = 0; l < S->K && !stop; l++) { /* every PE takes part in every step, failed or not */
-        int aroot = l % S->pc, broot = l % S->pr;
-        int64_t na = S->a_nnz[(size_t)S->myr * S->K + l], nb = S->b_nnz[(size_t)l * S->pc + S->myc];
-        int64_t kr = S->kb[l + 1] - S->kb[l];
+    for (int l = 0; l < S->g.K && !stop; l++) { /* every PE takes part in every step, failed or not */
+        int aroot = l % S->g.pc, broot = l % S->g.pr;
+        int64_t na = S->a_nnz[(size_t)S->g.myr * S->g.K + l], nb = S->b_nnz[(size_t)l * S->g.pc + S->g.myc];
+        int64_t kr = S->g.kb[l + 1] - S->g.kb[l];
         double t0 = domino_wtime();
         if (nr == ncclSuccess) {
             cudaError_t ea = cudaSuccess, eb = cudaSuccess;
             ncclResult_t r = ncclGroupStart();
             if (!r)
-                r = broadcast_block(S, aroot == S->myc && !e ? S->a[l] : NULL, rows, na, S->ra_ptr, S->ra_ind, S->ra_val,
-                                    aroot, S->row, &ea);
+                r = broadcast_block(S, aroot == S->g.myc && !e ? S->a[l] : NULL, rows, na, S->ra_ptr, S->ra_ind, S->ra_val,
+                                    aroot, S->g.row, &ea);
             if (!r)
-                r = broadcast_block(S, broot == S->myr && !e ? S->b[l] : NULL, kr, nb, S->rb_ptr, S->rb_ind, S->rb_val,
-                                    broot, S->col, &eb);
+                r = broadcast_block(S, broot == S->g.myr && !e ? S->b[l] : NULL, kr, nb, S->rb_ptr, S->rb_ind, S->rb_val,
+                                    broot, S->g.col, &eb);
             ncclResult_t r2 = ncclGroupEnd();
             nr = r ? r : r2;
             if (!e) e = ea ? ea : eb;
         }
-        if (!e) e = cudaStreamSynchronize(S->stream);
+        if (!e) e = cudaStreamSynchronize(S->g.stream);
         z.communication += domino_wtime() - t0;
         t0 = domino_wtime();
         if (!s && !e && nr == ncclSuccess && na > 0 && nb > 0 && rows > 0 && cols > 0) { /* A(myr, l) B(l, myc) */
@@ -249,7 +204,7 @@ domino_status domino_summa_gpu_spgemm_run(domino_handle h, domino_summa_spgemm S
         }
         z.compute += domino_wtime() - t0;
     }
-    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->rank);
+    if (!s && nr != ncclSuccess) s = summa_nccl_status(h, nr, WHAT ": broadcast", S->g.rank);
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     double t0 = domino_wtime();
     if (!s) s = domino_dmatrix_sum(h, parts, np, (int32_t)rows, (int32_t)cols, S->type, &S->c);
@@ -272,12 +227,12 @@ domino_status domino_summa_gpu_spgemm_multiply(domino_handle h, domino_summa_spg
     cudaError_t e = cudaMalloc((void **)&all, (size_t)(S->m + 1) * sizeof(double));
     if (!e) e = cudaMalloc((void **)&dx, (size_t)(S->n + 1) * sizeof(double));
     if (!e) e = cudaMalloc((void **)&count, sizeof(int64_t));
-    if (!e) e = cudaMemsetAsync(all, 0, (size_t)(S->m + 1) * sizeof(double), S->stream);
-    if (!e) e = cudaMemcpyAsync(count, &mine, sizeof(int64_t), cudaMemcpyHostToDevice, S->stream);
-    if (!s && !e) e = cudaMemcpyAsync(dx, x, (size_t)S->n * sizeof(double), cudaMemcpyHostToDevice, S->stream);
+    if (!e) e = cudaMemsetAsync(all, 0, (size_t)(S->m + 1) * sizeof(double), S->g.stream);
+    if (!e) e = cudaMemcpyAsync(count, &mine, sizeof(int64_t), cudaMemcpyHostToDevice, S->g.stream);
+    if (!s && !e) e = cudaMemcpyAsync(dx, x, (size_t)S->n * sizeof(double), cudaMemcpyHostToDevice, S->g.stream);
     if (!s && !e)
-        e = domino_launch_csr_apply_add(S->stream, S->type, S->c->nrows, S->c->ptr, S->c->ind, S->c->val,
-                                        dx + S->cb[S->myc], all + S->rb[S->myr]);
+        e = domino_launch_csr_apply_add(S->g.stream, S->type, S->c->nrows, S->c->ptr, S->c->ind, S->c->val,
+                                        dx + S->g.cb[S->g.myc], all + S->g.rb[S->g.myr]);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": multiply");
     if ((s = agree(h, S, s))) { /* every PE leaves here alike */
         cudaFree(all), cudaFree(dx), cudaFree(count);
@@ -285,15 +240,15 @@ domino_status domino_summa_gpu_spgemm_multiply(domino_handle h, domino_summa_spg
     }
     /* every row of C on one PE, each PE's C x in its rows: the sum is C x */
     ncclResult_t r = ncclGroupStart();
-    if (!r) r = ncclAllReduce(all, all, (size_t)S->m, ncclFloat64, ncclSum, S->world, S->stream);
-    if (!r) r = ncclAllReduce(count, count, 1, ncclInt64, ncclSum, S->world, S->stream);
+    if (!r) r = ncclAllReduce(all, all, (size_t)S->m, ncclFloat64, ncclSum, S->g.world, S->g.stream);
+    if (!r) r = ncclAllReduce(count, count, 1, ncclInt64, ncclSum, S->g.world, S->g.stream);
     ncclResult_t r2 = ncclGroupEnd();
     if (!r) r = r2;
-    e = cudaStreamSynchronize(S->stream);
+    e = cudaStreamSynchronize(S->g.stream);
     if (!e) e = cudaMemcpy(y, all, (size_t)S->m * sizeof(double), cudaMemcpyDeviceToHost);
     if (!e && nnz) e = cudaMemcpy(nnz, count, sizeof(int64_t), cudaMemcpyDeviceToHost);
     cudaFree(all), cudaFree(dx), cudaFree(count);
-    s = r ? summa_nccl_status(h, r, WHAT ": multiply", S->rank)
+    s = r ? summa_nccl_status(h, r, WHAT ": multiply", S->g.rank)
           : e ? domino_cuda_status(h, e, WHAT ": multiply") : DOMINO_SUCCESS;
     return agree(h, S, s); /* every PE leaves alike */
 }

@@ -71,8 +71,6 @@ static inline int dspgemm_owner(const struct domino_dspgemm_s *P, int i, int j)
     return (int)(((int64_t)i * P->t + j) % P->npes);
 }
 
-/* *c = C tile (i, j) with no entries */
-domino_status dspgemm_empty_tile(domino_handle h, const struct domino_dspgemm_s *P, int i, int j, domino_dmatrix *c);
 /* keep partial product c of C tile x (dist_spgemm_accumulate.cu) */
 domino_status dspgemm_keep_partial(domino_handle h, struct domino_dspgemm_s *P, int x, domino_dmatrix c);
 void dspgemm_drop_partials(struct domino_dspgemm_s *P);

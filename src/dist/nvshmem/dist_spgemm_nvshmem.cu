@@ -37,6 +37,7 @@
 #include "dist/dist_tile_cut.h"
 #include "dist/nvshmem/dist_spgemm_internal.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
+#include "dist/nvshmem/dist_tile_place.h"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -150,25 +151,12 @@ static domino_status own_tiles(domino_handle h, const struct domino_dspgemm_s *P
     size_t vs = domino_type_size(P->type);
     int T = P->t;
     cudaError_t e = cudaSuccess;
-    for (int x = 0; x < T * T && !e; x++) {
-        int r = x / T, c = x % T;
-        if (dspgemm_owner(P, r, c) != P->rank) continue;
-        domino_matrix tile = NULL;
-        domino_status s = dist_cut_tile(h, X, rs, cs, r, c, &tile);
-        if (s) return s;
-        int64_t rows = rs[r + 1] - rs[r];
-        int32_t *p32 = (int32_t *)domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
-        if (!p32) e = cudaErrorMemoryAllocation;
-        for (int64_t q = 0; p32 && q <= rows; q++) p32[q] = (int32_t)tile->ptr[q];
-        if (!e) e = cudaMemcpy(o->w_ptr + o->at_ptr[x], p32, (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice);
-        if (!e && o->nnz[x])
-            e = cudaMemcpy(o->w_ind + o->at_ent[x], tile->ind, (size_t)o->nnz[x] * sizeof(int32_t), cudaMemcpyHostToDevice);
-        if (!e && o->nnz[x])
-            e = cudaMemcpy((char *)o->w_val + (size_t)o->at_ent[x] * vs, tile->val, (size_t)o->nnz[x] * vs,
-                           cudaMemcpyHostToDevice);
-        domino_free(p32);
-        domino_matrix_free(tile);
-    }
+    domino_status s = DOMINO_SUCCESS;
+    for (int x = 0; x < T * T && !e && !s; x++)
+        if (dspgemm_owner(P, x / T, x % T) == P->rank)
+            e = dist_place_tile(h, X, rs, cs, x / T, x % T, o->w_ptr + o->at_ptr[x], o->w_ind + o->at_ent[x],
+                                (char *)o->w_val + (size_t)o->at_ent[x] * vs, &s);
+    if (s) return s;
     return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
 }
 
@@ -291,16 +279,8 @@ static domino_status allocate(domino_handle h, struct domino_dspgemm_s *P, const
 /* the checks every PE makes alike before any collective; names what is wrong */
 static domino_status check_operands(domino_handle h, domino_matrix A, domino_matrix B, int tiles, int npes)
 {
-    domino_status s = domino_check_matrix(h, A, WHAT);
-    if (!s) s = domino_check_matrix(h, B, WHAT);
+    domino_status s = dist_check_spgemm_operands(h, A, B, WHAT);
     if (s) return s;
-    if (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL || B->format != DOMINO_CSR ||
-        B->symmetry != DOMINO_GENERAL)
-        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A and B must be CSR stored general");
-    if (A->type != B->type) return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": A and B have different value types");
-    if (A->ncols != B->nrows)
-        return domino_error(h, DOMINO_DIMENSION_MISMATCH, WHAT ": A is %d x %d, B is %d x %d", A->nrows, A->ncols,
-                            B->nrows, B->ncols);
     if ((int64_t)B->ncols + 256 >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": B has %d columns (at most 2^31 - 258)", B->ncols);
     if (tiles < 1 || tiles > 256 || npes > 1024)
@@ -537,29 +517,6 @@ static domino_status join_tiles(domino_handle h, struct domino_dspgemm_s *P, int
     return DOMINO_SUCCESS;
 }
 
-domino_status dspgemm_empty_tile(domino_handle h, const struct domino_dspgemm_s *P, int i, int j, domino_dmatrix *c)
-{
-    int64_t rows = P->rb[i + 1] - P->rb[i];
-    struct domino_dmatrix_s *z = (struct domino_dmatrix_s *)domino_calloc(1, sizeof(*z));
-    if (!z) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    z->magic = DOMINO_DMATRIX_MAGIC;
-    z->format = DOMINO_CSR;
-    z->type = P->type;
-    z->nrows = (int32_t)rows;
-    z->ncols = (int32_t)(P->cb[j + 1] - P->cb[j]);
-    z->sorted = 1;
-    cudaError_t e = cudaMalloc((void **)&z->ptr, ((size_t)rows + 1) * sizeof(int64_t));
-    if (!e) e = cudaMemsetAsync(z->ptr, 0, ((size_t)rows + 1) * sizeof(int64_t), P->compute);
-    if (!e) e = cudaStreamSynchronize(P->compute);
-    if (e) {
-        cudaFree(z->ptr);
-        domino_free(z);
-        return domino_cuda_status(h, e, WHAT ": an empty tile");
-    }
-    *c = z;
-    return DOMINO_SUCCESS;
-}
-
 /* the items a run visits: C tiles x = i t + j (made whole), or products
  * x t + l = A(i, l) B(l, j) (kept as partials of C tile x) */
 typedef struct tile_walk {
@@ -571,15 +528,23 @@ typedef struct tile_walk {
                              slow, so that the others steal from it), 0 = none */
 } tile_walk;
 
-/* item's C tile (i, j), inner block l (-1 for a whole tile), and the keys of what it reads */
-static void item_parts(const struct domino_dspgemm_s *P, const tile_walk *w, int64_t item, int *i, int *l, int *j,
-                       int64_t *akey, int64_t *bkey)
+/* item's C tile (i, j) and inner block l (-1 for a whole tile) */
+static void item_tile(const struct domino_dspgemm_s *P, const tile_walk *w, int64_t item, int *i, int *l, int *j)
 {
     int T = P->t;
     int64_t x = w->products ? item / T : item;
     *i = (int)(x / T), *j = (int)(x % T), *l = w->products ? (int)(item % T) : -1;
-    *akey = w->products ? T + (int64_t)*i * T + *l : *i;
-    *bkey = w->products ? T + (int64_t)*l * T + *j : *j;
+}
+
+/* the gets of what item reads (row block i and column block j of a whole
+ * tile, tiles (i, l) and (l, j) of a product), as fetch_items does them */
+static domino_status fetch_item(domino_handle h, struct domino_dspgemm_s *P, const tile_walk *w, int64_t item,
+                                int *qa, int *qb)
+{
+    int i, l, j, T = P->t;
+    item_tile(P, w, item, &i, &l, &j);
+    int64_t akey = l < 0 ? i : T + (int64_t)i * T + l, bkey = l < 0 ? j : T + (int64_t)l * T + j;
+    return fetch_items(h, P, akey, bkey, qa, qb);
 }
 
 /* *item = the next item of the walk this PE makes (claimed where the walk
@@ -623,14 +588,11 @@ static domino_status next_item(domino_handle h, struct domino_dspgemm_s *P, tile
 static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, domino_dspgemm_times *z)
 {
     int T = P->t, qa = 0, qb = 0, i, l, j;
-    int64_t item = -1, next = -1, akey, bkey;
+    int64_t item = -1, next = -1;
     domino_status s = next_item(h, P, w, &item, z);
-    if (!s && item >= 0) {
-        item_parts(P, w, item, &i, &l, &j, &akey, &bkey);
-        s = fetch_items(h, P, akey, bkey, &qa, &qb);
-    }
+    if (!s && item >= 0) s = fetch_item(h, P, w, item, &qa, &qb);
     while (!s && item >= 0) {
-        item_parts(P, w, item, &i, &l, &j, &akey, &bkey);
+        item_tile(P, w, item, &i, &l, &j);
         int x = i * T + j;
         struct domino_dmatrix_s a, b;
         double t0 = domino_wtime();
@@ -644,19 +606,15 @@ static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk
         z->merge += domino_wtime() - t1;
         if ((s = next_item(h, P, w, &next, z))) break;
         int na = qa, nb = qb; /* the next item's gets, during this product */
-        if (next >= 0) {
-            int ni, nl, nj;
-            int64_t nak, nbk;
-            item_parts(P, w, next, &ni, &nl, &nj, &nak, &nbk);
-            if ((s = fetch_items(h, P, nak, nbk, &na, &nb))) break;
-        }
+        if (next >= 0 && (s = fetch_item(h, P, w, next, &na, &nb))) break;
         domino_dmatrix c = NULL;
         if (w->slow_ns) {
             struct timespec pause = {w->slow_ns / 1000000000L, w->slow_ns % 1000000000L};
             nanosleep(&pause, NULL);
         }
         double t2 = domino_wtime();
-        if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) s = dspgemm_empty_tile(h, P, i, j, &c);
+        if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) /* nothing to multiply: an empty tile */
+            s = domino_dmatrix_sum(h, NULL, 0, a.nrows, b.ncols, P->type, &c);
         else s = domino_gpu_spgemm(h, &a, &b, &c, NULL);
         if (!s && l < 0) P->c[x] = c;
         else if (!s) s = dspgemm_keep_partial(h, P, x, c);
@@ -708,12 +666,7 @@ static int64_t *visiting_order(const struct domino_dspgemm_s *P, domino_dspgemm_
             int64_t first = k;
             for (int i = 0; i < T; i++)
                 if (dspgemm_owner(P, i, js[q]) != me) order[k++] = (int64_t)i * T + js[q];
-            int perm[256];
-            for (int z = 0; z < (int)(k - first); z++) perm[z] = z;
-            dist_shuffle(perm, (int)(k - first), seed + 7919ULL * (uint64_t)(q + 1) + (uint64_t)me);
-            int64_t tmp[256];
-            for (int z = 0; z < (int)(k - first); z++) tmp[z] = order[first + perm[z]];
-            memcpy(order + first, tmp, (size_t)(k - first) * sizeof(int64_t));
+            dist_shuffle64(order + first, k - first, seed + 7919ULL * (uint64_t)(q + 1) + (uint64_t)me);
         }
     }
     if (alg == DOMINO_DSPGEMM_STATIONARY_A)
@@ -742,16 +695,7 @@ static int64_t *visiting_order(const struct domino_dspgemm_s *P, domino_dspgemm_
                 if (product_needed(P, i, l, j) && (dspgemm_owner(P, i, l) == me || dspgemm_owner(P, l, j) == me))
                     order[k++] = (int64_t)x * T + l;
         }
-        int64_t n = k - first; /* Fisher-Yates with the xorshift of dist_shuffle, on 64-bit items */
-        uint64_t r = (seed + (uint64_t)me) * 0x9e3779b97f4a7c15ULL + 1;
-        for (int64_t q = n - 1; q > 0; q--) {
-            r ^= r << 13;
-            r ^= r >> 7;
-            r ^= r << 17;
-            int64_t z = (int64_t)(r % (uint64_t)(q + 1)), tmp = order[first + q];
-            order[first + q] = order[first + z];
-            order[first + z] = tmp;
-        }
+        dist_shuffle64(order + first, k - first, seed + (uint64_t)me);
     }
     domino_free(js);
     *count = k;
@@ -820,20 +764,16 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     return s;
 }
 
-/* the remote bytes of item key of A (a < t: row block, else tile) or of B fetched by PE pe */
-static double remote_bytes(const struct domino_dspgemm_s *P, int pe, int of_b, int64_t key)
+/* the remote bytes PE pe fetches for row block b of A (of_b 0) or column block b of B (of_b 1) */
+static double remote_bytes(const struct domino_dspgemm_s *P, int pe, int of_b, int b)
 {
     size_t vs = domino_type_size(P->type);
     int T = P->t;
+    const int64_t *rs = of_b ? P->kb : P->rb;
     double bytes = 0;
     for (int l = 0; l < T; l++) {
-        int r = of_b ? l : (int)key, c = of_b ? (int)key : l; /* tile (r, c) of A or B */
-        if (key >= T) {
-            if (l > 0) break;
-            r = (int)((key - T) / T), c = (int)((key - T) % T);
-        }
+        int r = of_b ? l : b, c = of_b ? b : l; /* tile (r, c) of A or B */
         if (dspgemm_owner(P, r, c) == pe) continue;
-        const int64_t *rs = of_b ? P->kb : P->rb;
         int64_t nnz = of_b ? P->b.nnz[(size_t)r * T + c] : P->a.nnz[(size_t)r * T + c];
         bytes += (double)(rs[r + 1] - rs[r] + 1) * 4 + (double)nnz * (4 + vs);
     }

@@ -33,6 +33,7 @@
 #include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
+#include "dist/nvshmem/dist_tile_place.h"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -233,21 +234,10 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, 
     for (int x = 0; x < T * T && !e; x++) {
         int i = x / T, j = x % T;
         if (owner(P, i, j) != P->rank) continue;
-        domino_matrix tile = NULL;
-        domino_status s = dist_cut_tile(h, A, P->rb, P->kb, i, j, &tile);
+        domino_status s = DOMINO_SUCCESS;
+        e = dist_place_tile(h, A, P->rb, P->kb, i, j, P->w_ptr + P->at_ptr[x], P->w_ind + P->at_ent[x],
+                            (char *)P->w_val + (size_t)P->at_ent[x] * vs, &s);
         if (s) return s;
-        int64_t rows = P->rb[i + 1] - P->rb[i];
-        int32_t *p32 = (int32_t *)domino_malloc((size_t)(rows + 1) * sizeof(int32_t));
-        if (!p32) e = cudaErrorMemoryAllocation;
-        for (int64_t r = 0; p32 && r <= rows; r++) p32[r] = (int32_t)tile->ptr[r];
-        if (!e) e = cudaMemcpy(P->w_ptr + P->at_ptr[x], p32, (size_t)(rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice);
-        if (!e && P->nnz[x])
-            e = cudaMemcpy(P->w_ind + P->at_ent[x], tile->ind, (size_t)P->nnz[x] * sizeof(int32_t), cudaMemcpyHostToDevice);
-        if (!e && P->nnz[x])
-            e = cudaMemcpy((char *)P->w_val + (size_t)P->at_ent[x] * vs, tile->val, (size_t)P->nnz[x] * vs,
-                           cudaMemcpyHostToDevice);
-        domino_free(p32);
-        domino_matrix_free(tile);
         /* B(i, j): inner rows kb[i] .. kb[i+1], columns cb[j] .. cb[j+1] */
         int64_t kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
         if (!e && kr * cols > 0)
