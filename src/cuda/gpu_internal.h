@@ -97,19 +97,34 @@ typedef struct domino_pull_tuning {
                               x arrive (never in deterministic mode; DOMINO_ANY_ORDER, 0 or 1) */
 } domino_pull_tuning;
 
+/* The flag buffers of the one-launch pull solve (one right-hand side):
+ * the solve publishes each x into flags (filled with the pending sentinel
+ * before it) and stores it into X, and fills next_flags and resets next_st
+ * for the solve after it, so no sentinel-fill launch precedes it.  A plan
+ * owns two of each and swaps them after every solve. */
+typedef struct domino_pull_flags {
+    void *flags;                  /* n values, all pending */
+    void *next_flags;             /* n values, made pending by this solve */
+    domino_solve_status *next_st; /* reset by this solve */
+} domino_pull_flags;
+
 /* synchronization-free pull solve (the "domino" engines) of op N with the
  * fill triangle of CSR (ptr, ind, val); mode 0 warp sweep (sorted rows only),
  * 1 warp per row, 2 thread per row, 3 thread per row in the given order of
  * rows; tune: the measured thresholds of its paths (trsv_pull.cu); trace
  * (diagnostics, domino_trsv_trace; NULL: off, a kernel without it): the
- * GPU clock (ns) when each row's x was published, by row. */
+ * GPU clock (ns) when each row's x was published, by row.  flags (NULL:
+ * X is filled with the sentinel first, in a launch of its own) makes it one
+ * launch when nrhs is 1 and trace NULL; st is then the status that flags
+ * belong to (reset by the solve before). */
 cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
                                     const int64_t *ptr, const int32_t *ind, const void *val,
                                     int upper, int unit, int mode, int32_t nrhs,
                                     const void *B, int64_t ldb, void *X, int64_t ldx,
                                     int64_t max_wait_ns, unsigned backoff_ns,
                                     domino_solve_status *st, const int32_t *order,
-                                    domino_pull_tuning tune, uint64_t *trace);
+                                    domino_pull_tuning tune, uint64_t *trace,
+                                    const domino_pull_flags *flags);
 
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the
  * pending sentinel and reset *st, in one launch (trsv_pull.cu) */

@@ -17,12 +17,35 @@
 #define DOMINO_DEFAULT_ANY_ORDER 0 /* opt-in (DOMINO_ANY_ORDER=1): +6% over 26 problems on an H100 but
                                       up to 28% slower on some (bench/results/h100-trsv4/earlier/
                                       any-order-v3.csv); not yet run over the whole suite */
+#define DOMINO_DEFAULT_ONE_LAUNCH_ROWS (1 << 19) /* the one-launch pull solve up to this many rows
+                                                    (DOMINO_ONE_LAUNCH_ROWS; 0 turns it off).  H100,
+                                                    bench/results/h100-one-launch: depth-1 DAGs of
+                                                    1e5 / 2.5e5 / 5e5 rows 1.33 / 1.25 / 1.10x
+                                                    faster in one launch, 1e6 rows 0.86x */
 #define ALIGN_UP(x) (((x) + 255) & ~(size_t)255)
+
+/* Does a plan of engine e solve in one launch (domino_pull_flags)?  The pull
+ * engines with one right-hand side, up to DOMINO_ONE_LAUNCH_ROWS rows: the
+ * launch it saves matters on small systems; on large ones the second store of
+ * every x (into the flags and into X) costs more than the launch. */
+static int uses_one_launch(domino_engine e, int32_t n, int32_t nrhs)
+{
+    if (nrhs != 1 || (e != DOMINO_ENGINE_THREAD && e != DOMINO_ENGINE_WARP && e != DOMINO_ENGINE_LEVELSET))
+        return 0;
+    /* read once, so that a buffer sized by domino_trsv_buffer_size fits the analysis's layout */
+    static long most = -1;
+    if (most < 0) {
+        const char *rows = getenv("DOMINO_ONE_LAUNCH_ROWS"); /* tuning experiments */
+        most = rows && atol(rows) >= 0 ? atol(rows) : DOMINO_DEFAULT_ONE_LAUNCH_ROWS;
+    }
+    return n > 0 && n <= most;
+}
 
 /* which arrays an engine needs besides the caller's */
 typedef struct plan_layout {
     size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
-        level_rows, level_count, total; /* byte offsets into the workspace, and its size */
+        level_rows, level_count, flags0, flags1, flags_st0, flags_st1,
+        total; /* byte offsets into the workspace, and its size */
 } plan_layout;
 
 static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
@@ -32,7 +55,8 @@ static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
     return !arrays_are_csr_of_s;
 }
 
-static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t)
+static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t,
+                             int32_t nrhs)
 {
     plan_layout L;
     memset(&L, 0, sizeof(L));
@@ -55,6 +79,12 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
         TAKE(row_level, (size_t)n * sizeof(int32_t));
         TAKE(level_rows, (size_t)n * sizeof(int32_t));
         TAKE(level_count, 2 * n1 * sizeof(int64_t));
+    }
+    if (uses_one_launch(e, n, nrhs)) {
+        TAKE(flags0, (size_t)n * domino_type_size(t));
+        TAKE(flags1, (size_t)n * domino_type_size(t));
+        TAKE(flags_st0, sizeof(domino_solve_status));
+        TAKE(flags_st1, sizeof(domino_solve_status));
     }
 #undef TAKE
     L.total = off;
@@ -115,7 +145,7 @@ domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill
     domino_status s = check_args(h, op, fill, diag, dA, nrhs, opt, "domino_trsv_buffer_size", &e,
                                  &s_upper, &csr_of_s);
     if (s) return s;
-    *bytes = layout_of(e, engine_needs_transpose(e, csr_of_s), dA->nrows, dA->nnz, dA->type).total;
+    *bytes = layout_of(e, engine_needs_transpose(e, csr_of_s), dA->nrows, dA->nnz, dA->type, nrhs).total;
     return DOMINO_SUCCESS;
 }
 
@@ -307,7 +337,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->level_lanes = atoi(lanes);
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
-    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type);
+    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type, nrhs);
     if (buffer) {
         p->buffer = buffer;
     } else {
@@ -340,6 +370,12 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->done_count = (int32_t *)(base + L.done_count);
         p->left_sum = (double *)(base + L.left_sum);
     }
+    if (uses_one_launch(engine, p->n, nrhs)) {
+        p->flags[0] = base + L.flags0;
+        p->flags[1] = base + L.flags1;
+        p->flags_st[0] = (domino_solve_status *)(base + L.flags_st0);
+        p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
+    }
     if (engine == DOMINO_ENGINE_LEVELSET) {
         p->row_level = (int32_t *)(base + L.row_level);
         p->level_rows = (int32_t *)(base + L.level_rows);
@@ -349,6 +385,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     if (!s && engine == DOMINO_ENGINE_BLOCK)
         s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
+    if (!s && p->flags[0]) { /* the first one-launch solve's flags and status */
+        cudaError_t e = domino_launch_fill_pending(gpu->stream, p->type, p->n, 1, p->flags[0], p->n,
+                                                   p->flags_st[0]);
+        if (e) s = domino_cuda_status(h, e, "domino_trsv_analysis: flags");
+    }
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
         if (p->transposed) s = make_tview(h, p);
         if (!s)
@@ -434,6 +475,17 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
                         (p->engine == DOMINO_ENGINE_LEVELSET && !p->level_launches);
     cudaError_t e = resets_itself ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
     if (e) return domino_cuda_status(h, e, fn);
+    /* the one-launch pull solve: this solve's flags were filled, its status
+     * reset, by the solve before it (or the analysis) */
+    domino_pull_flags flags = {NULL, NULL, NULL}, *one = NULL;
+    domino_solve_status *st = p->st;
+    if (p->flags[0] && !trace && !(p->engine == DOMINO_ENGINE_LEVELSET && (p->level_launches || p->level_lanes))) {
+        flags.flags = p->flags[p->flags_turn];
+        flags.next_flags = p->flags[!p->flags_turn];
+        flags.next_st = p->flags_st[!p->flags_turn];
+        st = p->flags_st[p->flags_turn];
+        one = &flags;
+    }
     switch (p->engine) {
     case DOMINO_ENGINE_BLOCK:
         e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
@@ -453,7 +505,8 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
         else if (!p->level_lanes)
             e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                         p->s_upper, unit, 3, p->nrhs, B, ldb, X, ldx,
-                                        p->max_wait_ns, p->backoff_ns, p->st, p->level_rows, p->tune, NULL);
+                                        p->max_wait_ns, p->backoff_ns, st, p->level_rows, p->tune,
+                                        NULL, one);
         else
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
@@ -467,14 +520,15 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
-                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, p->st, NULL,
-                                    p->tune, trace);
+                                    p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, st, NULL,
+                                    p->tune, trace, one);
         break;
     }
     if (e) return domino_cuda_status(h, e, fn);
+    if (one) p->flags_turn = !p->flags_turn;
     if (check_pivot || p->max_wait_ns > 0) {
         domino_solve_status hst;
-        if ((e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+        if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
             (e = cudaStreamSynchronize(gpu->stream)))
             return domino_cuda_status(h, e, fn);
         if (hst.timeout_row != INT32_MAX)

@@ -51,6 +51,10 @@ struct domino_trsv_plan_s {
     void *scan_tmp;            /* cub scan scratch */
     size_t scan_tmp_bytes;     /* its size */
     domino_solve_status *st;   /* device status record */
+    /* one-launch pull solve (domino_pull_flags; NULL when not used) */
+    void *flags[2];            /* n values each: the ready flags of alternate solves */
+    domino_solve_status *flags_st[2]; /* the status of each */
+    int flags_turn;            /* the next solve publishes into flags[flags_turn] */
     /* CSC push */
     int32_t *in_degree;        /* strict entries per row of S, n */
     int32_t *done_count;       /* producers finished per row, n */

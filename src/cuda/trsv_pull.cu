@@ -28,7 +28,10 @@
  * the warps they wait for get the issue slots.
  * Dependencies inside the block's own rows are read from shared memory,
  * others from global memory with L2-coherent loads.  x itself is the ready
- * flag (device_util.cuh): X is filled with a sentinel first.
+ * flag (device_util.cuh): X is filled with a sentinel first, in a launch of
+ * its own, or (one right-hand side, domino_pull_flags) x is published into
+ * a flag buffer that the previous solve filled, and also stored into X;
+ * each block then fills its rows of the next solve's flag buffer.
  * Upper triangles run the rows in reverse: logical row r is row n-1-r.
  * Results are deterministic in deterministic mode: every row is summed in
  * a fixed order (its stored order, or lanes striding over it and a fixed
@@ -54,6 +57,15 @@ __device__ __forceinline__ T pull_value(int32_t j, int32_t base, int32_t n, int 
 {
     int32_t lj = logical_of(j, n, upper);
     return (use_shared && lj >= base) ? sx[lj - base] : load_relaxed(&X[j]);
+}
+
+/* publish x_i: the store into x is its ready flag; with ONE (the
+ * one-launch solve) xout, the caller's X, gets the value too */
+template <typename T, bool ONE>
+__device__ __forceinline__ void pull_publish(T *x, T *xout, int32_t row, T xi)
+{
+    store_relaxed(&x[row], xi);
+    if (ONE) xout[row] = xi;
 }
 
 /* x_j once solved, waiting in place (the lanes that call it spin
@@ -365,12 +377,12 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
 /* Thread per row, rows of more than long_row entries by the whole warp
  * (pull_long_row_advance, one at a time, the lowest lane first); nobody
  * waits inside a branch: the warp turns until all its rows are solved. */
-template <typename T, bool ANY>
+template <typename T, bool ANY, bool ONE>
 __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *__restrict__ ptr,
                                        const int32_t *__restrict__ ind,
                                        const T *__restrict__ val, int upper, int unit,
                                        int32_t nrhs, const T *__restrict__ B, int64_t ldb, T *X,
-                                       int64_t ldx, volatile T *sx, int64_t max_wait_ns,
+                                       int64_t ldx, T *xout, volatile T *sx, int64_t max_wait_ns,
                                        unsigned backoff_ns, domino_solve_status *st,
                                        const int32_t *__restrict__ order, domino_pull_tuning tune,
                                        uint64_t *trace)
@@ -472,20 +484,23 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
             }
             if (backoff_ns && !__any_sync(0xffffffffu, moved)) __nanosleep(backoff_ns);
         }
+        /* the one-launch solve: X gets the row's x once the warp is through
+         * (a store inside the walk's loop slowed deep solves 3%, H100) */
+        if (ONE && active) xout[row] = use_shared ? sx[lrow - base] : load_relaxed(&x[row]);
     }
 }
 
 /* rows first, first+step, ... < last, one warp per row: the lanes stride
  * over the row, each polling its own dependency, then a fixed-order
  * shuffle reduction (deterministic) */
-template <typename T>
+template <typename T, bool ONE>
 __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t step,
                                            int32_t base, int32_t n,
                                            const int64_t *__restrict__ ptr,
                                            const int32_t *__restrict__ ind,
                                            const T *__restrict__ val, int upper, int unit,
                                            int32_t nrhs, const T *__restrict__ B, int64_t ldb,
-                                           T *X, int64_t ldx, volatile T *sx,
+                                           T *X, int64_t ldx, T *xout, volatile T *sx,
                                            int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st)
 {
     int lane = threadIdx.x & 31;
@@ -513,7 +528,7 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
             diag = warp_sum(diag);
             if (lane == 0) {
                 T xi = publishable(unit ? bval - sum : (bval - sum) / diag);
-                store_relaxed(&x[row], xi);
+                pull_publish<T, ONE>(x, xout, row, xi);
                 if (use_shared) sx[lrow - base] = xi;
             }
             __syncwarp();
@@ -537,11 +552,11 @@ __device__ void pull_rows_warp_cooperative(int32_t first, int32_t last, int32_t 
  * The scan is done before that wait, so a chain costs one hop a warp, not a
  * shuffle and a division a row (the 32-step sweep it replaces: ~8 us a
  * warp on an H100). */
-template <typename T>
+template <typename T, bool ONE>
 __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                 const T *__restrict__ val, int upper, int unit, int32_t nrhs,
-                                const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
+                                const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx, T *xout,
                                 volatile T *sx, int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
                                 uint64_t *trace)
 {
@@ -604,7 +619,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
         bool needs_carry = valid && wbase > 0 && M != (T)0;
         if (valid && !needs_carry) {
             T xi = publishable(C);
-            store_relaxed(&x[row], xi);
+            pull_publish<T, ONE>(x, xout, row, xi);
             if (use_shared) sx[lrow - base] = xi;
             if (trace && !gave_up) trace[row] = global_timer_ns();
         }
@@ -614,7 +629,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
                                          max_wait_ns, st);
             if (needs_carry) {
                 T xi = publishable(C + M * carry);
-                store_relaxed(&x[row], xi);
+                pull_publish<T, ONE>(x, xout, row, xi);
                 if (use_shared) sx[lrow - base] = xi;
                 if (trace && !gave_up) trace[row] = global_timer_ns();
             }
@@ -622,13 +637,14 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
     }
 }
 
-template <typename T, bool TRACE, bool ANY>
+template <typename T, bool TRACE, bool ANY, bool ONE>
 __global__ void __launch_bounds__(PULL_THREADS)
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
-                     const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx,
-                     int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
-                     const int32_t *__restrict__ order, domino_pull_tuning tune, uint64_t *trace_rows)
+                     const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx, T *xout, T *next,
+                     domino_solve_status *st_next, int64_t max_wait_ns, unsigned backoff_ns,
+                     domino_solve_status *st, const int32_t *__restrict__ order,
+                     domino_pull_tuning tune, uint64_t *trace_rows)
 {
     __shared__ int32_t block_ticket;
     __shared__ T sx_store[PULL_ROWS];
@@ -645,19 +661,23 @@ __global__ void __launch_bounds__(PULL_THREADS)
     int32_t base = block_ticket * PULL_ROWS;
     if (base >= n) return;
     int32_t last = (int32_t)min((int64_t)base + PULL_ROWS, (int64_t)n);
+    if (ONE) { /* one-launch solve: the flags of the next solve, rows base..last-1 */
+        if (base + (int32_t)threadIdx.x < last) make_pending(&next[base + threadIdx.x]);
+        if (block_ticket == 0 && threadIdx.x == 0) solve_status_reset(st_next);
+    }
     if (mode == 1) {
         int warp = threadIdx.x >> 5;
-        pull_rows_warp_cooperative<T>(base + warp, last, PULL_WARPS, base, n, ptr, ind, val, upper,
-                                      unit, nrhs, B, ldb, X, ldx, sx, max_wait_ns, backoff_ns, st);
+        pull_rows_warp_cooperative<T, ONE>(base + warp, last, PULL_WARPS, base, n, ptr, ind, val, upper,
+                                      unit, nrhs, B, ldb, X, ldx, xout, sx, max_wait_ns, backoff_ns, st);
         return;
     }
     if (mode == 3) { /* rows in the given order (level sets): thread per row */
-        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY, ONE>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, xout, sx,
                                        max_wait_ns, backoff_ns, st, order, tune, trace);
         return;
     }
     if (mode == 2) {
-        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY, ONE>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, xout, sx,
                                        max_wait_ns, backoff_ns, st, NULL, tune, trace);
         return;
     }
@@ -706,10 +726,10 @@ __global__ void __launch_bounds__(PULL_THREADS)
     }
     if (__all_sync(0xffffffffu, fits && len <= tune.sweep_max_row) &&
         __popc(__ballot_sync(0xffffffffu, chained) & ~1u) >= tune.sweep_min_chained && n - wbase > 1)
-        pull_warp_sweep<T>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_warp_sweep<T, ONE>(wbase, base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, xout, sx,
                            max_wait_ns, backoff_ns, st, trace);
     else
-        pull_block_thread_rows<T, ANY>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, sx,
+        pull_block_thread_rows<T, ANY, ONE>(base, n, ptr, ind, val, upper, unit, nrhs, B, ldb, X, ldx, xout, sx,
                                        max_wait_ns, backoff_ns, st, NULL, tune, trace);
 }
 
@@ -801,18 +821,37 @@ extern "C" cudaError_t domino_launch_fill_pending(cudaStream_t stream, domino_ty
     return cudaGetLastError();
 }
 
-/* trsv_pull_kernel<T, TRACE, ANY>: the arrival-order walk is a kernel of
- * its own (a runtime switch left its code in the stored-order kernel: more
- * spills, and 9-19% slower stored-order solves on an H100) */
+/* trsv_pull_kernel<T, TRACE, ANY, ONE>: the arrival-order walk and the
+ * one-launch solve are kernels of their own (a runtime switch left the
+ * walk's code in the stored-order kernel: more spills, and 9-19% slower
+ * stored-order solves on an H100; the one-launch stores, 2-4% slower deep
+ * solves) */
 template <typename T>
 using pull_kernel_fn = void (*)(int32_t, const int64_t *, const int32_t *, const T *, int, int, int,
-                                int32_t, const T *, int64_t, T *, int64_t, int64_t, unsigned,
-                                domino_solve_status *, const int32_t *, domino_pull_tuning,
-                                uint64_t *);
-template <typename T> static pull_kernel_fn<T> pull_kernel_of(bool trace, bool any)
+                                int32_t, const T *, int64_t, T *, int64_t, T *, T *,
+                                domino_solve_status *, int64_t, unsigned, domino_solve_status *,
+                                const int32_t *, domino_pull_tuning, uint64_t *);
+template <typename T> static pull_kernel_fn<T> pull_kernel_of(bool trace, bool any, bool one)
 {
-    if (trace) return any ? trsv_pull_kernel<T, true, true> : trsv_pull_kernel<T, true, false>;
-    return any ? trsv_pull_kernel<T, false, true> : trsv_pull_kernel<T, false, false>;
+    if (trace) return any ? trsv_pull_kernel<T, true, true, false> : trsv_pull_kernel<T, true, false, false>;
+    if (one) return any ? trsv_pull_kernel<T, false, true, true> : trsv_pull_kernel<T, false, false, true>;
+    return any ? trsv_pull_kernel<T, false, true, false> : trsv_pull_kernel<T, false, false, false>;
+}
+
+/* the kernel of type T with its arguments */
+template <typename T>
+static cudaError_t launch_pull(const cudaLaunchConfig_t *cfg, bool trace, bool any, int32_t n,
+                               const int64_t *ptr, const int32_t *ind, const void *val, int upper,
+                               int unit, int mode, int32_t nrhs, const void *B, int64_t ldb,
+                               void *X, int64_t ldx, void *xout, void *next,
+                               domino_solve_status *st_next, int64_t max_wait_ns,
+                               unsigned backoff_ns, domino_solve_status *st, const int32_t *order,
+                               domino_pull_tuning tune, uint64_t *trace_rows)
+{
+    return cudaLaunchKernelEx(cfg, pull_kernel_of<T>(trace, any, xout != NULL), n, ptr, ind, (const T *)val,
+                              upper, unit, mode, nrhs, (const T *)B, ldb, (T *)X, ldx, (T *)xout,
+                              (T *)next, st_next, max_wait_ns, backoff_ns, st, order, tune,
+                              trace_rows);
 }
 
 extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32_t n,
@@ -822,33 +861,36 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                int64_t ldx, int64_t max_wait_ns,
                                                unsigned backoff_ns, domino_solve_status *st,
                                                const int32_t *order, domino_pull_tuning tune,
-                                               uint64_t *trace)
+                                               uint64_t *trace, const domino_pull_flags *flags)
 {
     if (n == 0) return cudaSuccess;
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
-    cudaError_t e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
+    bool one = flags && nrhs == 1 && !trace;
+    cudaError_t e = cudaSuccess;
+    if (!one) e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
     if (e) return e;
     /* programmatic dependent launch: the solve's launch overlaps the fill
      * (the kernel waits for it in griddepcontrol.wait) */
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = tune.overlap_fill;
+    attr[0].val.programmaticStreamSerializationAllowed = !one && tune.overlap_fill;
     cfg.gridDim = dim3((unsigned)blocks);
     cfg.blockDim = dim3(PULL_THREADS);
     cfg.stream = stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
+    /* one launch: x is published into the flags, also stored into X */
+    void *xflags = one ? flags->flags : X, *xout = one ? X : NULL, *next = one ? flags->next_flags : NULL;
+    domino_solve_status *st_next = one ? flags->next_st : NULL;
     if (type == DOMINO_FLOAT64)
-        e = cudaLaunchKernelEx(&cfg, pull_kernel_of<double>(trace != NULL, tune.any_order != 0),
-                               n, ptr, ind, (const double *)val, upper, unit, mode, nrhs,
-                               (const double *)B, ldb, (double *)X, ldx, max_wait_ns, backoff_ns, st,
-                               order, tune, trace);
+        e = launch_pull<double>(&cfg, trace != NULL, tune.any_order != 0, n, ptr, ind, val, upper,
+                                unit, mode, nrhs, B, ldb, xflags, ldx, xout, next, st_next,
+                                max_wait_ns, backoff_ns, st, order, tune, trace);
     else
-        e = cudaLaunchKernelEx(&cfg, pull_kernel_of<float>(trace != NULL, tune.any_order != 0),
-                               n, ptr, ind, (const float *)val, upper, unit, mode, nrhs,
-                               (const float *)B, ldb, (float *)X, ldx, max_wait_ns, backoff_ns, st,
-                               order, tune, trace);
+        e = launch_pull<float>(&cfg, trace != NULL, tune.any_order != 0, n, ptr, ind, val, upper,
+                               unit, mode, nrhs, B, ldb, xflags, ldx, xout, next, st_next,
+                               max_wait_ns, backoff_ns, st, order, tune, trace);
     if (e) return e;
     return cudaGetLastError();
 }

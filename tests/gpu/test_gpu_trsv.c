@@ -12,11 +12,13 @@
  *    combinations (rotating) on each DAG of n = 20000;
  *  - values update without re-analysis, zero pivots, missing diagonals,
  *    bitwise determinism, bounded waits, misuse, caller-provided workspace;
+ *  - one plan solving five times into two X blocks (the one-launch solve's
+ *    flag buffers taken in turn), a traced solve among them;
  *  - domino_trsv_trace: no row published before a row it reads;
  *  - a chain whose multipliers grow (the warp sweep must not take it).
  * Without a CUDA device every section is reported as skipped. */
 
-#define SECTIONS 9     /* test sections, all skipped without a device */
+#define SECTIONS 10    /* test sections, all skipped without a device */
 #define MAX_FILES 64
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
@@ -372,6 +374,66 @@ cleanup:
     domino_matrix_free(A);
 }
 
+/* ------------------------------------------------------------ repeated solves */
+
+/* One plan, many solves.  The one-launch pull solve publishes x into a flag
+ * buffer that the solve before it filled (two buffers, used in turn), and
+ * stores it into the caller's X: five solves alternating between two (B, X)
+ * pairs must each give their own answer, with every row of X written (X is
+ * poisoned before each), also with a traced solve (the two-launch path) and
+ * a bounded-wait plan among them; lower op N and op T. */
+static void test_repeated_solves(domino_handle h)
+{
+    static const domino_engine engines[] = {DOMINO_ENGINE_AUTO, DOMINO_ENGINE_THREAD,
+                                            DOMINO_ENGINE_WARP, DOMINO_ENGINE_LEVELSET};
+    domino_matrix A = NULL;
+    domino_dmatrix dA = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 20000, 6, 100, 0, 4343, DOMINO_FLOAT64, &A));
+    if (A) CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    int64_t *ns = malloc(20000 * sizeof(int64_t));
+    for (int op = 0; dA && ns && op < 2; op++) {
+        solve_case c = {"dag n=20000 levels=100 (repeated solves)", A, dA, DOMINO_LOWER,
+                        DOMINO_NON_UNIT, (domino_op)op, 1, 0, NULL};
+        case_data d[2];
+        if (!case_data_new(h, &c, &d[0])) continue;
+        if (!case_data_new(h, &c, &d[1])) {
+            case_data_free(&d[0]);
+            continue;
+        }
+        for (int e = 0; e < 4; e++) {
+            domino_trsv_options opt;
+            domino_trsv_options_init(&opt);
+            opt.engine = engines[e];
+            opt.max_wait_ms = e == 2 ? 2000 : 0;
+            char what[512], what_run[600];
+            describe(what, sizeof what, &c, &opt);
+            domino_trsv_plan plan = NULL;
+            domino_status s = domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan);
+            report(s == DOMINO_SUCCESS, what, "repeated solves: analysis %s (%s)",
+                   domino_status_name(s), domino_last_error(h));
+            for (int run = 0; !s && run < 5; run++) {
+                case_data *dd = &d[run % 2];
+                int traced = run == 2 && opt.engine == DOMINO_ENGINE_THREAD;
+                snprintf(what_run, sizeof what_run, "%s, solve %d of 5 into X%d%s", what, run + 1,
+                         run % 2, traced ? " (traced)" : "");
+                memset(dd->X, POISON, dd->bytes);
+                s = domino_gpu_upload(h, dd->dX, dd->X, dd->bytes);
+                if (!s && traced) s = domino_trsv_trace(h, plan, dd->dB, dd->dX, ns);
+                else if (!s) s = domino_trsv_solve(h, plan, dd->dB, dd->ld, dd->dX, dd->ld, 1);
+                report(s == DOMINO_SUCCESS, what_run, "%s (%s)", domino_status_name(s),
+                       domino_last_error(h));
+                if (!s) check_solution(h, &c, dd, what_run);
+            }
+            domino_trsv_plan_free(plan);
+        }
+        case_data_free(&d[0]);
+        case_data_free(&d[1]);
+    }
+    free(ns);
+    domino_dmatrix_free(dA);
+    domino_matrix_free(A);
+}
+
 /* ------------------------------------------------------------ trace */
 
 /* domino_trsv_trace on the thread engine: the answer is the reference's,
@@ -632,6 +694,7 @@ int main(void)
     test_wait_and_workspace(h);
     test_values_update(h);
     test_determinism(h);
+    test_repeated_solves(h);
     test_trace(h);
     test_growing_chain(h);
     test_generated(h);

@@ -15,6 +15,7 @@ const bench_engine bench_engines[] = {
     {"levelset", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, NULL},
     {"levelset-lanes", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELSET, gpu_run, 0, 0, "DOMINO_LEVELSET_LANES=auto"},
     {"warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_WARP, gpu_run, 0, 0, NULL},
+    {"thread-any", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0, "DOMINO_ANY_ORDER=1"},
     {"thread", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_THREAD, gpu_run, 0, 0, NULL},
     {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0, NULL},
     {"block", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, NULL},
@@ -177,7 +178,8 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
         goto cleanup;
     t->analysis_ms = 1e3 * domino_trsv_plan_analysis_seconds(plan);
     snprintf(t->used, sizeof(t->used), "%s%s", domino_engine_name(domino_trsv_plan_engine(plan)),
-             !e->setting ? "" : strstr(e->name, "-lanes") ? "-lanes" : strstr(e->name, "-global") ? "-global" : "");
+             !e->setting ? "" : strstr(e->name, "-lanes") ? "-lanes" : strstr(e->name, "-global") ? "-global"
+                                                          : strstr(e->name, "-any") ? "-any" : "");
     if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
