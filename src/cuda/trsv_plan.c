@@ -14,9 +14,8 @@
                                          bench/results/h100-trsv3: 64 slowed pushpull's rows of
                                          65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
 #define DOMINO_DEFAULT_OVERLAP_FILL 1 /* see bench/results/h100-trsv4 */
-#define DOMINO_DEFAULT_ANY_ORDER 0 /* opt-in (DOMINO_ANY_ORDER=1): +6% over 26 problems on an H100 but
-                                      up to 28% slower on some (bench/results/h100-trsv4/earlier/
-                                      any-order-v3.csv); not yet run over the whole suite */
+#define DOMINO_DEFAULT_ANY_ORDER 0 /* stored order, but auto plans try both walks on their first
+                                      solves (trsv_walk_trial.c); DOMINO_ANY_ORDER=0/1 forces one */
 #define DOMINO_DEFAULT_ONE_LAUNCH_ROWS (1 << 19) /* the one-launch pull solve up to this many rows
                                                     (DOMINO_ONE_LAUNCH_ROWS; 0 turns it off).  H100,
                                                     bench/results/h100-one-launch: depth-1 DAGs of
@@ -327,6 +326,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->tune.overlap_fill = overlap ? atoi(overlap) != 0 : DOMINO_DEFAULT_OVERLAP_FILL;
     const char *any_order = getenv("DOMINO_ANY_ORDER"); /* tuning experiments */
     p->tune.any_order = !p->deterministic && (any_order ? atoi(any_order) != 0 : DOMINO_DEFAULT_ANY_ORDER);
+    /* auto on the thread engine times both walks on its first solves */
+    p->walk_trial = (opt ? opt->engine : DOMINO_ENGINE_AUTO) == DOMINO_ENGINE_AUTO &&
+                            engine == DOMINO_ENGINE_THREAD && !p->deterministic && !any_order
+                        ? 0
+                        : -1;
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
@@ -486,6 +490,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
         st = p->flags_st[p->flags_turn];
         one = &flags;
     }
+    if (!trace) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
     switch (p->engine) {
     case DOMINO_ENGINE_BLOCK:
         e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
@@ -526,6 +531,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     }
     if (e) return domino_cuda_status(h, e, fn);
     if (one) p->flags_turn = !p->flags_turn;
+    if (!trace) domino_walk_trial_end(p, gpu->stream);
     if (check_pivot || p->max_wait_ns > 0) {
         domino_solve_status hst;
         if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
@@ -552,6 +558,7 @@ void domino_trsv_plan_free(domino_trsv_plan p)
 {
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
     domino_cusparse_trsv_free(p);
+    domino_walk_trial_free(p);
     domino_dstencil_free(p->dstencil);
     domino_free(p->tview);
     if (p->owns_buffer) cudaFree(p->buffer);

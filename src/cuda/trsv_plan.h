@@ -55,6 +55,10 @@ struct domino_trsv_plan_s {
     void *flags[2];            /* n values each: the ready flags of alternate solves */
     domino_solve_status *flags_st[2]; /* the status of each */
     int flags_turn;            /* the next solve publishes into flags[flags_turn] */
+    /* auto's choice of the thread engine's walk (trsv_walk_trial.c) */
+    int walk_trial;            /* the next trial solve, 0-3; 4: the choice is pending; -1: no
+                                  trial (not auto, deterministic, DOMINO_ANY_ORDER set) or made */
+    cudaEvent_t trial_ev[4][2]; /* start and end of each trial solve (NULL until made) */
     /* CSC push */
     int32_t *in_degree;        /* strict entries per row of S, n */
     int32_t *done_count;       /* producers finished per row, n */
@@ -80,6 +84,12 @@ struct domino_trsv_plan_s {
     void *buffer;              /* workspace (caller's or owned) */
     int owns_buffer;           /* 1: buffer is freed with the plan */
 };
+
+/* auto's walk trial (trsv_walk_trial.c): before a solve's launch (sets
+ * p->tune.any_order), after it, and the plan's events freed */
+void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
+void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
+void domino_walk_trial_free(struct domino_trsv_plan_s *p);
 
 /* cuSPARSE engine (trsv_cusparse.c) */
 domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_context *gpu,

@@ -12,8 +12,8 @@
  *    combinations (rotating) on each DAG of n = 20000;
  *  - values update without re-analysis, zero pivots, missing diagonals,
  *    bitwise determinism, bounded waits, misuse, caller-provided workspace;
- *  - one plan solving five times into two X blocks (the one-launch solve's
- *    flag buffers taken in turn), a traced solve among them;
+ *  - one plan solving six times into two X blocks (the one-launch solve's
+ *    flag buffers taken in turn, auto's walk trial), a traced solve among them;
  *  - domino_trsv_trace: no row published before a row it reads;
  *  - a chain whose multipliers grow (the warp sweep must not take it).
  * Without a CUDA device every section is reported as skipped. */
@@ -378,10 +378,12 @@ cleanup:
 
 /* One plan, many solves.  The one-launch pull solve publishes x into a flag
  * buffer that the solve before it filled (two buffers, used in turn), and
- * stores it into the caller's X: five solves alternating between two (B, X)
+ * stores it into the caller's X: six solves alternating between two (B, X)
  * pairs must each give their own answer, with every row of X written (X is
  * poisoned before each), also with a traced solve (the two-launch path) and
- * a bounded-wait plan among them; lower op N and op T. */
+ * a bounded-wait plan among them; lower op N and op T.  An auto plan's
+ * first four solves try both walks (trsv_walk_trial.c), the rest use the
+ * faster. */
 static void test_repeated_solves(domino_handle h)
 {
     static const domino_engine engines[] = {DOMINO_ENGINE_AUTO, DOMINO_ENGINE_THREAD,
@@ -411,10 +413,10 @@ static void test_repeated_solves(domino_handle h)
             domino_status s = domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan);
             report(s == DOMINO_SUCCESS, what, "repeated solves: analysis %s (%s)",
                    domino_status_name(s), domino_last_error(h));
-            for (int run = 0; !s && run < 5; run++) {
+            for (int run = 0; !s && run < 6; run++) {
                 case_data *dd = &d[run % 2];
                 int traced = run == 2 && opt.engine == DOMINO_ENGINE_THREAD;
-                snprintf(what_run, sizeof what_run, "%s, solve %d of 5 into X%d%s", what, run + 1,
+                snprintf(what_run, sizeof what_run, "%s, solve %d of 6 into X%d%s", what, run + 1,
                          run % 2, traced ? " (traced)" : "");
                 memset(dd->X, POISON, dd->bytes);
                 s = domino_gpu_upload(h, dd->dX, dd->X, dd->bytes);
