@@ -911,10 +911,13 @@ domino_status domino_engine_parse(const char *name, domino_engine *e);
 
 typedef struct domino_trsv_options {
     domino_engine engine; /* which engine (AUTO by default) */
-    int deterministic;    /* 1: bitwise identical results from run to run (the thread engine
-                             then sums every row in stored order even when the environment
-                             sets DOMINO_ANY_ORDER=1, which sums rows of up to 32 entries in
-                             the order their x arrive: the last bits may differ between runs) */
+    int deterministic;    /* 1: bitwise identical results from run to run: the thread engine
+                             sums every row in stored order.  0: an AUTO plan on the thread
+                             engine times its first four solves, summing rows of up to 32
+                             entries in stored order and in the order their x arrive, in turn,
+                             and keeps the faster (DOMINO_ANY_ORDER=0/1 in the environment
+                             forces one); in arrival order the last bits may differ between
+                             runs */
     int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
 } domino_trsv_options;
 /* defaults: AUTO, not deterministic, no wait bound */
