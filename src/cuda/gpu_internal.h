@@ -49,6 +49,7 @@ typedef struct domino_solve_status {
     int32_t missing_diag;  /* smallest row with no diagonal entry, INT32_MAX if none */
     int32_t zero_pivot;    /* smallest row with a zero diagonal value, INT32_MAX if none */
     int32_t levels;        /* levels the block engine's analysis found (trsv_block.cu) */
+    int32_t outside_rows;  /* rows with entries outside the checked triangle (diag check) */
 } domino_solve_status;
 
 #ifdef __CUDACC__
@@ -61,6 +62,7 @@ __device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
     st->missing_diag = INT32_MAX;
     st->zero_pivot = INT32_MAX;
     st->levels = 0;
+    st->outside_rows = 0;
 }
 #endif
 
@@ -75,8 +77,10 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
 
 /* ---- kernel launchers (the .cu files of src/cuda), asynchronous on stream ---- */
 
-/* Thread-per-row structure check of the `upper` triangle rows of CSR (ptr, ind, val):
- * reports in *st the smallest row without diagonal and with a zero diagonal value. */
+/* Thread-per-row structure check of the rows of CSR (ptr, ind, val): reports
+ * in *st the smallest row without diagonal and with a zero diagonal value,
+ * and counts the rows holding entries outside the `upper` (else lower)
+ * triangle. */
 cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
                                      const int64_t *ptr, const int32_t *ind, const void *val,
                                      int upper, domino_solve_status *st);
@@ -93,6 +97,9 @@ typedef struct domino_pull_tuning {
                               (DOMINO_SWEEP_MIN_CHAINED) */
     int overlap_fill;      /* launch the solve with programmatic dependent launch, overlapping
                               the sentinel fill (DOMINO_OVERLAP_FILL, 0 or 1) */
+    int short_near_first;  /* rows of at most DOMINO_PULL_WALK_SHORT entries hold the diagonal,
+                              then the nearest dependency first (else last); longer rows always
+                              last (trsv_plan.c, prepare_triangle) */
     int any_order;         /* thread per row: rows of at most 32 entries summed in the order their
                               x arrive (never in deterministic mode; DOMINO_ANY_ORDER, 0 or 1) */
 } domino_pull_tuning;
@@ -171,6 +178,24 @@ cudaError_t domino_launch_triangle_transpose(cudaStream_t stream, domino_type ty
                                              int32_t *tind, void *tval, int64_t *work,
                                              void *scan_tmp, size_t scan_tmp_bytes,
                                              int64_t *nnz_out_host);
+/* the fill triangle (`upper`, else lower; the diagonal kept) of an n x n
+ * CSR, copied into tptr (n+1), tind, tval, each row's entries in stored
+ * order, reversed in the rows of rev_lo to rev_hi entries (of the copy);
+ * scratch counters of n+1 int64 in work.  *nnz_out_host (the copy's
+ * entries) is valid once the stream is. */
+cudaError_t domino_launch_triangle_copy(cudaStream_t stream, domino_type type, int32_t n,
+                                        const int64_t *ptr, const int32_t *ind, const void *val,
+                                        int upper, int64_t rev_lo, int64_t rev_hi, int64_t *tptr,
+                                        int32_t *tind, void *tval, int64_t *work, void *scan_tmp,
+                                        size_t scan_tmp_bytes, int64_t *nnz_out_host);
+/* reverse, in place, the entries of the rows of an n-row CSR that hold
+ * rev_lo to rev_hi of them */
+cudaError_t domino_launch_reverse_rows(cudaStream_t stream, domino_type type, int32_t n,
+                                       const int64_t *ptr, int64_t rev_lo, int64_t rev_hi,
+                                       int32_t *ind, void *val);
+/* the pull engines walk rows of up to this many entries one entry at a time
+ * (trsv_pull.cu); the plan orders rows by it (trsv_plan.c, prepare_triangle) */
+#define DOMINO_PULL_WALK_SHORT 8
 /* bytes of scan scratch for n+1 int64 */
 size_t domino_scan_scratch_bytes(int32_t n);
 

@@ -54,8 +54,17 @@ static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
     return !arrays_are_csr_of_s;
 }
 
+/* the engines of trsv_pull.cu, which read each row's triangle only, upper
+ * rows reversed (prepare_triangle) */
+static int is_pull_engine(domino_engine e)
+{
+    return e == DOMINO_ENGINE_THREAD || e == DOMINO_ENGINE_WARP || e == DOMINO_ENGINE_LEVELSET;
+}
+
+/* copy_room: room for prepare_triangle's copy of the caller's arrays (a
+ * caller's workspace must hold it whenever it may be needed) */
 static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t,
-                             int32_t nrhs)
+                             int32_t nrhs, int copy_room)
 {
     plan_layout L;
     memset(&L, 0, sizeof(L));
@@ -63,8 +72,8 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
 #define TAKE(field, bytes) do { L.field = off; off += ALIGN_UP((size_t)(bytes)); } while (0)
     TAKE(st, sizeof(domino_solve_status));
     TAKE(scan_tmp, domino_scan_scratch_bytes(n));
-    if (transpose || e == DOMINO_ENGINE_LEVELSET) TAKE(work, n1 * sizeof(int64_t));
-    if (transpose) {
+    if (transpose || is_pull_engine(e)) TAKE(work, n1 * sizeof(int64_t));
+    if (transpose || copy_room) {
         TAKE(tptr, n1 * sizeof(int64_t));
         TAKE(tind, (size_t)nnz * sizeof(int32_t) + 4);
         TAKE(tval, (size_t)nnz * domino_type_size(t) + 8);
@@ -144,7 +153,72 @@ domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill
     domino_status s = check_args(h, op, fill, diag, dA, nrhs, opt, "domino_trsv_buffer_size", &e,
                                  &s_upper, &csr_of_s);
     if (s) return s;
-    *bytes = layout_of(e, engine_needs_transpose(e, csr_of_s), dA->nrows, dA->nnz, dA->type, nrhs).total;
+    int transpose = engine_needs_transpose(e, csr_of_s);
+    *bytes = layout_of(e, transpose, dA->nrows, dA->nnz, dA->type, nrhs,
+                       is_pull_engine(e) && !transpose).total;
+    return DOMINO_SUCCESS;
+}
+
+/* The pull engines read each row's entries of S's triangle only, a row of
+ * more than DOMINO_PULL_WALK_SHORT entries in the order that meets its
+ * nearest dependency (solved last) last, so that a walk in stored order
+ * keeps up with the dependencies as they arrive and is through soon after
+ * the last.  An upper row in stored (ascending) order stalled on its
+ * first entry and then walked all the others after it arrived, and a full
+ * matrix's rows (an LU factor) walked the other triangle too (H100:
+ * BiCGSTAB + ILU(0) on bcsstk33 25 ms an iteration against cuSPARSE's 6,
+ * bench/results/h100-precond2).  Shorter rows keep the diagonal and the
+ * nearest dependency first in upper rows (their stored order): there a
+ * walk that first waits for the nearest finds the others solved, one wait
+ * in place of several (h100-triangle-ab: reversing them too made upper
+ * solves of short-row matrices 8-15% slower); tune.short_near_first says
+ * which (DOMINO_SHORT_NEAR_FIRST=1 asks it of lower rows, an experiment).
+ * The transposed arrays hold the triangle: their rows are reordered in
+ * place.  The caller's CSR(S) is copied when rows must be reordered, or a
+ * row holds entries of the other triangle (outside_rows, from the diagonal
+ * check); else it is read where it is. */
+static domino_status prepare_triangle(domino_handle h, struct domino_gpu_context *gpu,
+                                      struct domino_trsv_plan_s *p, int32_t outside_rows)
+{
+    const char *fn = "domino_trsv_analysis: triangle";
+    cudaError_t e;
+    if (!is_pull_engine(p->engine)) return DOMINO_SUCCESS;
+    /* the rows reversed, by length: upper long ones, or lower short ones
+     * when short_near_first; none when rev_lo > rev_hi */
+    int64_t rev_lo = 1, rev_hi = 0;
+    if (p->s_upper) rev_lo = DOMINO_PULL_WALK_SHORT + 1, rev_hi = INT64_MAX;
+    else if (p->tune.short_near_first) rev_lo = 0, rev_hi = DOMINO_PULL_WALK_SHORT;
+    if (p->transposed) {
+        if (rev_lo > rev_hi) return DOMINO_SUCCESS;
+        e = domino_launch_reverse_rows(gpu->stream, p->type, p->n, p->tptr, rev_lo, rev_hi, p->tind,
+                                       p->tval);
+        return e ? domino_cuda_status(h, e, fn) : DOMINO_SUCCESS;
+    }
+    if (!p->copied) {
+        if (rev_lo > rev_hi && outside_rows == 0) return DOMINO_SUCCESS;
+        if (!p->tptr) { /* the plan's own workspace: the copy's arrays apart, made now */
+            size_t n1 = (size_t)p->n + 1, nnz = (size_t)p->dA->nnz;
+            size_t a = ALIGN_UP(n1 * sizeof(int64_t)), b = ALIGN_UP(nnz * sizeof(int32_t) + 4);
+            e = cudaMalloc(&p->copy_alloc, a + b + nnz * domino_type_size(p->type) + 8);
+            if (e) return domino_cuda_status(h, e, fn);
+            p->tptr = (int64_t *)p->copy_alloc;
+            p->tind = (int32_t *)((char *)p->copy_alloc + a);
+            p->tval = (char *)p->copy_alloc + a + b;
+        }
+        p->copied = 1;
+        p->eptr = p->tptr;
+        p->eind = p->tind;
+        p->eval = p->tval;
+    }
+    int64_t nnz = 0;
+    domino_dmatrix dA = p->dA;
+    e = domino_launch_triangle_copy(gpu->stream, p->type, p->n, dA->ptr, dA->ind, dA->val, p->s_upper,
+                                    rev_lo, rev_hi, p->tptr, p->tind, p->tval, p->work, p->scan_tmp,
+                                    p->scan_tmp_bytes, &nnz);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, fn);
+    p->tnnz = nnz;
+    p->avg_row_len = p->n ? (double)nnz / p->n : 0;
     return DOMINO_SUCCESS;
 }
 
@@ -178,6 +252,8 @@ static domino_status prepare_values(domino_handle h, struct domino_gpu_context *
         return domino_error(h, DOMINO_ZERO_DIAGONAL, "domino_trsv_analysis: row %d has no diagonal entry",
                             hst.missing_diag);
     p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
+    domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
+    if (s) return s;
     if (p->engine == DOMINO_ENGINE_CSC) {
         e = domino_launch_trsv_push(gpu->stream, p->type, n, p->eptr, p->eind, p->eval, p->s_upper,
                                     p->diag == DOMINO_UNIT, NULL, NULL, p->in_degree, NULL, NULL, 1,
@@ -189,10 +265,8 @@ static domino_status prepare_values(domino_handle h, struct domino_gpu_context *
         if (p->cusparse_plan) return domino_cusparse_trsv_update(h, gpu, p);
         return domino_cusparse_trsv_analysis(h, gpu, p);
     }
-    if (p->engine == DOMINO_ENGINE_STENCIL && p->dstencil) {
-        domino_status s = domino_dstencil_refresh(h, p->dstencil);
-        if (s) return s;
-    }
+    if (p->engine == DOMINO_ENGINE_STENCIL && p->dstencil && (s = domino_dstencil_refresh(h, p->dstencil)))
+        return s;
     p->values_version = dA->values_version;
     return DOMINO_SUCCESS;
 }
@@ -319,6 +393,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
     const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
     p->tune.sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
+    if (p->tune.sweep_max_row > DOMINO_PULL_WALK_SHORT) /* the gate reads short rows' order */
+        p->tune.sweep_max_row = DOMINO_PULL_WALK_SHORT;
+    const char *near_first = getenv("DOMINO_SHORT_NEAR_FIRST"); /* experiments: lower rows too */
+    p->tune.short_near_first = s_upper || (near_first && atoi(near_first) != 0);
     const char *chained = getenv("DOMINO_SWEEP_MIN_CHAINED"); /* tuning experiments */
     p->tune.sweep_min_chained = chained && atoi(chained) >= 0 && atoi(chained) <= 31 ? atoi(chained)
                                                                                : DOMINO_DEFAULT_SWEEP_MIN_CHAINED;
@@ -341,7 +419,9 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->level_lanes = atoi(lanes);
     p->transposed = engine_needs_transpose(engine, csr_of_s);
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
-    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type, nrhs);
+    /* the triangle copy: in the caller's workspace, else allocated when needed */
+    int copy_room = buffer && is_pull_engine(engine) && !p->transposed;
+    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type, nrhs, copy_room);
     if (buffer) {
         p->buffer = buffer;
     } else {
@@ -356,11 +436,13 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->st = (domino_solve_status *)(base + L.st);
     p->scan_tmp = base + L.scan_tmp;
     p->scan_tmp_bytes = domino_scan_scratch_bytes(p->n);
-    if (L.work || p->transposed || engine == DOMINO_ENGINE_LEVELSET) p->work = (int64_t *)(base + L.work);
-    if (p->transposed) {
+    if (L.work || p->transposed || is_pull_engine(engine)) p->work = (int64_t *)(base + L.work);
+    if (p->transposed || copy_room) {
         p->tptr = (int64_t *)(base + L.tptr);
         p->tind = (int32_t *)(base + L.tind);
         p->tval = base + L.tval;
+    }
+    if (p->transposed) {
         p->eptr = p->tptr;
         p->eind = p->tind;
         p->eval = p->tval;
@@ -559,6 +641,7 @@ void domino_trsv_plan_free(domino_trsv_plan p)
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
     domino_cusparse_trsv_free(p);
     domino_walk_trial_free(p);
+    cudaFree(p->copy_alloc);
     domino_dstencil_free(p->dstencil);
     domino_free(p->tview);
     if (p->owns_buffer) cudaFree(p->buffer);

@@ -44,9 +44,13 @@ struct domino_trsv_plan_s {
     const int32_t *eind;       /* indices */
     const void *eval;          /* values */
     int transposed;            /* 1: e* are the owned transposed arrays below */
-    int64_t *tptr;             /* owned transposed offsets, n+1 (or NULL) */
-    int32_t *tind;             /* owned transposed indices, dA->nnz bound */
-    void *tval;                /* owned transposed values */
+    int copied;                /* 1: e* are the owned arrays below holding a copy of the caller's
+                                  CSR(S) restricted to S's triangle, upper rows reversed (pull
+                                  engines, when S is upper or the arrays hold the other triangle) */
+    int64_t *tptr;             /* owned transposed (or copied) offsets, n+1 (or NULL) */
+    int32_t *tind;             /* owned transposed (or copied) indices, dA->nnz bound */
+    void *tval;                /* owned transposed (or copied) values */
+    void *copy_alloc;          /* the copy's arrays when the plan allocated them apart */
     int64_t *work;             /* n+1 int64 scratch */
     void *scan_tmp;            /* cub scan scratch */
     size_t scan_tmp_bytes;     /* its size */

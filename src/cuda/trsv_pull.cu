@@ -33,6 +33,12 @@
  * a flag buffer that the previous solve filled, and also stored into X;
  * each block then fills its rows of the next solve's flag buffer.
  * Upper triangles run the rows in reverse: logical row r is row n-1-r.
+ * The arrays hold the triangle only (the plan copies a full matrix), a row
+ * of more than PULL_WALK_SHORT entries in the order that puts its nearest
+ * dependency, solved last, last (an upper row reversed), a shorter row
+ * the diagonal and the nearest dependency first when
+ * tune.short_near_first (upper rows as stored), else last (the plan's
+ * prepare_triangle).
  * Results are deterministic in deterministic mode: every row is summed in
  * a fixed order (its stored order, or lanes striding over it and a fixed
  * shuffle tree).  Otherwise (tune.any_order) thread-walked rows of up to
@@ -97,7 +103,7 @@ __device__ __forceinline__ T pull_wait_value(const T *X, int32_t j, const volati
 }
 
 #define PULL_WALK_BATCH 4 /* entries a batch of a long walk loads at once */
-#define PULL_WALK_SHORT 8 /* a thread walks rows of up to this many entries one entry at a time
+#define PULL_WALK_SHORT DOMINO_PULL_WALK_SHORT /* a thread walks rows of up to this many entries one entry at a time
                              (H100: batches slowed deep DAGs and meshes of short rows) */
 
 /* Load entries k, k + stride, ... (PULL_WALK_BATCH of them) of row: their
@@ -688,7 +694,9 @@ __global__ void __launch_bounds__(PULL_THREADS)
      * critical path); else thread per row, which publishes each row as soon
      * as it is solved instead of when the whole warp is (bench/results/
      * README.md has the measurements behind this rule).  Rows are sorted in
-     * mode 0: the nearest dependency is the entry next to the diagonal. */
+     * mode 0 and hold the triangle only: the nearest dependency is the entry
+     * next to the diagonal, at the row's start (tune.short_near_first: a
+     * row of at most sweep_max_row <= PULL_WALK_SHORT entries) or end. */
     int lane = threadIdx.x & 31;
     int32_t wbase = base + (int32_t)(threadIdx.x >> 5) * 32;
     if (wbase >= n) return;
@@ -699,13 +707,11 @@ __global__ void __launch_bounds__(PULL_THREADS)
         int32_t row = upper ? n - 1 - lrow : lrow;
         int64_t start = __ldg(&ptr[row]), end = __ldg(&ptr[row + 1]);
         len = end - start;
-        /* the two nearest dependencies, from the diagonal's side (entries of
-         * the other triangle, when a full matrix is passed, skipped; the
-         * diagonal comes before them) */
+        /* the two nearest dependencies, from the diagonal's side */
         int found = 0;
         T d = unit ? (T)1 : (T)0, link = 0;
         for (int64_t t = 0; t < len && len <= tune.sweep_max_row && found < 2; t++) {
-            int64_t k = upper ? start + t : end - 1 - t;
+            int64_t k = tune.short_near_first ? start + t : end - 1 - t;
             int32_t j = __ldg(&ind[k]);
             if (j == row && !unit) d += __ldg(&val[k]);
             if (!(upper ? j > row : j < row)) continue;

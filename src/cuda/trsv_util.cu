@@ -1,6 +1,6 @@
 /* trsv_util.cu: analysis kernels shared by the GPU triangular-solve engines:
- * diagonal check, status reset, stable triangle transpose, offset narrowing,
- * and the copy-bandwidth probe. */
+ * diagonal check, status reset, stable triangle transpose, triangle copy
+ * and row reversal, offset narrowing, and the copy-bandwidth probe. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
 
@@ -18,20 +18,23 @@ extern "C" cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_so
 template <typename T>
 __global__ void diag_check_kernel(int32_t n, const int64_t *__restrict__ ptr,
                                   const int32_t *__restrict__ ind, const T *__restrict__ val,
-                                  domino_solve_status *st)
+                                  int upper, domino_solve_status *st)
 {
     int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    bool found = false;
+    bool found = false, outside = false;
     T d = 0;
     for (int64_t k = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]); k < e; k++) {
-        if (__ldg(&ind[k]) == i) {
+        int32_t j = __ldg(&ind[k]);
+        if (j == i) {
             found = true;
             d += __ldg(&val[k]);
         }
+        outside |= upper ? j < i : j > i;
     }
     if (!found) atomicMin(&st->missing_diag, i);
     else if (d == (T)0) atomicMin(&st->zero_pivot, i);
+    if (outside) atomicAdd(&st->outside_rows, 1);
 }
 
 extern "C" cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
@@ -39,13 +42,12 @@ extern "C" cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type
                                                 const void *val, int upper,
                                                 domino_solve_status *st)
 {
-    (void)upper; /* the diagonal belongs to both triangles */
     if (n == 0) return cudaSuccess;
     int blocks = (int)(((int64_t)n + 255) / 256);
     if (type == DOMINO_FLOAT64)
-        diag_check_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, st);
+        diag_check_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, upper, st);
     else
-        diag_check_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const float *)val, st);
+        diag_check_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const float *)val, upper, st);
     return cudaGetLastError();
 }
 
@@ -145,6 +147,101 @@ extern "C" cudaError_t domino_launch_triangle_transpose(
                                                              cnt, tind, (float *)tval);
     if ((e = cudaStreamSynchronize(stream))) return e;
     return sort_rows<float>(stream, n, *nnz_out_host, tptr, tind, (float *)tval);
+}
+
+/* thread per row: cnt[i] = entries of row i in the triangle */
+__global__ void row_count_kernel(int32_t n, const int64_t *__restrict__ ptr,
+                                 const int32_t *__restrict__ ind, int upper, int64_t *cnt)
+{
+    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n) return;
+    int64_t c = 0;
+    if (i < n)
+        for (int64_t k = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]); k < e; k++) {
+            int32_t j = __ldg(&ind[k]);
+            c += upper ? j >= i : j <= i;
+        }
+    cnt[i] = c; /* cnt[n] = 0: the scan's total lands in tptr[n] */
+}
+
+/* thread per row: row i's triangle entries into tptr[i].., in stored order,
+ * reversed when it holds rev_lo to rev_hi of them */
+template <typename T>
+__global__ void row_copy_kernel(int32_t n, const int64_t *__restrict__ ptr,
+                                const int32_t *__restrict__ ind, const T *__restrict__ val,
+                                int upper, int64_t rev_lo, int64_t rev_hi,
+                                const int64_t *__restrict__ tptr, int32_t *tind, T *tval)
+{
+    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int64_t len = tptr[i + 1] - tptr[i];
+    bool reverse = len >= rev_lo && len <= rev_hi;
+    int64_t at = reverse ? tptr[i + 1] - 1 : tptr[i], step = reverse ? -1 : 1;
+    for (int64_t k = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]); k < e; k++) {
+        int32_t j = __ldg(&ind[k]);
+        if (upper ? j >= i : j <= i) {
+            tind[at] = j;
+            tval[at] = __ldg(&val[k]);
+            at += step;
+        }
+    }
+}
+
+extern "C" cudaError_t domino_launch_triangle_copy(cudaStream_t stream, domino_type type, int32_t n,
+                                                   const int64_t *ptr, const int32_t *ind,
+                                                   const void *val, int upper, int64_t rev_lo,
+                                                   int64_t rev_hi, int64_t *tptr, int32_t *tind, void *tval,
+                                                   int64_t *work, void *scan_tmp,
+                                                   size_t scan_tmp_bytes, int64_t *nnz_out_host)
+{
+    cudaError_t e;
+    int blocks = (int)(((int64_t)n + 1 + 255) / 256);
+    row_count_kernel<<<blocks, 256, 0, stream>>>(n, ptr, ind, upper, work);
+    if ((e = cub::DeviceScan::ExclusiveSum(scan_tmp, scan_tmp_bytes, work, tptr, (int64_t)n + 1, stream)))
+        return e;
+    if ((e = cudaMemcpyAsync(nnz_out_host, tptr + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream)))
+        return e;
+    if (n == 0) return cudaSuccess;
+    if (type == DOMINO_FLOAT64)
+        row_copy_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, upper,
+                                                            rev_lo, rev_hi, tptr, tind, (double *)tval);
+    else
+        row_copy_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const float *)val, upper,
+                                                           rev_lo, rev_hi, tptr, tind, (float *)tval);
+    return cudaGetLastError();
+}
+
+/* thread per row: its entries reversed in place when it holds rev_lo to
+ * rev_hi of them */
+template <typename T>
+__global__ void reverse_rows_kernel(int32_t n, const int64_t *__restrict__ ptr, int64_t rev_lo,
+                                    int64_t rev_hi, int32_t *ind, T *val)
+{
+    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int64_t len = ptr[i + 1] - ptr[i];
+    if (len < rev_lo || len > rev_hi) return;
+    for (int64_t a = ptr[i], b = ptr[i + 1] - 1; a < b; a++, b--) {
+        int32_t tj = ind[a];
+        ind[a] = ind[b];
+        ind[b] = tj;
+        T tv = val[a];
+        val[a] = val[b];
+        val[b] = tv;
+    }
+}
+
+extern "C" cudaError_t domino_launch_reverse_rows(cudaStream_t stream, domino_type type, int32_t n,
+                                                  const int64_t *ptr, int64_t rev_lo, int64_t rev_hi,
+                                                  int32_t *ind, void *val)
+{
+    if (n == 0) return cudaSuccess;
+    int blocks = (int)(((int64_t)n + 255) / 256);
+    if (type == DOMINO_FLOAT64)
+        reverse_rows_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, rev_lo, rev_hi, ind, (double *)val);
+    else
+        reverse_rows_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, rev_lo, rev_hi, ind, (float *)val);
+    return cudaGetLastError();
 }
 
 __global__ void offsets_to_int32_kernel(int32_t n1, const int64_t *in, int32_t *out)
