@@ -1100,8 +1100,7 @@ typedef struct domino_gpu_krylov_options {
                                      not baseline (AUTO: LEVELSET from 65536 rows on, else
                                      domino_trsv's AUTO choice) */
     int deterministic;            /* 1: trsv plans asked deterministic, so runs are bitwise
-                                     reproducible (AUTO then avoids the atomic csc engine for
-                                     IC0's L^T solve; measured slower) */
+                                     reproducible */
 } domino_gpu_krylov_options;
 /* defaults: domino_krylov_options_init, baseline 0, engine AUTO, deterministic 0 */
 void domino_gpu_krylov_options_init(domino_gpu_krylov_options *opt);

@@ -122,12 +122,14 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     *arrays_are_csr_of_s = (dA->format == DOMINO_CSR) == (op == DOMINO_OP_N);
     int deterministic = opt && opt->deterministic;
     if (e == DOMINO_ENGINE_AUTO) {
-        /* Cheap choice, no look at the pattern beyond its storage: the
-         * domino pull engine (per-block thread/warp rows) whenever CSR(S) is
-         * at hand or determinism is asked; CSC push when the caller's arrays
-         * are CSC(S), which saves the transpose. */
-        e = (*arrays_are_csr_of_s || deterministic || nrhs != 1) ? DOMINO_ENGINE_THREAD
-                                                                  : DOMINO_ENGINE_CSC;
+        /* The domino pull engine (per-block thread/warp rows), from CSR(S):
+         * the caller's arrays, or their transpose made in the analysis when
+         * they are CSC(S) (op T of a CSR matrix, a CSC one).  CSC push saves
+         * that transpose but solved slower: IC(0)'s L^T solve (op T) took it
+         * and CG + IC(0) stayed at 0.64-0.90x of the cuSPARSE loop on the
+         * real matrices of the precond suite (H100, bench/results/h100-precond3),
+         * where BiCGSTAB + ILU(0) on the pull engine reached 1.2-3.4x. */
+        e = DOMINO_ENGINE_THREAD;
     }
     if (e == DOMINO_ENGINE_CSC && nrhs != 1)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the csc engine solves one right-hand side (nrhs %d)", fn, nrhs);
