@@ -4,7 +4,7 @@
 # unpacked in .carry/ab/base (git archive COMMIT | tar -x -C .carry/ab/base), twice each, after
 # test_gpu_trsv and test_gpu_stencil on the working tree.  Results: $OUT/ab.csv, gpu-test.log.
 export NVSHMEM_DISABLE_NVLS=1
-( cd .carry/ab/base && Z=""; [ -f /usr/include/zlib.h ] || Z="-DZLIB_INCLUDE_DIR=$(pwd)/../../zlib -DZLIB_LIBRARY=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)"; cmake -S . -B b -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES=$(pwd)/../../matrices $Z > /dev/null 2>&1; cmake --build b -j 8 --target domino_cli 2>&1 | grep -E "error|Built target domino_cli" ) > $OUT/build-base.log 2>&1 &
+bash bench/ab-build-base.sh > $OUT/build-base.log 2>&1 &
 DOMINO_TARGETS="test_gpu_trsv test_gpu_stencil" source bench/device-build.sh > $OUT/build.log 2>&1
 TESTS="test_gpu_trsv|test_gpu_stencil" TEST_S=120 run_gpu_tests
 wait

@@ -10,12 +10,7 @@
 # matrices, small 3D grids), base and new.  Results: $OUT/ab.csv (config,round,<bench csv>),
 # precond-base.txt, precond-new.txt, gpu-test.log.
 set -uo pipefail
-export NVSHMEM_DISABLE_NVLS=1
-( cd .carry/ab/base && Z=""; [ -f /usr/include/zlib.h ] || Z="-DZLIB_INCLUDE_DIR=$(pwd)/../../zlib -DZLIB_LIBRARY=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)"; cmake -S . -B b -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES=$(pwd)/../../matrices $Z > /dev/null 2>&1; cmake --build b -j 6 --target domino_cli 2>&1 | grep -E "error|Built target domino_cli" ) > $OUT/build-base.log 2>&1 &
-DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_lanes test_gpu_trsv_long_rows test_gpu_trsv_block test_gpu_precond test_gpu_stencil test_gpu_spmm" source bench/device-build.sh > $OUT/build.log 2>&1
-TESTS="test_gpu" TEST_S=${TEST_S:-240} run_gpu_tests
-wait
-M=.carry/matrices
+source bench/ab-begin.sh
 run_one() { # config round problem repeat upper(--upper or "")
   local c=$1 r=$2 p=$3 rep=$4 up=$5 bin=$B/domino env=""
   [ $c = base ] && bin=.carry/ab/base/b/domino
