@@ -940,7 +940,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
 /* Solve with device blocks B, X (column-major, nrhs columns, leading
  * dimensions ldb, ldx).  Asynchronous on the handle's stream unless a pivot
  * check is asked for: check_pivot = 1 waits and reports a numerically zero
- * pivot as DOMINO_ZERO_PIVOT naming the row. */
+ * pivot as DOMINO_ZERO_PIVOT naming the row.  A plan carries state from one
+ * solve to the next (which of its two flag buffers the one-launch solve
+ * uses, the walk trial of AUTO), so its solves must run in the order they
+ * were called and must not be captured into a CUDA graph. */
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const void *B,
                                 int64_t ldb, void *X, int64_t ldx, int check_pivot);
 /* the engine a plan runs (what AUTO chose) */

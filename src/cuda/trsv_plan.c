@@ -469,15 +469,21 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->level_rows = (int32_t *)(base + L.level_rows);
         p->level_count = (int64_t *)(base + L.level_count);
     }
+    if (p->flags[0]) { /* the first one-launch solve's flags and status (complete once
+                           prepare_values has synchronized: a solve on another stream may
+                           come next) */
+        cudaError_t e = domino_launch_fill_pending(gpu->stream, p->type, p->n, 1, p->flags[0], p->n,
+                                                   p->flags_st[0]);
+        if (e) {
+            domino_trsv_plan_free(p);
+            return domino_cuda_status(h, e, "domino_trsv_analysis: flags");
+        }
+    }
     s = prepare_values(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_BLOCK)
         s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
-    if (!s && p->flags[0]) { /* the first one-launch solve's flags and status */
-        cudaError_t e = domino_launch_fill_pending(gpu->stream, p->type, p->n, 1, p->flags[0], p->n,
-                                                   p->flags_st[0]);
-        if (e) s = domino_cuda_status(h, e, "domino_trsv_analysis: flags");
-    }
+
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
         if (p->transposed) s = make_tview(h, p);
         if (!s)

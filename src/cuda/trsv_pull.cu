@@ -870,9 +870,15 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
                                                uint64_t *trace, const domino_pull_flags *flags)
 {
     if (n == 0) return cudaSuccess;
+    /* an error left by an earlier call is reported before anything is
+     * enqueued: after the launch it would be taken for the launch's, and a
+     * one-launch solve that ran would be counted as not run (the plan would
+     * not turn to the other flag buffer, and the next solve would find this
+     * one's flags spent and do nothing) */
+    cudaError_t e = cudaGetLastError();
+    if (e) return e;
     int blocks = (int)(((int64_t)n + PULL_ROWS - 1) / PULL_ROWS);
     bool one = flags && nrhs == 1 && !trace;
-    cudaError_t e = cudaSuccess;
     if (!one) e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st);
     if (e) return e;
     /* programmatic dependent launch: the solve's launch overlaps the fill
@@ -897,8 +903,7 @@ extern "C" cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type 
         e = launch_pull<float>(&cfg, trace != NULL, tune.any_order != 0, n, ptr, ind, val, upper,
                                unit, mode, nrhs, B, ldb, xflags, ldx, xout, next, st_next,
                                max_wait_ns, backoff_ns, st, order, tune, trace);
-    if (e) return e;
-    return cudaGetLastError();
+    return e; /* the launch's own status: enqueued or not */
 }
 
 /* the grouped kernel of type T and LANES lanes per row */

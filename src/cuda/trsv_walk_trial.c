@@ -22,7 +22,7 @@ void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream)
 {
     int t = p->walk_trial;
     if (t < 0) return;
-    if (t == 0) {
+    if (t == 0 && !p->trial_ev[0][0]) { /* made once (a first solve may fail and come again) */
         for (int k = 0; k < TRIAL_SOLVES; k++)
             for (int b = 0; b < 2; b++)
                 if (cudaEventCreate(&p->trial_ev[k][b]) != cudaSuccess) {
