@@ -89,6 +89,12 @@ struct domino_trsv_plan_s {
     int owns_buffer;           /* 1: buffer is freed with the plan */
 };
 
+/* the plan's work that depends on dA's values (trsv_plan.c): the transpose
+ * or triangle copy, the diagonal check, the engine's preparation; the
+ * solve calls it again after domino_dmatrix_update_values */
+domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_context *gpu,
+                                         struct domino_trsv_plan_s *p);
+
 /* auto's walk trial (trsv_walk_trial.c): before a solve's launch (sets
  * p->tune.any_order), after it, and the plan's events freed */
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
