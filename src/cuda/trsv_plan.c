@@ -55,8 +55,8 @@ static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
     return !arrays_are_csr_of_s;
 }
 
-/* the engines of trsv_pull.cu, which read each row's triangle only, upper
- * rows reversed (prepare_triangle) */
+/* the engines of trsv_pull.cu, which read each row's triangle only, in the
+ * order prepare_triangle gives them */
 static int is_pull_engine(domino_engine e)
 {
     return e == DOMINO_ENGINE_THREAD || e == DOMINO_ENGINE_WARP || e == DOMINO_ENGINE_LEVELSET;
