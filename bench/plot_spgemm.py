@@ -15,7 +15,9 @@ whose product was checked, status ok):
                         as a dashed level.
 Several CSVs (e.g. 1 and 2 GPUs) may be given, comma-separated: their rows
 are told apart by their GPU count."""
-import csv, math, os, subprocess, sys, tempfile
+import csv, math, os, sys, tempfile
+
+from plot_common import gflops_histogram, gnuplot, roofline, table, wrote
 
 srcs, prefix = sys.argv[1].split(","), sys.argv[2]
 rows = [r for s in srcs for r in csv.DictReader(open(s)) if r["status"] == "ok"]
@@ -25,33 +27,12 @@ configs = list(dict.fromkeys(label(r) for r in rows))
 val = {(r["problem"], label(r)): r for r in rows}
 
 
-def gnuplot(script):
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-
-
-def table(path, header, lines):
-    with open(path, "w") as f:
-        f.write(header + "\n")
-        for l in lines:
-            f.write(l + "\n")
-
-
 tmp = tempfile.mkdtemp()
 d1 = os.path.join(tmp, "g.dat")
 table(d1, "case " + " ".join('"%s"' % k for k in configs),
       ['"%s" ' % c + " ".join(val[(c, k)]["gflops"] if (c, k) in val else "nan" for k in configs) for c in cases])
-gnuplot(f"""set terminal pngcairo size 1400,600 font ',10'
-set output '{prefix}-gflops.png'
-set title "SpGEMM C = A A, GFLOP/s (answers checked)\\n{', '.join(os.path.basename(s) for s in srcs)}" noenhanced
-set style data histograms
-set style histogram clustered gap 2
-set style fill solid 0.8 border -1
-set key outside right noenhanced
-set grid ytics
-set yrange [0:*]
-set ylabel 'GFLOP/s'
-plot for [i=2:{len(configs) + 1}] '{d1}' using i:xtic(1) title columnheader(i)
-""")
+gflops_histogram(prefix + "-gflops.png", "SpGEMM C = A A, GFLOP/s (answers checked)\\n%s"
+                 % ", ".join(os.path.basename(s) for s in srcs), d1, configs, "set yrange [0:*]\n")
 parts = ["compute_max_s", "merge_max_s", "fetch_max_s", "claim_max_s", "accumulate_max_s", "imbalance_max_s"]
 lines = []
 for c in cases:
@@ -79,20 +60,9 @@ plot '{d2}' using 2:xtic(1) title 'local products', '' using 3 title 'merging ti
 """)
 pts = [(float(r["model_bound_s"]) * 1e3, float(r["seconds"]) * 1e3, "%s %sgpu" % (r["problem"], r["gpus"]))
        for r in rows if r["config"] == "stationary-c" and math.isfinite(float(r["model_bound_s"]))]
-d3 = os.path.join(tmp, "r.dat")
-table(d3, "# bound measured case", ['%g %g "%s"' % p for p in pts])
-if pts:
-    top = max(max(p[0], p[1]) for p in pts) * 2
-    gnuplot(f"""set terminal pngcairo size 800,700 font ',10'
-set output '{prefix}-roofline.png'
-set title "SpGEMM stationary-C: measured time against its roofline bound" noenhanced
-set logscale xy
-set xlabel 'bound (ms): max(remote bytes / get bandwidth, flops / single-GPU cuSPARSE rate)'
-set ylabel 'measured (ms)'
-set key top left
-plot [:{top}][:{top}] x title 'measured = bound' lw 2, '{d3}' using 1:2 with points pt 7 ps 1.5 title 'runs', \\
-     '' using 1:2:3 with labels offset 0,1 noenhanced notitle
-""")
+roofline(prefix + "-roofline.png", "SpGEMM stationary-C: measured time against its roofline bound",
+         "bound (ms): max(remote bytes / get bandwidth, flops / single-GPU cuSPARSE rate)", pts,
+         os.path.join(tmp, "r.dat"))
 # 4. strong scaling: one series per problem, configuration and tile grid, over the GPU counts
 series = {}
 for r in rows:
@@ -120,5 +90,4 @@ set xtics 1
 set key outside right noenhanced
 plot {', '.join(plots)}
 """)
-print("wrote", ", ".join(p for p in [prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png",
-                                     prefix + "-scaling.png"] if os.path.exists(p)))
+wrote([prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png", prefix + "-scaling.png"])

@@ -8,7 +8,9 @@ product was checked, status ok):
                         and the rest (communication and overheads);
   PREFIX-roofline.png   stationary-C's measured time against the roofline
                         bound of its run (points on the diagonal meet it)."""
-import csv, math, os, subprocess, sys, tempfile
+import csv, math, os, sys, tempfile
+
+from plot_common import gflops_histogram, gnuplot, roofline, table, wrote
 
 src, prefix = sys.argv[1], sys.argv[2]
 rows = [r for r in csv.DictReader(open(src)) if r["status"] == "ok"]
@@ -17,34 +19,13 @@ configs = list(dict.fromkeys(r["config"] for r in rows))
 val = {("%s w%s" % (r["problem"], r["width"]), r["config"]): r for r in rows}
 
 
-def gnuplot(script):
-    subprocess.run(["gnuplot"], input=script, text=True, check=True)
-
-
-def table(path, header, lines):
-    with open(path, "w") as f:
-        f.write(header + "\n")
-        for l in lines:
-            f.write(l + "\n")
-
-
 tmp = tempfile.mkdtemp()
 # 1. GFLOP/s
 d1 = os.path.join(tmp, "g.dat")
 table(d1, "case " + " ".join(configs),
       ['"%s" ' % c + " ".join(val[(c, k)]["gflops"] if (c, k) in val else "nan" for k in configs) for c in cases])
-gnuplot(f"""set terminal pngcairo size 1400,600 font ',10'
-set output '{prefix}-gflops.png'
-set title "SpMM GFLOP/s (answers checked)\\n{os.path.basename(src)}" noenhanced
-set style data histograms
-set style histogram clustered gap 2
-set style fill solid 0.8 border -1
-set key outside right noenhanced
-set xtics noenhanced rotate by -20
-set grid ytics
-set ylabel 'GFLOP/s'
-plot for [i=2:{len(configs) + 1}] '{d1}' using i:xtic(1) title columnheader(i)
-""")
+gflops_histogram(prefix + "-gflops.png", "SpMM GFLOP/s (answers checked)\\n%s" % os.path.basename(src), d1, configs,
+                 "set xtics noenhanced rotate by -20\n")
 # 2. breakdown of the one-sided algorithms
 one = [k for k in configs if k.startswith("stationary")]
 lines = []
@@ -74,19 +55,6 @@ plot '{d2}' using 2:xtic(1) title 'local products', '' using 3 title 'imbalance'
 # 3. roofline: measured against the bound
 pts = [(float(r["model_bound_s"]) * 1e3, float(r["seconds"]) * 1e3, "%s w%s" % (r["problem"], r["width"]))
        for r in rows if r["config"] == "stationary-c" and math.isfinite(float(r["model_bound_s"]))]
-d3 = os.path.join(tmp, "r.dat")
-table(d3, "bound measured case", ['%g %g "%s"' % p for p in pts])
-if pts:
-    top = max(max(p[0], p[1]) for p in pts) * 2
-    gnuplot(f"""set terminal pngcairo size 800,700 font ',10'
-set output '{prefix}-roofline.png'
-set title "stationary-C: measured time against its roofline bound" noenhanced
-set logscale xy
-set xlabel 'bound (ms): max(remote bytes / get bandwidth, flops / cuSPARSE rate)'
-set ylabel 'measured (ms)'
-set key top left
-plot [:{top}][:{top}] x title 'measured = bound' lw 2, '{d3}' using 1:2 with points pt 7 ps 1.5 title 'runs', \\
-     '' using 1:2:3 with labels offset 0,1 noenhanced notitle
-""")
-print("wrote", ", ".join(p for p in [prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png"]
-                         if os.path.exists(p)))
+roofline(prefix + "-roofline.png", "stationary-C: measured time against its roofline bound",
+         "bound (ms): max(remote bytes / get bandwidth, flops / cuSPARSE rate)", pts, os.path.join(tmp, "r.dat"))
+wrote([prefix + "-gflops.png", prefix + "-breakdown.png", prefix + "-roofline.png"])
