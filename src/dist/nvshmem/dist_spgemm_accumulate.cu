@@ -61,65 +61,43 @@ static domino_status peer_view(domino_handle h, struct domino_dspgemm_s *P, int 
 
 domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
 {
-    size_t vs = domino_type_size(P->type);
     int T = P->t, npes = P->npes;
-    /* this PE's directory of the partials it sends (those of others' C tiles;
-     * its own tiles' partials stay where they are): count, then (x, offsets
-     * at, entries at, entries) per partial */
-    int64_t offs = 0, ents = 0, sent = 0;
+    /* the partials this PE sends (those of others' C tiles; its own tiles'
+     * partials stay where they are), and its directory of them: count, then
+     * (x, offsets at, entries at, entries) per partial */
+    domino_dmatrix *sends = (domino_dmatrix *)domino_malloc(((size_t)P->nparts + 1) * sizeof(domino_dmatrix));
+    int *sent_x = (int *)domino_malloc(((size_t)P->nparts + 1) * sizeof(int));
+    int64_t *at = (int64_t *)domino_malloc((2 * (size_t)P->nparts + 1) * sizeof(int64_t));
     int64_t *dir = (int64_t *)domino_malloc((1 + 4 * (size_t)P->nparts) * sizeof(int64_t));
-    domino_status s = dir ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    for (int k = 0; dir && k < P->nparts; k++) {
-        domino_dmatrix c = P->parts[k].c;
-        int x = P->parts[k].x;
-        if (dspgemm_owner(P, x / T, x % T) == P->rank) continue;
-        dir[1 + 4 * sent] = x, dir[2 + 4 * sent] = offs, dir[3 + 4 * sent] = ents, dir[4 + 4 * sent] = c->nnz;
-        offs += c->nrows + 1;
-        ents += c->nnz;
-        sent++;
+    domino_status s = sends && sent_x && at && dir ? DOMINO_SUCCESS
+                                                   : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    int sent = 0;
+    int64_t offs = 0, ents = 0;
+    for (int k = 0; !s && k < P->nparts; k++)
+        if (dspgemm_owner(P, P->parts[k].x / T, P->parts[k].x % T) != P->rank) {
+            sends[sent] = P->parts[k].c;
+            sent_x[sent++] = P->parts[k].x;
+        }
+    if (!s) {
+        dspgemm_windows_layout(sends, sent, at, &offs, &ents);
+        dir[0] = sent;
+        for (int q = 0; q < sent; q++)
+            dir[1 + 4 * q] = sent_x[q], dir[2 + 4 * q] = at[2 * q], dir[3 + 4 * q] = at[2 * q + 1],
+                        dir[4 + 4 * q] = sends[q]->nnz;
     }
-    if (dir) dir[0] = sent;
-    double most[3] = {0, 0, 0};
-    if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most[0]);
-    if (!s) s = domino_dist_max(h, P->D, (double)ents, &most[1]);
-    if (!s) s = domino_dist_max(h, P->D, (double)sent, &most[2]);
-    s = domino_dist_agree(h, P->D, s); /* a PE whose max failed must not skip the allocations */
-    if (!s)
-        s = dist_check_room(h, P->D, (size_t)most[0] * sizeof(int64_t) + (size_t)most[1] * (sizeof(int32_t) + vs) +
-                                         (1 + 4 * (size_t)most[2]) * sizeof(int64_t),
-                            WHAT ": the windows of the partial products sent to other PEs");
-    int64_t *g_ptr = NULL, *g_dir = NULL;
-    int32_t *g_ind = NULL;
-    void *g_val = NULL;
-    domino_status a[4] = {s, s, s, s};
-    if (!s) { /* collective */
-        a[0] = domino_dist_malloc(h, P->D, (size_t)most[0] * sizeof(int64_t) + 8, (void **)&g_ptr);
-        a[1] = domino_dist_malloc(h, P->D, (size_t)most[1] * sizeof(int32_t) + 8, (void **)&g_ind);
-        a[2] = domino_dist_malloc(h, P->D, (size_t)most[1] * vs + 8, &g_val);
-        a[3] = domino_dist_malloc(h, P->D, (1 + 4 * (size_t)most[2]) * sizeof(int64_t), (void **)&g_dir);
-    }
-    for (int q = 0; q < 4 && !s; q++) s = a[q];
-    cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMemcpy(g_dir, dir, (1 + 4 * (size_t)sent) * sizeof(int64_t), cudaMemcpyHostToDevice);
-    for (int k = 0, q = 0; !s && !e && k < P->nparts; k++) {
-        domino_dmatrix c = P->parts[k].c;
-        if (dspgemm_owner(P, P->parts[k].x / T, P->parts[k].x % T) == P->rank) continue;
-        e = cudaMemcpy(g_ptr + dir[2 + 4 * q], c->ptr, ((size_t)c->nrows + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy(g_ind + dir[3 + 4 * q], c->ind, (size_t)c->nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy((char *)g_val + (size_t)dir[3 + 4 * q] * vs, c->val, (size_t)c->nnz * vs,
-                           cudaMemcpyDeviceToDevice);
-        q++;
-    }
-    if (!s && !e) e = cudaDeviceSynchronize();
-    if (!s && e) s = domino_cuda_status(h, e, WHAT ": exposing partial products");
+    dspgemm_windows W;
+    s = dspgemm_windows_expose(h, P, s, sends, s ? 0 : sent, at, offs, ents, dir, s ? 0 : 1 + 4 * (int64_t)sent,
+                               WHAT ": the windows of the partial products sent to other PEs", &W);
     for (int k = 0; !s && k < P->nparts; k++) /* sent: the windows hold them now */
         if (dspgemm_owner(P, P->parts[k].x / T, P->parts[k].x % T) != P->rank) {
             domino_dmatrix_free(P->parts[k].c);
             P->parts[k].c = NULL;
         }
-    s = domino_dist_agree(h, P->D, s); /* every PE's sent partials in its windows */
+    domino_free(sends);
+    domino_free(sent_x);
+    domino_free(at);
+    domino_free(dir);
+    cudaError_t e = cudaSuccess;
     /* every other PE's directory, then each of this PE's C tiles from its own and the sent partials */
     int64_t **dirs = (int64_t **)domino_calloc((size_t)npes, sizeof(int64_t *));
     struct domino_dmatrix_s *views = (struct domino_dmatrix_s *)domino_malloc(((size_t)npes * T + 1) * sizeof(*views));
@@ -127,7 +105,7 @@ domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
     if (!s && (!dirs || !views || !parts)) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     for (int pe = 0; pe < npes && !s; pe++) {
         if (pe == P->rank) continue;
-        const int64_t *peer = (const int64_t *)nvshmem_ptr(g_dir, pe);
+        const int64_t *peer = (const int64_t *)nvshmem_ptr(W.dir, pe);
         int64_t count = 0;
         if (!peer) {
             s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's partial products", P->rank, pe);
@@ -152,7 +130,7 @@ domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
                                          x, npes * T);
                         break;
                     }
-                    s = peer_view(h, P, pe, dirs[pe], k, g_ptr, g_ind, g_val, &views[nv]);
+                    s = peer_view(h, P, pe, dirs[pe], k, W.ptr, W.ind, W.val, &views[nv]);
                     parts[np++] = &views[nv++];
                 }
         if (!s)
@@ -169,11 +147,5 @@ domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P)
     domino_free(dirs);
     domino_free(views);
     domino_free(parts);
-    domino_free(dir);
-    s = domino_dist_agree(h, P->D, s); /* nobody frees the windows while another still reads */
-    domino_dist_free(P->D, g_ptr);
-    domino_dist_free(P->D, g_ind);
-    domino_dist_free(P->D, g_val);
-    domino_dist_free(P->D, g_dir);
-    return s;
+    return dspgemm_windows_free(h, P, &W, s);
 }

@@ -48,55 +48,6 @@ domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const d
     return s;
 }
 
-/* every tile this PE made, copied into symmetric windows for the others to
- * read: dir[2 x] = where tile x's offsets and entries start (-1: not here) */
-static domino_status expose(domino_handle h, struct domino_dspgemm_s *P, int64_t **g_ptr, int32_t **g_ind, void **g_val,
-                            int64_t **dir)
-{
-    size_t vs = domino_type_size(P->type), tt = (size_t)P->t * P->t;
-    int64_t offs = 0, ents = 0;
-    int64_t *here = (int64_t *)domino_malloc(2 * tt * sizeof(int64_t));
-    for (size_t x = 0; here && x < tt; x++) {
-        here[2 * x] = here[2 * x + 1] = -1;
-        if (!P->c[x]) continue;
-        here[2 * x] = offs, here[2 * x + 1] = ents;
-        offs += P->c[x]->nrows + 1;
-        ents += P->c[x]->nnz;
-    }
-    double most_offs = 0, most_ents = 0;
-    domino_status s = here ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    if (!(s = domino_dist_agree(h, P->D, s))) s = domino_dist_max(h, P->D, (double)offs, &most_offs);
-    if (!s) s = domino_dist_max(h, P->D, (double)ents, &most_ents);
-    s = domino_dist_agree(h, P->D, s); /* a PE whose max failed must not skip the allocations */
-    if (!s)
-        s = dist_check_room(h, P->D, (size_t)most_offs * sizeof(int64_t) + (size_t)most_ents * (sizeof(int32_t) + vs) +
-                                         2 * tt * sizeof(int64_t), WHAT ": gathering C");
-    domino_status a[4] = {s, s, s, s};
-    if (!s) {
-        a[0] = domino_dist_malloc(h, P->D, (size_t)most_offs * sizeof(int64_t) + 8, (void **)g_ptr);
-        a[1] = domino_dist_malloc(h, P->D, (size_t)most_ents * sizeof(int32_t) + 8, (void **)g_ind);
-        a[2] = domino_dist_malloc(h, P->D, (size_t)most_ents * vs + 8, g_val);
-        a[3] = domino_dist_malloc(h, P->D, 2 * tt * sizeof(int64_t), (void **)dir);
-    }
-    for (int q = 0; q < 4 && !s; q++) s = a[q];
-    cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMemcpy(*dir, here, 2 * tt * sizeof(int64_t), cudaMemcpyHostToDevice);
-    for (size_t x = 0; !s && !e && x < tt; x++) {
-        domino_dmatrix c = P->c[x];
-        if (!c) continue;
-        e = cudaMemcpy(*g_ptr + here[2 * x], c->ptr, ((size_t)c->nrows + 1) * sizeof(int64_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy(*g_ind + here[2 * x + 1], c->ind, (size_t)c->nnz * sizeof(int32_t), cudaMemcpyDeviceToDevice);
-        if (!e && c->nnz)
-            e = cudaMemcpy((char *)*g_val + (size_t)here[2 * x + 1] * vs, c->val, (size_t)c->nnz * vs,
-                           cudaMemcpyDeviceToDevice);
-    }
-    if (!s && !e) e = cudaDeviceSynchronize(); /* the copies landed before the others read them */
-    if (!s && e) s = domino_cuda_status(h, e, WHAT ": gather");
-    domino_free(here);
-    return domino_dist_agree(h, P->D, s);
-}
-
 /* tile x of C, made by some PE, read through the peer pointers into host
  * arrays (*ptr: rows + 1 offsets from 0; *ind, *val: its entries) */
 static domino_status read_tile(domino_handle h, struct domino_dspgemm_s *P, int x, int64_t *g_ptr, int32_t *g_ind,
@@ -135,17 +86,23 @@ domino_status domino_dspgemm_gather(domino_handle h, domino_dspgemm P, domino_ma
     *C = NULL;
     int T = P->t;
     size_t vs = domino_type_size(P->type), tt = (size_t)T * T;
-    int64_t *g_ptr = NULL, *dir = NULL;
-    int32_t *g_ind = NULL;
-    void *g_val = NULL;
-    domino_status s = expose(h, P, &g_ptr, &g_ind, &g_val, &dir);
+    /* every tile this PE made, in windows for the others to read: the
+     * directory is the layout, dir[2 x] = where tile x's offsets and entries
+     * start (-1: not here) */
+    int64_t *here = (int64_t *)domino_malloc(2 * tt * sizeof(int64_t)), offs = 0, ents = 0;
+    domino_status s = here ? DOMINO_SUCCESS : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    if (here) dspgemm_windows_layout(P->c, (int)tt, here, &offs, &ents);
+    dspgemm_windows W;
+    s = dspgemm_windows_expose(h, P, s, P->c, here ? (int)tt : 0, here, offs, ents, here, here ? 2 * (int64_t)tt : 0,
+                               WHAT ": gathering C", &W);
+    domino_free(here);
     int64_t **tp = (int64_t **)domino_calloc(tt, sizeof(int64_t *));
     int32_t **ti = (int32_t **)domino_calloc(tt, sizeof(int32_t *));
     void **tv = (void **)domino_calloc(tt, sizeof(void *));
     if (!s && (!tp || !ti || !tv)) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     int64_t nnz = 0;
     for (size_t x = 0; !s && x < tt; x++) {
-        s = read_tile(h, P, (int)x, g_ptr, g_ind, g_val, dir, &tp[x], &ti[x], &tv[x]);
+        s = read_tile(h, P, (int)x, W.ptr, W.ind, W.val, W.dir, &tp[x], &ti[x], &tv[x]);
         if (!s) nnz += tp[x][P->rb[x / T + 1] - P->rb[x / T]];
     }
     domino_matrix G = NULL;
@@ -171,11 +128,7 @@ domino_status domino_dspgemm_gather(domino_handle h, domino_dspgemm P, domino_ma
     domino_free(tp);
     domino_free(ti);
     domino_free(tv);
-    s = domino_dist_agree(h, P->D, s); /* nobody frees the windows while another still reads */
-    domino_dist_free(P->D, g_ptr);
-    domino_dist_free(P->D, g_ind);
-    domino_dist_free(P->D, g_val);
-    domino_dist_free(P->D, dir);
+    s = dspgemm_windows_free(h, P, &W, s);
     if (s) domino_matrix_free(G);
     else *C = G;
     return s;

@@ -71,6 +71,29 @@ static inline int dspgemm_owner(const struct domino_dspgemm_s *P, int i, int j)
     return (int)(((int64_t)i * P->t + j) % P->npes);
 }
 
+/* symmetric windows holding CSR matrices of this PE for the others to read
+ * (dist_spgemm_windows.cu) */
+typedef struct dspgemm_windows {
+    int64_t *ptr;   /* offsets of the matrices, one after another */
+    int32_t *ind;   /* their column indices */
+    void *val;      /* their values */
+    int64_t *dir;   /* the caller's directory of what lies where */
+} dspgemm_windows;
+/* where each of mats[0..count) goes: at[2 q] its offsets, at[2 q + 1] its
+ * entries (-1 for a NULL matrix); *offs, *ents the totals */
+void dspgemm_windows_layout(const domino_dmatrix *mats, int count, int64_t *at, int64_t *offs, int64_t *ents);
+/* Collective: windows sized by the largest PE's offs, ents and dir_words,
+ * then dir (dir_words host words) and the matrices copied in at `at`; the
+ * copies have landed when it returns.  s: the caller's status so far
+ * (agreed on first); returns the agreed status */
+domino_status dspgemm_windows_expose(domino_handle h, struct domino_dspgemm_s *P, domino_status s,
+                                     const domino_dmatrix *mats, int count, const int64_t *at, int64_t offs,
+                                     int64_t ents, const int64_t *dir, int64_t dir_words, const char *what,
+                                     dspgemm_windows *W);
+/* Collective: the windows freed once every PE agrees that nobody reads them;
+ * returns the agreed s */
+domino_status dspgemm_windows_free(domino_handle h, struct domino_dspgemm_s *P, dspgemm_windows *W, domino_status s);
+
 /* keep partial product c of C tile x (dist_spgemm_accumulate.cu) */
 domino_status dspgemm_keep_partial(domino_handle h, struct domino_dspgemm_s *P, int x, domino_dmatrix c);
 void dspgemm_drop_partials(struct domino_dspgemm_s *P);
