@@ -58,6 +58,9 @@ typedef struct stencil_kernel_args {
     int64_t nnz;                 /* entries of the CSR */
     /* scheduling and state */
     int warps_per_queue;         /* D */
+    int serial;                  /* DOMINO: 1 = the in-line recurrence by 32 shuffles, 0 = scan */
+    int sleep_cap;               /* longest back-off of a wait on values polled by every lane
+                                    (or on line states), ns: from 32, doubling */
     int32_t *line_state;         /* ny*nz: last solved x of each line, -1 at start */
     int32_t *queue_next;         /* nz: next y of each z-queue */
     domino_solve_status *st;     /* ticket = queue tickets; missing_diag, zero_pivot;
@@ -79,6 +82,8 @@ struct domino_dstencil_s {
     domino_solve_status *st;     /* owned device status */
     int warps_per_queue;         /* D of the last solve, 0 before any */
     int tuned[4];                /* per variant: D found by the autotuner, 0 = not tuned */
+    int tuned_serial[4];         /* per variant: the recurrence the autotuner kept (args.serial) */
+    int serial_forced;           /* DOMINO_STENCIL_SERIAL: 0 or 1 forces args.serial, -1 unset */
 };
 #define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
 
@@ -90,9 +95,10 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
                                           domino_fill fill, stencil_kernel_args *A,
                                           int *slot_of);
 
-/* Launch one solve of the given variant with `blocks` blocks of 128 threads
- * (x set to the pending sentinel first when the variant needs per-point
- * flags); line states, queue counters and st must already be reset. */
+/* Launch one solve of the given variant with `blocks` blocks of 128 threads,
+ * after a launch that resets what it starts from: line states, queue
+ * counters, st, and x (the pending sentinel) when the variant needs
+ * per-point flags. */
 cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
                                        const stencil_kernel_args *A, int variant, int blocks,
                                        const void *b, void *x);

@@ -5,7 +5,16 @@
 #include "stencil_gpu.h"
 #include "matrix/stencil_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* an integer from the environment, dflt when unset (experiments on the
+ * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL) */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
 
 void domino_dstencil_free(domino_dstencil D)
 {
@@ -34,6 +43,8 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
     D->args.nz = nz;
     D->args.n = (int64_t)nx * ny * nz;
     D->args.upper = fill == DOMINO_UPPER;
+    D->args.sleep_cap = env_int("DOMINO_STENCIL_SLEEP_CAP", 512);
+    D->serial_forced = env_int("DOMINO_STENCIL_SERIAL", -1);
     size_t state_words = (size_t)ny * nz + nz;
     cudaError_t e = cudaMalloc((void **)&D->state, state_words * sizeof(int32_t));
     if (!e) e = cudaMalloc((void **)&D->st, sizeof(domino_solve_status));

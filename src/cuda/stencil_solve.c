@@ -4,6 +4,7 @@
 #include "stencil_gpu.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WARPS_PER_BLOCK 4
@@ -102,40 +103,57 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     int blocks = wanted < resident ? (int)wanted : resident;
     if (blocks < 1) blocks = 1;
     A->warps_per_queue = dq;
-    size_t lines = (size_t)A->ny * A->nz;
-    e = cudaMemsetAsync(D->state, 0xff, lines * sizeof(int32_t), gpu->stream); /* states -1 */
-    if (!e) e = cudaMemsetAsync(D->state + lines, 0, (size_t)A->nz * sizeof(int32_t), gpu->stream);
-    if (!e) e = domino_launch_status_reset(gpu->stream, D->st);
-    if (!e) e = domino_launch_stencil_trsv(gpu->stream, D->type, A, variant, blocks, b, x);
+    e = domino_launch_stencil_trsv(gpu->stream, D->type, A, variant, blocks, b, x);
     if (!e) e = cudaMemcpyAsync(&st, D->st, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);
     return status_error(h, D, &st);
 }
 
-/* try D = 1, 2, 4, ... up to ny (and 256), keep the fastest */
+/* The recurrence of the DOMINO variant when it is not tuned: the scan,
+ * except for a second-order line recurrence with few off-line neighbours
+ * (D3N13), where 32 shuffles measured faster on an H100 */
+static int table_serial(const stencil_kernel_args *A, int variant)
+{
+    return variant == DOMINO_STENCIL_DOMINO && A->order == 2 && A->noff <= 4;
+}
+
+/* Try D = 1, 2, 4, ... up to ny (and 256), with both recurrences where the
+ * DOMINO variant has a second-order one (unless DOMINO_STENCIL_SERIAL
+ * forces it); keep the fastest in *best, A->serial.  A first solve loads
+ * the kernels. */
 static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
                               stencil_kernel_args *A, int variant, const void *b, void *x, int *best)
 {
     domino_status s = solve_once(h, gpu, D, A, variant, table_warps_per_queue(A, variant), b, x);
+    int both = variant == DOMINO_STENCIL_DOMINO && A->order == 2 && D->serial_forced < 0;
+    int first = both ? 0 : A->serial, last = both ? 1 : A->serial, best_serial = A->serial;
     double best_ms = 1e300;
     *best = 0;
-    for (int dq = 1; !s && dq <= 256; dq *= 2) {
-        int use = dq < A->ny ? dq : A->ny;
-        float ms = 0;
-        cudaError_t e = cudaEventRecord(gpu->timer_begin, gpu->stream);
-        if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
-        if ((s = solve_once(h, gpu, D, A, variant, use, b, x))) break;
-        e = cudaEventRecord(gpu->timer_end, gpu->stream);
-        if (!e) e = cudaEventSynchronize(gpu->timer_end);
-        if (!e) e = cudaEventElapsedTime(&ms, gpu->timer_begin, gpu->timer_end);
-        if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
-        if (ms < best_ms) {
-            best_ms = ms;
-            *best = use;
+    for (int serial = first; !s && serial <= last; serial++) {
+        A->serial = serial;
+        for (int dq = 1; !s && dq <= 256; dq *= 2) {
+            int use = dq < A->ny ? dq : A->ny;
+            float ms = 0;
+            cudaError_t e = cudaEventRecord(gpu->timer_begin, gpu->stream);
+            if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+            if ((s = solve_once(h, gpu, D, A, variant, use, b, x))) break;
+            e = cudaEventRecord(gpu->timer_end, gpu->stream);
+            if (!e) e = cudaEventSynchronize(gpu->timer_end);
+            if (!e) e = cudaEventElapsedTime(&ms, gpu->timer_begin, gpu->timer_end);
+            if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+            if (getenv("DOMINO_STENCIL_TUNE_LOG"))
+                fprintf(stderr, "stencil tune: variant %d serial %d D=%d %.4f ms\n", variant, serial,
+                        use, ms);
+            if (ms < best_ms) {
+                best_ms = ms;
+                *best = use;
+                best_serial = serial;
+            }
+            if (use == A->ny) break;
         }
-        if (use == A->ny) break;
     }
+    A->serial = best_serial;
     return s;
 }
 
@@ -166,11 +184,16 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     A.unit = diag == DOMINO_UNIT;
     int variant = (int)opt->variant;
     int dq = opt->warps_per_queue;
-    if (dq == -1 && D->tuned[variant]) dq = D->tuned[variant];
+    A.serial = D->serial_forced >= 0 ? D->serial_forced : table_serial(&A, variant);
+    if (dq == -1 && D->tuned[variant]) {
+        dq = D->tuned[variant];
+        A.serial = D->tuned_serial[variant];
+    }
     if (dq == 0) dq = table_warps_per_queue(&A, variant);
     if (dq == -1) {
         if ((s = autotune(h, gpu, D, &A, variant, b, x, &dq))) return s;
         D->tuned[variant] = dq;
+        D->tuned_serial[variant] = A.serial;
     }
     if (dq > A.ny) dq = A.ny;
     D->warps_per_queue = dq;

@@ -25,7 +25,10 @@
  *                         inclusive warp scan of affine maps in log2(32)
  *                         steps (DOMINO).
  * Matrix data goes through the read-only path (__ldg); x of other lines is
- * read L2-coherent (__ldcg) after the wait. */
+ * read L2-coherent (__ldcg) after the wait.  A CSR row is classified (which
+ * entry is which offset) before the wait, off the critical path.  Waits on
+ * values polled by every lane back off from 32 ns, doubling up to
+ * A.sleep_cap: the warps far from their turn then load L2 less. */
 #include "stencil_gpu.h"
 #include "device_util.cuh"
 
@@ -60,6 +63,13 @@ __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
     *qz = __shfl_sync(FULL_MASK, z, 0);
     *y = __shfl_sync(FULL_MASK, yy, 0);
     return *y >= 0;
+}
+
+/* a wait's back-off: sleep *ns, then double it up to cap (A.sleep_cap) */
+__device__ __forceinline__ void back_off(unsigned *ns, int cap)
+{
+    __nanosleep(*ns);
+    if (*ns < (unsigned)cap) *ns <<= 1;
 }
 
 /* x[i] once it is solved: spin on the sentinel (per-point flags) */
@@ -106,7 +116,8 @@ __device__ __forceinline__ void wait_lines(const stencil_kernel_args &A, int y, 
         if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz) {
             int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
             const int32_t *state = &A.line_state[wy + (int64_t)A.ny * wz];
-            while (load_acquire_i32(state) < need) __nanosleep(32);
+            unsigned ns = 32;
+            while (load_acquire_i32(state) < need) back_off(&ns, A.sleep_cap);
         }
     }
     __syncwarp();
@@ -192,14 +203,15 @@ __device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
  * >= 0) is pending: every round reloads all the pending ones together, so
  * a round costs one memory latency however many are missing. */
 template <typename T, int K>
-__device__ __forceinline__ void wait_pending(const T *x, const int32_t *nb, T *xv)
+__device__ __forceinline__ void wait_pending(const T *x, const int32_t *nb, T *xv, int cap)
 {
+    unsigned ns = 32;
     for (;;) {
         bool missing = false;
 #pragma unroll
         for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
         if (!missing) return;
-        __nanosleep(32);
+        back_off(&ns, cap);
 #pragma unroll
         for (int k = 0; k < K; k++)
             if (nb[k] >= 0 && is_pending(xv[k])) xv[k] = load_relaxed(&x[nb[k]]);
@@ -247,20 +259,54 @@ __device__ __forceinline__ void csr_prefetch(const stencil_kernel_args &A, int64
     }
 }
 
+/* Classify a lane's CSR row before any wait (nothing here reads x): the
+ * in-line entries are summed into diag, m1, m2, and R->col[t] keeps the
+ * column of an off-line neighbour, -1 otherwise.  An interior point whose
+ * first nlow entries are exactly the triangle's offsets (the common case)
+ * takes each entry's kind from the table; any other row is matched entry by
+ * entry.  Returns false when the triangle goes on past the K register slots
+ * (duplicates), for csr_sum to walk from memory. */
 template <typename T, int K>
-__device__ __forceinline__ void csr_gather(const stencil_kernel_args &A, const T *x, bool flags,
-                                           csr_row<T, K> *R, int64_t row, int xl, int y,
-                                           int z, T *sum, T *diag, T *m1, T *m2, bool *found_diag)
+__device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_row<T, K> *R,
+                                             int64_t row, int xl, int y, int z, bool interior,
+                                             T *diag, T *m1, T *m2, bool *found_diag)
 {
+    const int64_t len = R->je - R->jb;
+    bool fast = interior && len >= A.nlow;
+#pragma unroll
+    for (int t = 0; t < K; t++)
+        if (t < A.nlow) fast = fast && (int64_t)R->col[t] == (A.upper ? row - A.lowd[t] : row + A.lowd[t]);
+    if (fast && len > A.nlow) { /* the next entry must belong to the other triangle */
+        int64_t c = __ldg(&A.ind[A.upper ? R->je - 1 - A.nlow : R->jb + A.nlow]);
+        fast = (A.upper ? row - c : c - row) > 0;
+    }
+    if (fast) {
+#pragma unroll
+        for (int t = 0; t < K; t++) {
+            int32_t c = R->col[t];
+            R->col[t] = -1;
+            if (t >= A.nlow) continue;
+            int kind = A.lowkind[t];
+            if (kind == STENCIL_CENTRE) {
+                *diag += R->val[t];
+                *found_diag = true;
+            } else if (kind == STENCIL_M1) {
+                *m1 += R->val[t];
+            } else if (kind == STENCIL_M2) {
+                *m2 += R->val[t];
+            } else {
+                R->col[t] = c;
+            }
+        }
+        return true;
+    }
     int p = 0;
     bool done = false;
-    T xv[K];
 #pragma unroll
-    for (int t = 0; t < K; t++) { /* classify, sum the in-line entries, issue the neighbour loads */
+    for (int t = 0; t < K; t++) {
         int32_t c = R->col[t];
-        R->col[t] = -1; /* from here on: the neighbour to read, -1 for none */
-        xv[t] = 0;
-        if (done || t >= R->je - R->jb) continue;
+        R->col[t] = -1;
+        if (done || t >= len) continue;
         int64_t d = A.upper ? row - c : c - row;
         if (d > 0) { /* the other triangle; sorted rows: the rest too */
             done = true;
@@ -281,15 +327,34 @@ __device__ __forceinline__ void csr_gather(const stencil_kernel_args &A, const T
             *m2 += R->val[t];
         } else {
             R->col[t] = c;
-            xv[t] = flags ? load_relaxed(&x[c]) : __ldcg(&x[c]);
         }
     }
-    if (flags) wait_pending<T, K>(x, R->col, xv);
+    return done || len <= K;
+}
+
+/* After the waits: the off-line neighbours classified by csr_classify are
+ * loaded together and waited for (flags), then subtracted; an incomplete
+ * row goes on from memory past the K slots. */
+template <typename T, int K>
+__device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x, bool flags,
+                                        csr_row<T, K> *R, bool complete, int64_t row, int xl,
+                                        int y, int z, T *sum, T *diag, T *m1, T *m2,
+                                        bool *found_diag)
+{
+    T xv[K];
+#pragma unroll
+    for (int t = 0; t < K; t++) {
+        int32_t c = R->col[t];
+        xv[t] = c >= 0 ? (flags ? load_relaxed(&x[c]) : __ldcg(&x[c])) : (T)0;
+    }
+    if (flags) wait_pending<T, K>(x, R->col, xv, A.sleep_cap);
 #pragma unroll
     for (int t = 0; t < K; t++)
         if (R->col[t] >= 0) *sum -= R->val[t] * xv[t];
+    if (complete) return;
     const T *val = (const T *)A.val;
-    for (int64_t t = K; !done && t < R->je - R->jb; t++) { /* duplicates: the rest of the walk */
+    int p = 0;
+    for (int64_t t = K; t < R->je - R->jb; t++) { /* duplicates: the rest of the walk */
         int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
         int64_t c = __ldg(&A.ind[j]);
         int64_t d = A.upper ? row - c : c - row;
@@ -329,7 +394,7 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
         xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
     }
-    if (flags) wait_pending<T, K>(x, nb, xv);
+    if (flags) wait_pending<T, K>(x, nb, xv, A.sleep_cap);
 #pragma unroll
     for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
@@ -388,12 +453,14 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
     const int lane = threadIdx.x & 31;
     const bool flags = variant != DOMINO_STENCIL_COMPRESSED; /* per-point flags */
     const bool scan = variant == DOMINO_STENCIL_DOMINO;
+    const bool by_scan = scan && !A.serial;
     const T *coef = (const T *)A.coef;
     int z = -1, y;
     while (next_line(A, &z, &y)) {
         const int64_t line = (int64_t)y + (int64_t)A.ny * z;
         const int64_t base = line * A.nx;
         const int stagger = scan ? (A.shift_y * y + A.shift_z * z) & 31 : 0;
+        const bool inner_line = y >= 2 && y < A.ny - 2 && z >= 2 && z < A.nz - 2;
         T carry1 = 0, carry2 = 0;
         for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
             const int xl = x0 + lane;
@@ -402,7 +469,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             const int64_t row = real_row(A, r);
             T sum = valid ? __ldg(&b[row]) : (T)0;
             T diag = 0, m1 = 0, m2 = 0;
-            bool found_diag = true;
+            bool found_diag = true, complete = true;
             T cval[COMPACT ? K : 1];
             csr_row<T, COMPACT ? 1 : K> R;
             if (COMPACT) { /* prefetch: nothing here depends on x */
@@ -419,6 +486,11 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 if (COMPACT) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
                 else if (valid) prefetch_csr(A, b, row, R.jb, R.je);
             }
+            if (!COMPACT && valid) {
+                found_diag = false;
+                complete = csr_classify(A, &R, row, xl, y, z, inner_line && xl >= 2 && xl < A.nx - 2,
+                                        &diag, &m1, &m2, &found_diag);
+            }
             if (!flags) wait_lines(A, y, z, x0);
             else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
             if (!valid) {
@@ -426,8 +498,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             } else if (COMPACT) {
                 compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, &sum);
             } else {
-                found_diag = false;
-                csr_gather(A, x, flags, &R, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
+                csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
             }
             if (xl < 1) m1 = 0; /* neighbours off the grid read nothing */
             if (xl < 2) m2 = 0;
@@ -438,7 +509,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             }
             T inv = (T)1 / diag;
             T a = sum * inv, q1 = -m1 * inv, q2 = -m2 * inv;
-            T xi = scan ? recurrence_scan<T, ORDER>(a, q1, q2, carry1, carry2)
+            T xi = by_scan ? recurrence_scan<T, ORDER>(a, q1, q2, carry1, carry2)
                         : recurrence_serial<T, ORDER>(a, q1, q2, carry1, carry2);
             if (valid) {
                 if (flags) store_relaxed(&x[row], publishable(xi));
@@ -595,11 +666,20 @@ extern "C" cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino
     return cudaGetLastError();
 }
 
-template <typename T> __global__ void fill_pending_kernel(int64_t n, T *x)
+/* everything a solve starts from, in one launch: x := the pending sentinel
+ * (variants with per-point flags), line states -1, queue counters 0, the
+ * status reset */
+template <typename T>
+__global__ void stencil_reset_kernel(const stencil_kernel_args A, bool flags, T *x)
 {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
-         i += (int64_t)gridDim.x * blockDim.x)
-        make_pending(&x[i]);
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    const int64_t first = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    const int64_t lines = (int64_t)A.ny * A.nz;
+    if (flags)
+        for (int64_t i = first; i < A.n; i += stride) make_pending(&x[i]);
+    for (int64_t i = first; i < lines; i += stride) A.line_state[i] = -1;
+    for (int64_t i = first; i < A.nz; i += stride) A.queue_next[i] = 0;
+    if (first == 0) solve_status_reset(A.st);
 }
 
 /* register slots a kernel needs: off-line offsets (compact) or triangle entries (CSR) */
@@ -648,13 +728,13 @@ extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_ty
                                                   int blocks, const void *b, void *x)
 {
     if (A->n == 0) return cudaSuccess;
-    if (variant != DOMINO_STENCIL_COMPRESSED) { /* per-point flags */
-        int fill_blocks = (int)((A->n + 255) / 256 < 4096 ? (A->n + 255) / 256 : 4096);
-        if (type == DOMINO_FLOAT64)
-            fill_pending_kernel<double><<<fill_blocks, 256, 0, stream>>>(A->n, (double *)x);
-        else
-            fill_pending_kernel<float><<<fill_blocks, 256, 0, stream>>>(A->n, (float *)x);
-    }
+    const bool flags = variant != DOMINO_STENCIL_COMPRESSED;
+    int64_t items = flags ? A->n : (int64_t)A->ny * A->nz;
+    int reset_blocks = (int)((items + 255) / 256 < 4096 ? (items + 255) / 256 : 4096);
+    if (type == DOMINO_FLOAT64)
+        stencil_reset_kernel<double><<<reset_blocks, 256, 0, stream>>>(*A, flags, (double *)x);
+    else
+        stencil_reset_kernel<float><<<reset_blocks, 256, 0, stream>>>(*A, flags, (float *)x);
     stencil_kernel_args args = *A;
     void *params[4];
     params[0] = &args;
