@@ -989,7 +989,9 @@ void domino_dstencil_free(domino_dstencil D);
 
 typedef enum domino_stencil_variant {
     DOMINO_STENCIL_DOMINO = 0,     /* all of the below, and the in-line recurrence of 32
-                                      points solved as a warp scan of affine maps (default) */
+                                      points solved as a warp scan of affine maps (default;
+                                      a second-order one with few off-line neighbours, as in
+                                      D3N13, by 32 shuffles; the autotuner tries both) */
     DOMINO_STENCIL_PARTITION = 1,  /* the paper's task partition alone: a warp solves its line
                                       one equation at a time; per-point ready flags */
     DOMINO_STENCIL_MULTISTAGE = 2, /* + 32 equations of a line at once, one lane each; the
@@ -1003,7 +1005,10 @@ const char *domino_stencil_variant_name(domino_stencil_variant v);
 typedef struct domino_stencil_options {
     domino_stencil_variant variant; /* algorithm (DOMINO) */
     int warps_per_queue;            /* D, warps serving one z-queue: 0 = built-in table,
-                                       -1 = autotune at the first solve (then kept in D) */
+                                       -1 = autotune at the first solve (then kept in D).
+                                       Experiments: DOMINO_STENCIL_SERIAL=0/1 forces the
+                                       recurrence, DOMINO_STENCIL_SLEEP_CAP the longest wait
+                                       back-off in ns (512), read when D is made */
 } domino_stencil_options;
 void domino_stencil_options_init(domino_stencil_options *opt);
 
