@@ -29,17 +29,11 @@
  * entry is which offset) before the wait, off the critical path.  Waits on
  * values polled by every lane back off from 32 ns, doubling up to
  * A.sleep_cap: the warps far from their turn then load L2 less. */
-#include "stencil_gpu.h"
+#include "stencil_device.cuh"
 #include "device_util.cuh"
 
 #define FULL_MASK 0xffffffffu
 #define STENCIL_BLOCK 128
-
-/* the real row of solve-coordinate row r */
-__device__ __forceinline__ int64_t real_row(const stencil_kernel_args &A, int64_t r)
-{
-    return A.upper ? A.n - 1 - r : r;
-}
 
 /* next line task of the warp: (z, y) in *qz, *y; false when no queue is left.
  * *qz is the warp's queue, -1 before its first. */
@@ -87,12 +81,6 @@ template <typename T> __device__ __forceinline__ T wait_value(const T *x, int64_
 template <typename T> __device__ __forceinline__ T read_value(const T *x, int64_t i, bool flags)
 {
     return flags ? wait_value(x, i) : __ldcg(&x[i]);
-}
-
-/* 1 if grid point (x, y, z) lies in the grid */
-__device__ __forceinline__ bool inside(const stencil_kernel_args &A, int x, int y, int z)
-{
-    return x >= 0 && x < A.nx && y >= 0 && y < A.ny && z >= 0 && z < A.nz;
 }
 
 /* the triangle offset of row delta d whose neighbour of (xl, y, z) lies in
@@ -218,19 +206,6 @@ __device__ __forceinline__ void wait_pending(const T *x, const int32_t *nb, T *x
     }
 }
 
-/* the triangle offset of row delta d for point (xl, y, z), searching from
- * *p (deltas increase along a sorted row); -1 if d is no neighbour in the
- * grid.  On tiny grids two offsets can share a delta: the one whose
- * neighbour lies inside the grid is the entry's. */
-__device__ __forceinline__ int match_offset(const stencil_kernel_args &A, int64_t d, int xl, int y,
-                                            int z, int *p)
-{
-    while (*p < A.nlow && A.lowd[*p] < d) (*p)++;
-    for (int q = *p; q < A.nlow && A.lowd[q] == d; q++)
-        if (inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q])) return q;
-    return -1;
-}
-
 /* One lane's equation from its CSR row: entries of the triangle fetched
  * into registers before any wait (K of them; a longer walk, possible only
  * with duplicate entries, goes on from memory), then classified; the
@@ -286,17 +261,7 @@ __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_r
             int32_t c = R->col[t];
             R->col[t] = -1;
             if (t >= A.nlow) continue;
-            int kind = A.lowkind[t];
-            if (kind == STENCIL_CENTRE) {
-                *diag += R->val[t];
-                *found_diag = true;
-            } else if (kind == STENCIL_M1) {
-                *m1 += R->val[t];
-            } else if (kind == STENCIL_M2) {
-                *m2 += R->val[t];
-            } else {
-                R->col[t] = c;
-            }
+            if (!add_in_line(A.lowkind[t], R->val[t], diag, m1, m2, found_diag)) R->col[t] = c;
         }
         return true;
     }
@@ -317,17 +282,7 @@ __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_r
             atomicMin(&A.st->timeout_row, (int32_t)row);
             continue;
         }
-        int kind = A.lowkind[q];
-        if (kind == STENCIL_CENTRE) {
-            *diag += R->val[t];
-            *found_diag = true;
-        } else if (kind == STENCIL_M1) {
-            *m1 += R->val[t];
-        } else if (kind == STENCIL_M2) {
-            *m2 += R->val[t];
-        } else {
-            R->col[t] = c;
-        }
+        if (!add_in_line(A.lowkind[q], R->val[t], diag, m1, m2, found_diag)) R->col[t] = c;
     }
     return done || len <= K;
 }
@@ -365,17 +320,7 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
             continue;
         }
         T v = __ldg(&val[j]);
-        int kd = A.lowkind[q];
-        if (kd == STENCIL_CENTRE) {
-            *diag += v;
-            *found_diag = true;
-        } else if (kd == STENCIL_M1) {
-            *m1 += v;
-        } else if (kd == STENCIL_M2) {
-            *m2 += v;
-        } else {
-            *sum -= v * read_value(x, c, flags);
-        }
+        if (!add_in_line(A.lowkind[q], v, diag, m1, m2, found_diag)) *sum -= v * read_value(x, c, flags);
     }
 }
 
@@ -595,75 +540,6 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             p1 = xi;
         }
     }
-}
-
-/* thread per row: is every entry of the triangle of the CSR a neighbour of
- * the stencil inside the grid?  The smallest bad row goes to timeout_row. */
-__global__ void stencil_validate_kernel(const stencil_kernel_args A)
-{
-    for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
-         r += (int64_t)gridDim.x * blockDim.x) {
-        int64_t row = real_row(A, r);
-        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
-        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
-        int p = 0;
-        for (int64_t t = 0; t < je - jb; t++) {
-            int64_t j = A.upper ? je - 1 - t : jb + t;
-            int64_t c = __ldg(&A.ind[j]);
-            int64_t d = A.upper ? row - c : c - row;
-            if (d > 0) break;
-            if (match_offset(A, d, xl, y, z, &p) < 0) {
-                atomicMin(&A.st->timeout_row, (int32_t)row);
-                break;
-            }
-        }
-    }
-}
-
-extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
-                                                      const stencil_kernel_args *A)
-{
-    if (A->n == 0) return cudaSuccess;
-    int64_t blocks = (A->n + 255) / 256;
-    stencil_validate_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(*A);
-    return cudaGetLastError();
-}
-
-/* thread per row: the compact form of the CSR's triangle, coef (zeroed,
- * slots of n values: the slot of an entry is its kind) += each entry
- * (duplicates summed); entries outside the stencil are skipped (the CSR
- * was validated before) */
-template <typename T> __global__ void stencil_compact_kernel(const stencil_kernel_args A, T *coef)
-{
-    const T *val = (const T *)A.val;
-    for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
-         r += (int64_t)gridDim.x * blockDim.x) {
-        int64_t row = real_row(A, r);
-        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
-        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
-        int p = 0;
-        for (int64_t t = 0; t < je - jb; t++) {
-            int64_t j = A.upper ? je - 1 - t : jb + t;
-            int64_t c = __ldg(&A.ind[j]);
-            int64_t d = A.upper ? row - c : c - row;
-            if (d > 0) break;
-            int q = match_offset(A, d, xl, y, z, &p);
-            if (q >= 0) coef[A.lowkind[q] * A.n + row] += __ldg(&val[j]);
-        }
-    }
-}
-
-extern "C" cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino_type type,
-                                                     const stencil_kernel_args *A, void *coef)
-{
-    if (A->n == 0) return cudaSuccess;
-    int64_t blocks = (A->n + 255) / 256;
-    unsigned grid = (unsigned)(blocks < 65536 ? blocks : 65536);
-    if (type == DOMINO_FLOAT64)
-        stencil_compact_kernel<double><<<grid, 256, 0, stream>>>(*A, (double *)coef);
-    else
-        stencil_compact_kernel<float><<<grid, 256, 0, stream>>>(*A, (float *)coef);
-    return cudaGetLastError();
 }
 
 /* everything a solve starts from, in one launch: x := the pending sentinel
