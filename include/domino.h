@@ -990,8 +990,8 @@ void domino_dstencil_free(domino_dstencil D);
 typedef enum domino_stencil_variant {
     DOMINO_STENCIL_DOMINO = 0,     /* all of the below, and the in-line recurrence of 32
                                       points solved as a warp scan of affine maps (default;
-                                      a second-order one with few off-line neighbours, as in
-                                      D3N13, by 32 shuffles; the autotuner tries both) */
+                                      where it is of second order, as in D3N13 and D3N33,
+                                      the autotuner also tries 32 shuffles) */
     DOMINO_STENCIL_PARTITION = 1,  /* the paper's task partition alone: a warp solves its line
                                       one equation at a time; per-point ready flags */
     DOMINO_STENCIL_MULTISTAGE = 2, /* + 32 equations of a line at once, one lane each; the

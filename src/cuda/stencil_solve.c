@@ -110,14 +110,6 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     return status_error(h, D, &st);
 }
 
-/* The recurrence of the DOMINO variant when it is not tuned: the scan,
- * except for a second-order line recurrence with few off-line neighbours
- * (D3N13), where 32 shuffles measured faster on an H100 */
-static int table_serial(const stencil_kernel_args *A, int variant)
-{
-    return variant == DOMINO_STENCIL_DOMINO && A->order == 2 && A->noff <= 4;
-}
-
 /* Try D = 1, 2, 4, ... up to ny (and 256), with both recurrences where the
  * DOMINO variant has a second-order one (unless DOMINO_STENCIL_SERIAL
  * forces it); keep the fastest in *best, A->serial.  A first solve loads
@@ -184,7 +176,7 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     A.unit = diag == DOMINO_UNIT;
     int variant = (int)opt->variant;
     int dq = opt->warps_per_queue;
-    A.serial = D->serial_forced >= 0 ? D->serial_forced : table_serial(&A, variant);
+    A.serial = D->serial_forced > 0; /* the scan unless forced or tuned otherwise */
     if (dq == -1 && D->tuned[variant]) {
         dq = D->tuned[variant];
         A.serial = D->tuned_serial[variant];
