@@ -26,7 +26,7 @@ run_one() { # config problem engines [VAR=VALUE]
   [ -f $OUT/tmp.csv ] && tail -n +2 $OUT/tmp.csv | sed "s/^/$c,/" >> $OUT/ab.csv
 }
 PROBLEMS=${PROBLEMS:-"d3n7:128 d3n13:64 d3n13:128 d3n27:128 d3n33:64 d3n7:256 d3n27:256 d3n33:256"}
-CONFIGS=${CONFIGS:-"nostage:stencil:DOMINO_STENCIL_STAGE=0 cap32:stencil-compact:DOMINO_STENCIL_SLEEP_CAP=32 cap2048:stencil-compact:DOMINO_STENCIL_SLEEP_CAP=2048"}
+CONFIGS=${CONFIGS:-"cap32:stencil,stencil-compact:DOMINO_STENCIL_SLEEP_CAP=32 serial:stencil,stencil-compact:DOMINO_STENCIL_SERIAL=1"}
 for p in $PROBLEMS; do
   t0=$(date +%s)
   [ "${BASE:-1}" = 1 ] && run_one base $p stencil,stencil-compact,cusparse

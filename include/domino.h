@@ -1008,7 +1008,9 @@ typedef struct domino_stencil_options {
                                        -1 = autotune at the first solve (then kept in D).
                                        Experiments: DOMINO_STENCIL_SERIAL=0/1 forces the
                                        recurrence, DOMINO_STENCIL_SLEEP_CAP the longest wait
-                                       back-off in ns (512), read when D is made */
+                                       back-off in ns (512; 32 on a 2D grid),
+                                       DOMINO_STENCIL_TUNE_LOG=1 prints each autotuner try;
+                                       read when D is made */
 } domino_stencil_options;
 void domino_stencil_options_init(domino_stencil_options *opt);
 

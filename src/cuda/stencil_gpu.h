@@ -84,6 +84,7 @@ struct domino_dstencil_s {
     int tuned[4];                /* per variant: D found by the autotuner, 0 = not tuned */
     int tuned_serial[4];         /* per variant: the recurrence the autotuner kept (args.serial) */
     int serial_forced;           /* DOMINO_STENCIL_SERIAL: 0 or 1 forces args.serial, -1 unset */
+    int tune_log;                /* DOMINO_STENCIL_TUNE_LOG: 1 = the autotuner prints each try */
 };
 #define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
 

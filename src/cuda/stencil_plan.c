@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* an integer from the environment, dflt when unset (experiments on the
- * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL) */
+ * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL, DOMINO_STENCIL_TUNE_LOG) */
 static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
@@ -49,6 +49,8 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
      * 1.4x slower with 512) */
     D->args.sleep_cap = env_int("DOMINO_STENCIL_SLEEP_CAP", nz == 1 ? 32 : 512);
     D->serial_forced = env_int("DOMINO_STENCIL_SERIAL", -1);
+    D->args.serial = D->serial_forced > 0; /* the scan unless forced or tuned otherwise */
+    D->tune_log = env_int("DOMINO_STENCIL_TUNE_LOG", 0);
     size_t state_words = (size_t)ny * nz + nz;
     cudaError_t e = cudaMalloc((void **)&D->state, state_words * sizeof(int32_t));
     if (!e) e = cudaMalloc((void **)&D->st, sizeof(domino_solve_status));

@@ -4,7 +4,6 @@
 #include "stencil_gpu.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define WARPS_PER_BLOCK 4
@@ -134,7 +133,7 @@ static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, d
             if (!e) e = cudaEventSynchronize(gpu->timer_end);
             if (!e) e = cudaEventElapsedTime(&ms, gpu->timer_begin, gpu->timer_end);
             if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
-            if (getenv("DOMINO_STENCIL_TUNE_LOG"))
+            if (D->tune_log)
                 fprintf(stderr, "stencil tune: variant %d serial %d D=%d %.4f ms\n", variant, serial,
                         use, ms);
             if (ms < best_ms) {
@@ -176,7 +175,6 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     A.unit = diag == DOMINO_UNIT;
     int variant = (int)opt->variant;
     int dq = opt->warps_per_queue;
-    A.serial = D->serial_forced > 0; /* the scan unless forced or tuned otherwise */
     if (dq == -1 && D->tuned[variant]) {
         dq = D->tuned[variant];
         A.serial = D->tuned_serial[variant];
