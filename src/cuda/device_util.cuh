@@ -80,4 +80,42 @@ template <typename T> __device__ __forceinline__ T warp_sum(T v)
     return v;
 }
 
+/* x[i] once it is published: spin on the sentinel */
+template <typename T> __device__ __forceinline__ T wait_published(const T *x, int64_t i)
+{
+    T v = load_relaxed(&x[i]);
+    while (is_pending(v)) {
+        __nanosleep(32);
+        v = load_relaxed(&x[i]);
+    }
+    return v;
+}
+
+/* a wait's back-off: sleep *ns, then double it up to cap */
+__device__ __forceinline__ void back_off(unsigned *ns, int cap)
+{
+    __nanosleep(*ns);
+    if (*ns < (unsigned)cap) *ns <<= 1;
+}
+
+/* Wait until none of the loaded values xv[k] (of x[nb[k]], nb[k] >= 0) is
+ * pending: every round reloads all the pending ones together, so a round
+ * costs one memory latency however many are missing; rounds back off from
+ * 32 ns up to cap. */
+template <typename T, typename I, int K>
+__device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int cap)
+{
+    unsigned ns = 32;
+    for (;;) {
+        bool missing = false;
+#pragma unroll
+        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
+        if (!missing) return;
+        back_off(&ns, cap);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (nb[k] >= 0 && is_pending(xv[k])) xv[k] = load_relaxed(&x[nb[k]]);
+    }
+}
+
 #endif

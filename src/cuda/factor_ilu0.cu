@@ -13,15 +13,15 @@
  * order a 3D grid row waits on its x-neighbour and the window advances
  * about one row per dependency latency per grid line in it).
  *
- * Memory model: a finished row publishes its values then its done flag:
- * every lane fences (__threadfence, fence.acq_rel.gpu) after its stores, the
- * group synchronizes, its first lane fences again and stores the flag with a relaxed
- * GPU-scope store.  A reader polls the flag of each row k it reads, in
- * order, with ld.acquire.gpu (every lane polls, so each lane's later weak
- * loads of row k are ordered after its own acquire) and reads row k's values
- * with ordinary (not __ldg) loads.  Within
- * a row, lanes exchange values through global memory separated by
- * __syncwarp on the group's mask (which orders memory among those lanes).
+ * Memory model: every value of the factor is published once, final, by a
+ * relaxed GPU-scope store into val, which holds the pending sentinel until
+ * then (device_util.cuh): the value is its own ready flag, so there is no
+ * fence, no separate flag and no second load after a flag on the critical
+ * path.  A row's working values live in work, private to its group: lanes
+ * exchange them through global memory separated by __syncwarp on the
+ * group's mask (which orders memory among those lanes).  ILU(0) publishes
+ * a row's U part (the only part other rows read) when the row is done;
+ * IC(0) publishes each l_ik as it is computed and the diagonal last.
  *
  * Arithmetic: the CPU reference's (src/ref/ref_ilu0.c, ref_ic0.c), with
  * __dmul_rn / __dsub_rn so that no multiply-add is fused: ILU(0) updates each
@@ -136,6 +136,27 @@ extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n,
     return cudaGetLastError();
 }
 
+/* work := src (unless src is NULL), val := pending; grid-stride */
+__global__ void factor_prepare_kernel(int64_t count, const double *__restrict__ src, double *work,
+                                      double *val)
+{
+    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += stride) {
+        if (src) work[k] = src[k];
+        make_pending(&val[k]);
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int64_t count,
+                                                    const double *src, double *work, double *val)
+{
+    if (count == 0) return cudaSuccess;
+    int64_t blocks = (count + 255) / 256;
+    if (blocks > 8192) blocks = 8192;
+    factor_prepare_kernel<<<(unsigned)blocks, 256, 0, stream>>>(count, src, work, val);
+    return cudaGetLastError();
+}
+
 /* ------------------------------------------------------ the factorization */
 
 /* position of column j in the sorted ind[lo, hi), or -1 */
@@ -152,11 +173,8 @@ __device__ __forceinline__ int64_t find_column(const int32_t *__restrict__ ind, 
     return -1;
 }
 
-/* spin (every lane) until row k's flag is set; acquire */
-__device__ __forceinline__ void wait_row(const int32_t *flag)
-{
-    while (load_acquire_i32(flag) == 0) __nanosleep(32);
-}
+/* polls of published values back off from 32 ns up to this */
+#define FACTOR_SLEEP_CAP 256
 
 /* sum of v over the LANES lanes of a row's group (mask gmask), in a fixed
  * shuffle order */
@@ -174,113 +192,116 @@ template <int LANES> __device__ __forceinline__ double group_sum(double v, unsig
  * looked up after the wait. */
 #define FACTOR_HELD 2
 
-/* ILU(0), IKJ, row i of one matrix (v its values, done its flags) by the
- * LANES lanes gmask of a group, gl the lane's place in it */
+/* ILU(0), IKJ, row i of one matrix (w its working values, v its published
+ * factor) by the LANES lanes gmask of a group, gl the lane's place in it;
+ * leaves the row's final values in w (the L part also in v) */
 template <int LANES>
 __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
                          const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                         double *v, const int32_t *done, int gl, unsigned gmask)
+                         double *w, double *v, int gl, unsigned gmask)
 {
     int64_t p0 = __ldg(&ptr[i]), p1 = __ldg(&ptr[i + 1]), di = __ldg(&diag[i]);
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
         int64_t dk = __ldg(&diag[k]), kend = __ldg(&ptr[k + 1]);
-        int64_t f_held[FACTOR_HELD]; /* where this lane's entries t of row i sit in row k */
+        /* before the wait: where this lane's entries t of row i sit in row
+         * k (slot FACTOR_HELD: u_kk, every lane) and their working values */
+        int64_t f[FACTOR_HELD + 1];
+        double a_it[FACTOR_HELD], u_kt[FACTOR_HELD + 1];
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
             int64_t t = e + 1 + gl + (int64_t)u * LANES;
-            f_held[u] = t < p1 ? find_column(ind, dk + 1, kend, __ldg(&ind[t])) : -1;
+            f[u] = t < p1 ? find_column(ind, dk + 1, kend, __ldg(&ind[t])) : -1;
+            a_it[u] = f[u] >= 0 ? w[t] : 0.0;
         }
-        wait_row(&done[k]);
-        /* every value this step reads, loaded together: one memory latency
-         * after the flag (the division's operands, then the updates', cost two) */
-        double u_kt[FACTOR_HELD], a_it[FACTOR_HELD];
+        f[FACTOR_HELD] = dk;
+        double a_ie = w[e];
+#pragma unroll
+        for (int u = 0; u <= FACTOR_HELD; u++)
+            u_kt[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
+        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, u_kt, FACTOR_SLEEP_CAP);
+        double l_ik = a_ie / u_kt[FACTOR_HELD]; /* IEEE division, as on the CPU */
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
             int64_t t = e + 1 + gl + (int64_t)u * LANES;
-            u_kt[u] = f_held[u] >= 0 ? v[f_held[u]] : 0.0;
-            a_it[u] = f_held[u] >= 0 ? v[t] : 0.0;
-        }
-        double l_ik = v[e] / v[dk]; /* IEEE division, as on the CPU */
-        __syncwarp(gmask);
-#pragma unroll
-        for (int u = 0; u < FACTOR_HELD; u++) {
-            int64_t t = e + 1 + gl + (int64_t)u * LANES;
-            if (f_held[u] >= 0) v[t] = __dsub_rn(a_it[u], __dmul_rn(l_ik, u_kt[u]));
+            if (f[u] >= 0) w[t] = __dsub_rn(a_it[u], __dmul_rn(l_ik, u_kt[u]));
         }
         for (int64_t t = e + 1 + gl + (int64_t)FACTOR_HELD * LANES; t < p1; t += LANES) {
-            int64_t f = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
-            if (f >= 0) v[t] = __dsub_rn(v[t], __dmul_rn(l_ik, v[f]));
+            int64_t g = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
+            if (g >= 0) w[t] = __dsub_rn(w[t], __dmul_rn(l_ik, wait_published(v, g)));
         }
-        if (gl == 0) v[e] = l_ik;
+        if (gl == 0) {
+            w[e] = l_ik;
+            v[e] = l_ik; /* final; no other row reads the L part */
+        }
         __syncwarp(gmask);
     }
 }
 
 /* IC(0), left-looking, row i of one matrix on the tril pattern (diagonal
- * last), by a group of LANES lanes; returns the pivot d = a_ii - sum l_ik^2
- * (same in every lane of the group) */
+ * last), by a group of LANES lanes; publishes each l_ik; returns the pivot
+ * d = a_ii - sum l_ik^2 (same in every lane of the group) */
 template <int LANES>
 __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
                           const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                          double *v, const int32_t *done, int gl, unsigned gmask)
+                          double *w, double *v, int gl, unsigned gmask)
 {
     int64_t p0 = __ldg(&ptr[i]), di = __ldg(&diag[i]);
-    double pivot = v[di];
+    double pivot = w[di];
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
         int64_t k0 = __ldg(&ptr[k]), dk = __ldg(&diag[k]);
-        int64_t g_held[FACTOR_HELD]; /* l_ij (j < k) of row i matching row k's entry f */
+        /* before the wait: this lane's entries f of row k that row i shares
+         * (slot FACTOR_HELD: l_kk, every lane) and the final l_ij they meet */
+        int64_t f[FACTOR_HELD + 1];
+        double l_ij[FACTOR_HELD], l_kf[FACTOR_HELD + 1];
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
-            int64_t f = k0 + gl + (int64_t)u * LANES;
-            g_held[u] = f < dk ? find_column(ind, p0, e, __ldg(&ind[f])) : -1;
+            int64_t fk = k0 + gl + (int64_t)u * LANES;
+            int64_t g = fk < dk ? find_column(ind, p0, e, __ldg(&ind[fk])) : -1;
+            f[u] = g >= 0 ? fk : -1;
+            l_ij[u] = g >= 0 ? w[g] : 0.0;
         }
-        wait_row(&done[k]);
-        double a_ik = v[e], part = 0.0;
+        f[FACTOR_HELD] = dk;
+        double a_ik = w[e], part = 0.0;
 #pragma unroll
-        for (int u = 0; u < FACTOR_HELD; u++) {
-            int64_t f = k0 + gl + (int64_t)u * LANES;
-            if (g_held[u] >= 0) part = __dadd_rn(part, __dmul_rn(v[g_held[u]], v[f]));
-        }
-        for (int64_t f = k0 + gl + (int64_t)FACTOR_HELD * LANES; f < dk; f += LANES) {
-            int64_t g = find_column(ind, p0, e, __ldg(&ind[f])); /* l_ij, j < k, final */
-            if (g >= 0) part = __dadd_rn(part, __dmul_rn(v[g], v[f]));
+        for (int u = 0; u <= FACTOR_HELD; u++)
+            l_kf[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
+        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, l_kf, FACTOR_SLEEP_CAP);
+#pragma unroll
+        for (int u = 0; u < FACTOR_HELD; u++)
+            if (f[u] >= 0) part = __dadd_rn(part, __dmul_rn(l_ij[u], l_kf[u]));
+        for (int64_t fk = k0 + gl + (int64_t)FACTOR_HELD * LANES; fk < dk; fk += LANES) {
+            int64_t g = find_column(ind, p0, e, __ldg(&ind[fk])); /* l_ij, j < k, final */
+            if (g >= 0) part = __dadd_rn(part, __dmul_rn(w[g], wait_published(v, fk)));
         }
         part = group_sum<LANES>(part, gmask);
-        double l_ik = __dsub_rn(a_ik, part) / v[dk];
+        double l_ik = __dsub_rn(a_ik, part) / l_kf[FACTOR_HELD];
         pivot = __dsub_rn(pivot, __dmul_rn(l_ik, l_ik));
-        __syncwarp(gmask);
-        if (gl == 0) v[e] = l_ik;
+        if (gl == 0) {
+            w[e] = l_ik;
+            store_relaxed(&v[e], publishable(l_ik));
+        }
         __syncwarp(gmask);
     }
     return pivot;
 }
 
-/* row i finished: its values, then its flag (see the memory model above) */
-__device__ __forceinline__ void publish_row(int32_t *flags, int32_t i, int gl, unsigned gmask)
-{
-    __threadfence();
-    __syncwarp(gmask);
-    if (gl == 0) {
-        __threadfence();
-        store_relaxed_i32(&flags[i], 1);
-    }
-}
-
 /* A group of LANES lanes per row, 32 / LANES rows per warp: a warp takes
  * 32 / LANES consecutive tickets, group g the g-th.  A row waits only on
- * rows of smaller tickets (the order is topological), held by warps already
- * running or by an earlier group of its own warp, which keeps running while
- * this group spins (independent thread scheduling, sm_70 on).  With a warp
- * per row a 3D mesh kept too few rows in flight: rows of 7-27 entries left
- * most lanes idle while the resident warps bounded the rows waiting. */
+ * values of rows of smaller tickets (the order is topological), held by
+ * warps already running or by an earlier group of its own warp, which keeps
+ * running while this group spins (independent thread scheduling, sm_70 on).
+ * With a warp per row a 3D mesh kept too few rows in flight: rows of 7-27
+ * entries left most lanes idle while the resident warps bounded the rows
+ * waiting.  A bad pivot is replaced (pivot_shift != 0) before the diagonal
+ * is published, or published as it is and reported. */
 template <int KIND, int LANES>
 __global__ void __launch_bounds__(32 * FACTOR_WARPS_PER_BLOCK)
 factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
               const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-              const int32_t *__restrict__ order, int64_t nnz, double *val, double pivot_shift,
-              int32_t *done, domino_factor_status *st)
+              const int32_t *__restrict__ order, int64_t nnz, double *work, double *val,
+              double pivot_shift, domino_factor_status *st)
 {
     int lane = threadIdx.x & 31;
     int gl = lane % LANES; /* the lane's place in its row's group */
@@ -291,44 +312,36 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     if (t >= (unsigned long long)n * (unsigned long long)batch) return;
     int32_t i = __ldg(&order[t / (unsigned long long)batch]);
     int32_t b = (int32_t)(t % (unsigned long long)batch);
-    double *v = val + (int64_t)b * nnz;
-    int32_t *flags = done + (int64_t)b * n;
+    double *w = work + (int64_t)b * nnz, *v = val + (int64_t)b * nnz;
     int64_t di = __ldg(&diag[i]);
     double pivot;
     bool bad;
     if (KIND == 0) {
-        ilu0_row<LANES>(i, ptr, ind, diag, v, flags, gl, gmask);
-        if (pivot_shift == 0.0) { /* nothing to replace: the check after the flag, off the critical path */
-            publish_row(flags, i, gl, gmask);
-            if (gl == 0) {
-                pivot = v[di];
-                if (!(pivot != 0.0 && isfinite(pivot))) atomicMin(&st->bad_pivot, (long long)b * n + i);
-            }
-            return;
-        }
-        pivot = v[di];
+        ilu0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask);
+        pivot = w[di];
         bad = !(pivot != 0.0 && isfinite(pivot));
     } else {
-        pivot = ic0_row<LANES>(i, ptr, ind, diag, v, flags, gl, gmask);
+        pivot = ic0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask);
         bad = !(pivot > 0.0) || !isfinite(pivot);
     }
-    if (gl == 0) {
-        if (bad && pivot_shift == 0.0) {
-            atomicMin(&st->bad_pivot, (long long)b * n + i);
-        } else if (bad) {
-            atomicAdd(&st->replaced, 1ULL);
-            pivot = pivot_shift;
-        }
-        if (KIND == 1) v[di] = sqrt(pivot);
-        else if (bad && pivot_shift != 0.0) v[di] = pivot_shift;
+    if (bad && pivot_shift != 0.0) pivot = pivot_shift;
+    if (KIND == 1) pivot = sqrt(pivot);
+    if (KIND == 0) { /* the U part, the diagonal first */
+        for (int64_t t = di + gl; t < __ldg(&ptr[i + 1]); t += LANES)
+            store_relaxed(&v[t], publishable(t == di ? pivot : w[t]));
+    } else if (gl == 0) {
+        store_relaxed(&v[di], publishable(pivot));
     }
-    publish_row(flags, i, gl, gmask);
+    if (gl == 0 && bad) {
+        if (pivot_shift == 0.0) atomicMin(&st->bad_pivot, (long long)b * n + i);
+        else atomicAdd(&st->replaced, 1ULL);
+    }
 }
 
 /* the kernel of KIND for lanes per row 4, 8, 16 or 32 */
 typedef void (*factor_kernel_fn)(int32_t, int32_t, const int64_t *, const int32_t *,
-                                 const int64_t *, const int32_t *, int64_t, double *, double,
-                                 int32_t *, domino_factor_status *);
+                                 const int64_t *, const int32_t *, int64_t, double *, double *,
+                                 double, domino_factor_status *);
 template <int KIND> static factor_kernel_fn factor_kernel_of(int lanes)
 {
     switch (lanes) {
@@ -342,8 +355,8 @@ template <int KIND> static factor_kernel_fn factor_kernel_of(int lanes)
 extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n,
                                             int32_t batch, const int64_t *ptr, const int32_t *ind,
                                             const int64_t *diag, const int32_t *order,
-                                            int64_t nnz, double *val, double pivot_shift,
-                                            int32_t *done, domino_factor_status *st, int lanes)
+                                            int64_t nnz, double *work, double *val,
+                                            double pivot_shift, domino_factor_status *st, int lanes)
 {
     if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
     int64_t rows = (int64_t)n * batch, rows_per_warp = 32 / lanes;
@@ -353,6 +366,6 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
     if (blocks > INT32_MAX) return cudaErrorInvalidValue;
     factor_kernel_fn k = kind == 0 ? factor_kernel_of<0>(lanes) : factor_kernel_of<1>(lanes);
     k<<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(n, batch, ptr, ind, diag, order,
-                                                                    nnz, val, pivot_shift, done, st);
+                                                                    nnz, work, val, pivot_shift, st);
     return cudaGetLastError();
 }

@@ -19,7 +19,7 @@ void domino_factor_plan_free(domino_factor_plan p)
     }
     cudaFree(p->diag);
     cudaFree(p->val);
-    cudaFree(p->done);
+    cudaFree(p->work);
     cudaFree(p->order);
     cudaFree(p->st);
     if (p->alias)
@@ -162,12 +162,14 @@ static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu
     return domino_cuda_status(h, e, fn);
 }
 
-/* values, flags and the device matrices that alias them */
+/* values, working values (our kernel only) and the device matrices that
+ * alias the values */
 static domino_status allocate_values(domino_handle h, struct domino_factor_plan_s *p, const char *fn)
 {
     cudaError_t e;
-    if ((e = cudaMalloc((void **)&p->val, (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8)) ||
-        (e = cudaMalloc((void **)&p->done, (size_t)p->batch * (size_t)p->n * sizeof(int32_t) + 4)))
+    size_t bytes = (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8;
+    if ((e = cudaMalloc((void **)&p->val, bytes)) ||
+        (!p->use_cusparse && (e = cudaMalloc((void **)&p->work, bytes))))
         return domino_cuda_status(h, e, fn);
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
     if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -212,18 +214,23 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
     return DOMINO_SUCCESS;
 }
 
-/* our kernel on p->val; reports the first bad pivot */
+/* our kernel from the initial values src (batch * dA's nnz) into p->val;
+ * reports the first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
-                                struct domino_factor_plan_s *p, int64_t *replaced, const char *fn)
+                                struct domino_factor_plan_s *p, const double *src, int64_t *replaced,
+                                const char *fn)
 {
     domino_factor_status hst;
-    cudaError_t e;
-    if ((e = cudaMemsetAsync(p->done, 0, (size_t)p->batch * (size_t)p->n * sizeof(int32_t),
-                             gpu->stream)) ||
+    int64_t count = (int64_t)p->batch * p->nnz;
+    int ic0 = p->kind == DOMINO_FACTOR_IC0;
+    cudaError_t e = ic0 ? domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr,
+                                                    p->dA->nnz, src, p->ptr, p->nnz, p->work)
+                        : cudaSuccess;
+    if (e || (e = domino_launch_factor_prepare(gpu->stream, count, ic0 ? NULL : src, p->work, p->val)) ||
         (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
-        (e = domino_launch_factor(gpu->stream, p->kind == DOMINO_FACTOR_IC0, p->n, p->batch, p->ptr,
-                                  p->ind, p->diag, p->order, p->nnz, p->val, p->pivot_shift,
-                                  p->done, p->st, p->lanes)) ||
+        (e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
+                                  p->order, p->nnz, p->work, p->val, p->pivot_shift, p->st,
+                                  p->lanes)) ||
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
         return domino_cuda_status(h, e, fn);
@@ -256,17 +263,17 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     const double *src = d_values ? (const double *)d_values : (const double *)p->dA->val;
-    cudaError_t e;
-    if (p->kind == DOMINO_FACTOR_ILU0)
-        e = cudaMemcpyAsync(p->val, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
-                            cudaMemcpyDeviceToDevice, gpu->stream);
-    else
-        e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
-                                      p->ptr, p->nnz, p->val);
-    if (e) return domino_cuda_status(h, e, fn);
     int64_t count = 0, bad_row = -1;
     int32_t bad_batch = 0;
     if (p->use_cusparse) {
+        cudaError_t e;
+        if (p->kind == DOMINO_FACTOR_ILU0)
+            e = cudaMemcpyAsync(p->val, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
+                                cudaMemcpyDeviceToDevice, gpu->stream);
+        else
+            e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
+                                          p->ptr, p->nnz, p->val);
+        if (e) return domino_cuda_status(h, e, fn);
         s = domino_cusparse_factor(h, gpu, p, &bad_row, &bad_batch);
         if (!s && bad_row >= 0) {
             if (p->batch > 1)
@@ -277,7 +284,7 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
                                  (long long)bad_row);
         }
     } else {
-        s = run_kernel(h, gpu, p, &count, fn);
+        s = run_kernel(h, gpu, p, src, &count, fn);
     }
     for (int32_t b = 0; b < p->batch; b++)
         p->alias[b].values_version++;

@@ -34,7 +34,7 @@ struct domino_factor_plan_s {
     int owns_pattern;            /* 1: ptr, ind are freed with the plan */
     int64_t *diag;               /* position of the diagonal of each row in the factor, n */
     double *val;                 /* factor values, batch * nnz (owned) */
-    int32_t *done;               /* per (batch, row) done flags, batch * n */
+    double *work;                /* the rows' working values, batch * nnz (owned; not with use_cusparse) */
     int32_t *order;              /* rows sorted by (level, row) of the lower triangle, n */
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
@@ -73,16 +73,21 @@ cudaError_t domino_launch_tril_fill(cudaStream_t stream, int32_t n, const int64_
 cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t batch,
                                       const int64_t *ptr, int64_t nnzA, const double *valA,
                                       const int64_t *ptrL, int64_t nnzL, double *valL);
-/* the synchronization-free factorization in place on val (batch * nnz):
- * kind 0 ILU0 on (ptr, ind, diag), kind 1 IC0 on the tril pattern; rows
- * taken in the given order (a topological order of the lower triangle:
- * rows sorted by level); done: batch * n zeroed flags; st reset; lanes
- * per row 4, 8, 16 or 32 (anything else: 32) */
+/* work := src (src may be NULL: work is left as it is) and val := the
+ * pending sentinel, count values each */
+cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int64_t count, const double *src,
+                                         double *work, double *val);
+/* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),
+ * kind 1 IC0 on the tril pattern; the rows' initial values in work (batch *
+ * nnz, overwritten), the factor into val (batch * nnz, all pending on entry:
+ * each value is published once, final, and is its own ready flag); rows
+ * taken in the given order (a topological order of the lower triangle: rows
+ * sorted by level); st reset; lanes per row 4, 8, 16 or 32 (anything else:
+ * 32) */
 cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n, int32_t batch,
                                  const int64_t *ptr, const int32_t *ind, const int64_t *diag,
-                                 const int32_t *order, int64_t nnz, double *val,
-                                 double pivot_shift, int32_t *done, domino_factor_status *st,
-                                 int lanes);
+                                 const int32_t *order, int64_t nnz, double *work, double *val,
+                                 double pivot_shift, domino_factor_status *st, int lanes);
 
 /* ---- krylov_vec.cu ---- */
 

@@ -59,28 +59,10 @@ __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
     return *y >= 0;
 }
 
-/* a wait's back-off: sleep *ns, then double it up to cap (A.sleep_cap) */
-__device__ __forceinline__ void back_off(unsigned *ns, int cap)
-{
-    __nanosleep(*ns);
-    if (*ns < (unsigned)cap) *ns <<= 1;
-}
-
-/* x[i] once it is solved: spin on the sentinel (per-point flags) */
-template <typename T> __device__ __forceinline__ T wait_value(const T *x, int64_t i)
-{
-    T v = load_relaxed(&x[i]);
-    while (is_pending(v)) {
-        __nanosleep(32);
-        v = load_relaxed(&x[i]);
-    }
-    return v;
-}
-
 /* x[i] of a line whose state was already waited for */
 template <typename T> __device__ __forceinline__ T read_value(const T *x, int64_t i, bool flags)
 {
-    return flags ? wait_value(x, i) : __ldcg(&x[i]);
+    return flags ? wait_published(x, i) : __ldcg(&x[i]);
 }
 
 /* the triangle offset of row delta d whose neighbour of (xl, y, z) lies in
@@ -187,25 +169,6 @@ __device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
     return t00 * c1 + t01 * c2 + v0;
 }
 
-/* Wait until none of the loaded neighbour values xv[k] (of x[nb[k]], nb[k]
- * >= 0) is pending: every round reloads all the pending ones together, so
- * a round costs one memory latency however many are missing. */
-template <typename T, int K>
-__device__ __forceinline__ void wait_pending(const T *x, const int32_t *nb, T *xv, int cap)
-{
-    unsigned ns = 32;
-    for (;;) {
-        bool missing = false;
-#pragma unroll
-        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
-        if (!missing) return;
-        back_off(&ns, cap);
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            if (nb[k] >= 0 && is_pending(xv[k])) xv[k] = load_relaxed(&x[nb[k]]);
-    }
-}
-
 /* One lane's equation from its CSR row: entries of the triangle fetched
  * into registers before any wait (K of them; a longer walk, possible only
  * with duplicate entries, goes on from memory), then classified; the
@@ -302,7 +265,7 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
         int32_t c = R->col[t];
         xv[t] = c >= 0 ? (flags ? load_relaxed(&x[c]) : __ldcg(&x[c])) : (T)0;
     }
-    if (flags) wait_pending<T, K>(x, R->col, xv, A.sleep_cap);
+    if (flags) wait_pending<T, int32_t, K>(x, R->col, xv, A.sleep_cap);
 #pragma unroll
     for (int t = 0; t < K; t++)
         if (R->col[t] >= 0) *sum -= R->val[t] * xv[t];
@@ -339,7 +302,7 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
         xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
     }
-    if (flags) wait_pending<T, K>(x, nb, xv, A.sleep_cap);
+    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap);
 #pragma unroll
     for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
@@ -494,7 +457,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             if (COMPACT) {
                 if (lane < A.noff && inside(A, xl + A.offx[lane], y + A.offy[lane], z + A.offz[lane]))
                     part = __ldg(&coef[(3 + lane) * A.n + row]) *
-                           wait_value(x, real_row(A, r + A.offd[lane]));
+                           wait_published(x, real_row(A, r + A.offd[lane]));
                 if (lane == 31) {
                     dpart = __ldg(&coef[row]);
                     if (A.order >= 1 && xl >= 1) part += __ldg(&coef[A.n + row]) * p1;
@@ -522,7 +485,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                     } else if (kind == STENCIL_M2) {
                         part += v * p2;
                     } else {
-                        part += v * wait_value(x, real_row(A, r + d));
+                        part += v * wait_published(x, real_row(A, r + d));
                     }
                 }
             }
