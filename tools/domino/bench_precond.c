@@ -28,6 +28,7 @@ typedef struct precond_row {
     double fact_diff;       /* max |ours - cuSPARSE| / max |cuSPARSE| */
     int iterations[2];      /* ours / baseline loop */
     double setup_ms[2];     /* analysis + factorization + trsv analysis */
+    double parts_ms[2][3];  /* setup parts: factor analysis, factorization, trsv analyses */
     double solve_ms[2];     /* iterations */
     double residual[2];     /* true relative residual */
     int failed;             /* 1: error or not converged */
@@ -91,7 +92,7 @@ static domino_status factor_difference(domino_handle h, domino_factor_plan a, do
 /* the Krylov solve from x = 0 twice (the first warms up), the second kept */
 static domino_status time_solve(domino_handle h, domino_dmatrix dA, const double *b, double *x,
                                 int32_t n, const precond_row *row, int baseline,
-                                domino_krylov_result *res)
+                                domino_krylov_result *res, domino_gpu_krylov_times *tm)
 {
     domino_gpu_krylov_options opt;
     domino_gpu_krylov_options_init(&opt);
@@ -107,8 +108,8 @@ static domino_status time_solve(domino_handle h, domino_dmatrix dA, const double
     for (int run = 0; run < 2 && !s; run++) {
         memset(x, 0, (size_t)n * sizeof(double));
         if (run) domino_krylov_result_free(res);
-        if (strcmp(row->method, "cg") == 0) s = domino_gpu_cg(h, dA, b, x, &opt, res, NULL);
-        else s = domino_gpu_bicgstab(h, dA, b, x, &opt, res, NULL);
+        if (strcmp(row->method, "cg") == 0) s = domino_gpu_cg(h, dA, b, x, &opt, res, tm);
+        else s = domino_gpu_bicgstab(h, dA, b, x, &opt, res, tm);
     }
     return s;
 }
@@ -126,8 +127,13 @@ static void run_row(domino_handle h, domino_dmatrix dA, const double *b, double 
     domino_factor_plan_free(plans[1]);
     for (int w = 0; w < 2 && !s; w++) {
         domino_krylov_result res;
-        s = time_solve(h, dA, b, x, row->n, row, w, &res);
+        domino_gpu_krylov_times tm;
+        memset(&tm, 0, sizeof tm);
+        s = time_solve(h, dA, b, x, row->n, row, w, &res, &tm);
         if (s) break;
+        row->parts_ms[w][0] = 1e3 * tm.factor_analysis_seconds;
+        row->parts_ms[w][1] = 1e3 * tm.factor_seconds;
+        row->parts_ms[w][2] = 1e3 * tm.trsv_analysis_seconds;
         row->iterations[w] = res.iterations;
         row->setup_ms[w] = 1e3 * res.setup_seconds;
         row->solve_ms[w] = 1e3 * res.solve_seconds;
@@ -222,18 +228,21 @@ static int write_csv(const char *path, const precond_row *rows, int count)
     fprintf(f, "problem,values,n,nnz,factor,factor_ms,cusparse_factor_ms,factor_speedup,factor_max_rel_diff,"
                "method,iterations,cusparse_iterations,setup_ms,solve_ms,cusparse_setup_ms,"
                "cusparse_solve_ms,time_to_solution_ms,cusparse_time_to_solution_ms,"
-               "ms_per_iteration,cusparse_ms_per_iteration,residual,cusparse_residual,status\n");
+               "ms_per_iteration,cusparse_ms_per_iteration,residual,cusparse_residual,"
+               "factor_analysis_ms,setup_factor_ms,trsv_analysis_ms,cusparse_factor_analysis_ms,"
+               "cusparse_setup_factor_ms,cusparse_trsv_analysis_ms,status\n");
     for (int i = 0; i < count; i++) {
         const precond_row *r = &rows[i];
         double t0 = r->setup_ms[0] + r->solve_ms[0], t1 = r->setup_ms[1] + r->solve_ms[1];
         fprintf(f, "%s,\"%s\",%d,%lld,%s,%.6f,%.6f,%.4f,%.3e,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-                   "%.6f,%.6f,%.3e,%.3e,\"%s\"\n",
+                   "%.6f,%.6f,%.3e,%.3e,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,\"%s\"\n",
                 r->problem, r->values, r->n, (long long)r->nnz, r->kind, r->fact_ms[0], r->fact_ms[1],
                 r->fact_ms[0] > 0 ? r->fact_ms[1] / r->fact_ms[0] : 0.0, r->fact_diff, r->method,
                 r->iterations[0], r->iterations[1], r->setup_ms[0], r->solve_ms[0], r->setup_ms[1],
                 r->solve_ms[1], t0, t1, r->iterations[0] ? r->solve_ms[0] / r->iterations[0] : 0.0,
                 r->iterations[1] ? r->solve_ms[1] / r->iterations[1] : 0.0, r->residual[0],
-                r->residual[1], r->status);
+                r->residual[1], r->parts_ms[0][0], r->parts_ms[0][1], r->parts_ms[0][2],
+                r->parts_ms[1][0], r->parts_ms[1][1], r->parts_ms[1][2], r->status);
     }
     return fclose(f) != 0;
 }
@@ -251,11 +260,14 @@ static int write_json(const char *path, const char *device, const precond_row *r
                    "\"factor_max_rel_diff\": %.3e, \"method\": \"%s\", \"iterations\": %d, "
                    "\"cusparse_iterations\": %d, \"setup_ms\": %.6f, \"solve_ms\": %.6f, "
                    "\"cusparse_setup_ms\": %.6f, \"cusparse_solve_ms\": %.6f, \"residual\": %.3e, "
-                   "\"cusparse_residual\": %.3e, \"failed\": %s, \"status\": \"%s\"}%s\n",
+                   "\"cusparse_residual\": %.3e, \"setup_parts_ms\": [%.6f, %.6f, %.6f], "
+                   "\"cusparse_setup_parts_ms\": [%.6f, %.6f, %.6f], \"failed\": %s, \"status\": \"%s\"}%s\n",
                 r->problem, r->values, r->n, (long long)r->nnz, r->kind, r->fact_ms[0],
                 r->fact_ms[1], r->fact_diff, r->method, r->iterations[0], r->iterations[1],
                 r->setup_ms[0], r->solve_ms[0], r->setup_ms[1], r->solve_ms[1], r->residual[0],
-                r->residual[1], r->failed ? "true" : "false", r->status, i + 1 < count ? "," : "");
+                r->residual[1], r->parts_ms[0][0], r->parts_ms[0][1], r->parts_ms[0][2],
+                r->parts_ms[1][0], r->parts_ms[1][1], r->parts_ms[1][2],
+                r->failed ? "true" : "false", r->status, i + 1 < count ? "," : "");
     }
     fprintf(f, "  ]\n}\n");
     return fclose(f) != 0;
@@ -346,6 +358,11 @@ int bench_precond_run(int quick, const char *matrices_dir, const char *csv_path,
     }
     printf("values: generated stencils as generated; pattern files as graph Laplacian + 0.01 I; "
            "bcsstk13 as A + 0.3 diag(A) (IC(0) of A breaks down at row 95)\n");
+    printf("setup (ms): factor analysis + factorization + trsv analyses, ours | cuSPARSE loop\n");
+    for (int i = 0; i < count; i++)
+        printf("%-16s %-4s %8.3f %8.3f %8.3f | %8.3f %8.3f %8.3f\n", rows[i].problem, rows[i].kind,
+               rows[i].parts_ms[0][0], rows[i].parts_ms[0][1], rows[i].parts_ms[0][2],
+               rows[i].parts_ms[1][0], rows[i].parts_ms[1][1], rows[i].parts_ms[1][2]);
     if (csv_path && write_csv(csv_path, rows, count)) {
         fprintf(stderr, "domino bench: cannot write %s\n", csv_path);
         failed = 1;
