@@ -1031,9 +1031,12 @@ size_t domino_dstencil_bytes(domino_dstencil D);
  * cuSPARSE style: a plan per sparsity pattern (analysis, pattern only, cheap),
  * then compute as often as the values change.  Double only for now (float
  * dA is DOMINO_NOT_SUPPORTED).  Our kernel is synchronization-free: one
- * launch, a warp per row, rows taken from an atomic ticket in level order
- * of the lower triangle (computed once by the analysis), each row waiting
- * only for the rows it reads.  The arithmetic is the
+ * launch, a group of 8-32 lanes per row, rows taken from an atomic ticket in
+ * level order of the lower triangle (computed once by the analysis), each
+ * row waiting only for the factor values it reads, each value published
+ * once and its own ready flag (no fences).  The plan keeps a working copy
+ * of the values besides the factor (2 x batch x nnz doubles; the cuSPARSE
+ * baseline 1 x, and no level order).  The arithmetic is the
  * CPU reference's (domino_ref_ilu0 / domino_ref_ic0): ILU(0) factors equal
  * it bitwise (no fused multiply-add), IC(0) to rounding (the inner products
  * are summed in a different order). */
