@@ -115,16 +115,20 @@ cleanup:
 }
 
 /* Lanes per row of the factorization kernel: a warp per row (32) below
- * FACTOR_FEW_LANES_ROWS rows, else the power of two that covers the mean
- * row length of the factor pattern, kept within 8-16.  H100, 3D Poisson
- * (bench/results/h100-precond2): with 2.1M and 7.1M rows, fewer lanes keep
+ * FACTOR_FEW_LANES_ROWS rows; from FACTOR_MANY_LANES_ROWS rows 8 lanes;
+ * between, the power of two that covers the mean row length of the factor
+ * pattern, kept within 8-16.  H100, 3D Poisson (bench/results/h100-precond2,
+ * the kernel with done flags): with 2.1M and 7.1M rows, fewer lanes keep
  * more rows in flight, and 8 or 16 lanes were 1.03-1.71x faster than a
- * warp per row (4 lanes and the full row length did worse).  With 0.26M
- * rows and on the real matrices (up to 0.11M rows), a warp per row was
- * fastest on all but one (crack IC(0)); fewer lanes were up to 3.6x slower,
- * because each row takes longer.  DOMINO_FACTOR_LANES overrides the choice
- * (experiments). */
+ * warp per row (4 lanes did worse).  With 0.26M rows and on the real
+ * matrices (up to 0.11M rows), a warp per row was fastest on all but one
+ * (crack IC(0)); fewer lanes were up to 3.6x slower, because each row takes
+ * longer.  The kernel with value flags (h100-precond7/precond-lanes8.txt):
+ * at 7.1M rows 8 lanes beat 16 on D3N27 (IC(0) 21.2 -> 17.3 ms, ILU(0)
+ * 24.2 -> 21.7 ms), at 2.1M rows 16 stayed better (IC(0) 7.4 against 8.5
+ * ms).  DOMINO_FACTOR_LANES overrides the choice (experiments). */
 #define FACTOR_FEW_LANES_ROWS 1000000
+#define FACTOR_MANY_LANES_ROWS 4000000
 static int factor_lanes(int32_t n, int64_t nnz)
 {
     const char *env = getenv("DOMINO_FACTOR_LANES");
@@ -133,6 +137,7 @@ static int factor_lanes(int32_t n, int64_t nnz)
         if (l == 4 || l == 8 || l == 16 || l == 32) return l;
     }
     if (n < FACTOR_FEW_LANES_ROWS) return 32;
+    if (n >= FACTOR_MANY_LANES_ROWS) return 8;
     return (double)nnz / (double)n > 8.0 ? 16 : 8;
 }
 
