@@ -136,24 +136,20 @@ extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n,
     return cudaGetLastError();
 }
 
-/* work := src (unless src is NULL), val := pending; grid-stride */
-__global__ void factor_prepare_kernel(int64_t count, const double *__restrict__ src, double *work,
-                                      double *val)
+/* val := pending; grid-stride */
+__global__ void factor_pending_kernel(int64_t count, double *val)
 {
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += stride) {
-        if (src) work[k] = src[k];
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < count; k += stride)
         make_pending(&val[k]);
-    }
 }
 
-extern "C" cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int64_t count,
-                                                    const double *src, double *work, double *val)
+extern "C" cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val)
 {
     if (count == 0) return cudaSuccess;
     int64_t blocks = (count + 255) / 256;
     if (blocks > 8192) blocks = 8192;
-    factor_prepare_kernel<<<(unsigned)blocks, 256, 0, stream>>>(count, src, work, val);
+    factor_pending_kernel<<<(unsigned)blocks, 256, 0, stream>>>(count, val);
     return cudaGetLastError();
 }
 

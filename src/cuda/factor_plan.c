@@ -220,19 +220,15 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
     return DOMINO_SUCCESS;
 }
 
-/* our kernel from the initial values src (batch * dA's nnz) into p->val;
- * reports the first bad pivot */
+/* our kernel from the initial values in p->work into p->val; reports the
+ * first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
-                                struct domino_factor_plan_s *p, const double *src, int64_t *replaced,
-                                const char *fn)
+                                struct domino_factor_plan_s *p, int64_t *replaced, const char *fn)
 {
     domino_factor_status hst;
-    int64_t count = (int64_t)p->batch * p->nnz;
     int ic0 = p->kind == DOMINO_FACTOR_IC0;
-    cudaError_t e = ic0 ? domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr,
-                                                    p->dA->nnz, src, p->ptr, p->nnz, p->work)
-                        : cudaSuccess;
-    if (e || (e = domino_launch_factor_prepare(gpu->stream, count, ic0 ? NULL : src, p->work, p->val)) ||
+    cudaError_t e;
+    if ((e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val)) ||
         (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
         (e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
                                   p->order, p->nnz, p->work, p->val, p->pivot_shift, p->st,
@@ -269,17 +265,20 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     const double *src = d_values ? (const double *)d_values : (const double *)p->dA->val;
+    /* the initial values: into the factor (cuSPARSE factors in place) or
+     * into our kernel's working copy */
+    double *init = p->use_cusparse ? p->val : p->work;
+    cudaError_t e;
+    if (p->kind == DOMINO_FACTOR_ILU0)
+        e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
+                            cudaMemcpyDeviceToDevice, gpu->stream);
+    else
+        e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
+                                      p->ptr, p->nnz, init);
+    if (e) return domino_cuda_status(h, e, fn);
     int64_t count = 0, bad_row = -1;
     int32_t bad_batch = 0;
     if (p->use_cusparse) {
-        cudaError_t e;
-        if (p->kind == DOMINO_FACTOR_ILU0)
-            e = cudaMemcpyAsync(p->val, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
-                                cudaMemcpyDeviceToDevice, gpu->stream);
-        else
-            e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
-                                          p->ptr, p->nnz, p->val);
-        if (e) return domino_cuda_status(h, e, fn);
         s = domino_cusparse_factor(h, gpu, p, &bad_row, &bad_batch);
         if (!s && bad_row >= 0) {
             if (p->batch > 1)
@@ -290,7 +289,7 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
                                  (long long)bad_row);
         }
     } else {
-        s = run_kernel(h, gpu, p, src, &count, fn);
+        s = run_kernel(h, gpu, p, &count, fn);
     }
     for (int32_t b = 0; b < p->batch; b++)
         p->alias[b].values_version++;

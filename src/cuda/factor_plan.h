@@ -73,10 +73,8 @@ cudaError_t domino_launch_tril_fill(cudaStream_t stream, int32_t n, const int64_
 cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t batch,
                                       const int64_t *ptr, int64_t nnzA, const double *valA,
                                       const int64_t *ptrL, int64_t nnzL, double *valL);
-/* work := src (src may be NULL: work is left as it is) and val := the
- * pending sentinel, count values each */
-cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int64_t count, const double *src,
-                                         double *work, double *val);
+/* val[0, count) := the pending sentinel */
+cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);
 /* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),
  * kind 1 IC0 on the tril pattern; the rows' initial values in work (batch *
  * nnz, overwritten), the factor into val (batch * nnz, all pending on entry:
