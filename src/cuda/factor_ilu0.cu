@@ -183,9 +183,9 @@ template <int LANES> __device__ __forceinline__ double group_sum(double v, unsig
 
 /* Entries of the pattern a lane looks up before it waits (positions held
  * in registers): the lookups need only the pattern, so the binary searches
- * run while row k is still being factorized and, once its flag arrives, only
- * the value loads remain on the critical path; entries past these are
- * looked up after the wait. */
+ * run while row k is still being factorized and, once its values are
+ * published, only their (re)loads remain on the critical path; entries past
+ * these are looked up after the wait. */
 #define FACTOR_HELD 2
 
 /* ILU(0), IKJ, row i of one matrix (w its working values, v its published
