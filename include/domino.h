@@ -1102,6 +1102,12 @@ void domino_factor_plan_free(domino_factor_plan plan);
 /* *A = a new host matrix with the pattern and values of device matrix dA
  * (e.g. a factor from domino_factor_get); free with domino_matrix_free */
 domino_status domino_dmatrix_download(domino_handle h, domino_dmatrix dA, domino_matrix *A);
+/* the level sets (domino_ref_levels, op N) of the fill triangle of square CSR dA, computed
+ * on the GPU by the synchronization-free level pass the level-set engine and
+ * the factorizations use; returned on the host, freed with
+ * domino_levels_free.  Equal to the CPU reference's. */
+domino_status domino_dmatrix_levels(domino_handle h, domino_fill fill, domino_dmatrix dA,
+                                    domino_levels **levels);
 
 /* ---------------------------------------------------- GPU Krylov solvers */
 

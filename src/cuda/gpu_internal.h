@@ -208,6 +208,10 @@ cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type type, int32
                                     int compute_degree, int64_t max_wait_ns,
                                     domino_solve_status *st);
 
+/* *count (device) = off-diagonal entries of the triangle of the CSR */
+cudaError_t domino_launch_triangle_offdiag(cudaStream_t stream, int32_t n, const int64_t *ptr,
+                                           const int32_t *ind, int upper,
+                                           unsigned long long *count);
 /* level sets on the GPU: level of each row (pull, sync-free), then rows
  * sorted by level; level_ptr returned to the host (caller frees). */
 cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,

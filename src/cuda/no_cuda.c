@@ -92,6 +92,13 @@ domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const vo
 }
 
 /* structured-grid solve */
+domino_status domino_dmatrix_levels(domino_handle h, domino_fill fill, domino_dmatrix dA,
+                                    domino_levels **levels)
+{
+    (void)fill; (void)dA;
+    if (levels) *levels = NULL;
+    return NO_CUDA(h, "domino_dmatrix_levels");
+}
 domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matrix *S,
                                      domino_fill fill, domino_dstencil *D)
 {

@@ -12,36 +12,145 @@
 
 #define LEVEL_ROWS 256
 
-/* row_level[i] = -1 (pending) until known; blocks take rows by ticket */
-__global__ void __launch_bounds__(LEVEL_ROWS)
+/* row_level[i] = -1 (pending) until known; blocks take rows by ticket, a
+ * thread per row.  A row's dependency on the row of the lane before it (the
+ * link: row - 1, or row + 1 for upper) is resolved inside the warp; the
+ * others (outside) through memory: the thread takes its row LEVEL_CHUNK
+ * entries at a time, indices and levels loaded together, and polls the
+ * chunk's pending entries (all when LEVEL_POLL or fewer are left, else the
+ * first) before it moves to the next chunk.  Once a lane's outside
+ * dependencies are known, a segmented max-plus scan over the warp's link
+ * chains gives the level of every lane whose chain back to its start is
+ * known:  level(t) = max over k in [start, t] of own(k) + (t - k),
+ * own = 1 + the largest outside level.  A warp in which nothing moved backs
+ * off, 32 ns doubling to LEVEL_SLEEP_CAP.  The largest level + 1 goes to
+ * st->ticket2 once per warp.
+ * H100 (bench/results/h100-levels): the first pass (one entry, one L2 round
+ * trip, at a time; links through memory) took 1.96 / 10.5 / 32.9 ms on
+ * D3N27 64^3 / D3N7 192^3 / D3N27 192^3, this one 1.45 / 3.9 / 21.0 ms.
+ * Traces of the publish times showed ~2.5 us a hop before; polling every
+ * entry of a chunk, or polling without back-off, flooded L2 (5-50x
+ * slower); one pending entry polled at a time, 1.8 / 8.3 / 23.2 ms. */
+#define LEVEL_CHUNK 4 /* 8 spilled at 32 registers and was slower */
+#define LEVEL_POLL 2  /* pending entries of a chunk polled together */
+#define LEVEL_SLEEP_CAP 512
+__global__ void __launch_bounds__(LEVEL_ROWS, 2048 / LEVEL_ROWS)
     level_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                  int upper, int32_t *row_level, domino_solve_status *st)
 {
     __shared__ int32_t block_ticket;
     if (threadIdx.x == 0) block_ticket = atomicAdd(&st->ticket, 1);
     __syncthreads();
+    const unsigned full = 0xffffffffu;
+    int lane = threadIdx.x & 31;
     int32_t lrow = block_ticket * LEVEL_ROWS + threadIdx.x;
-    bool done = lrow >= n;
+    bool valid = lrow < n;
     int32_t row = upper ? n - 1 - lrow : lrow;
-    int64_t k = done ? 0 : __ldg(&ptr[row]), end = done ? 0 : __ldg(&ptr[row + 1]);
-    int32_t level = 0;
-    while (__any_sync(0xffffffffu, !done)) {
-        if (done) continue;
-        while (k < end) {
-            int32_t j = __ldg(&ind[k]);
-            if (upper ? j > row : j < row) {
-                int32_t lj = load_relaxed_i32(&row_level[j]);
-                if (lj < 0) break;
-                level = max(level, lj + 1);
-            }
-            k++;
+    int32_t link = lane == 0 ? -1 : upper ? row + 1 : row - 1; /* the row of lane - 1 */
+    int64_t k = valid ? __ldg(&ptr[row]) : 0, end = valid ? __ldg(&ptr[row + 1]) : 0;
+    int32_t own = 0, level = -1, j[LEVEL_CHUNK];
+    unsigned pending = 0; /* positions of the chunk at k whose level is not known yet */
+    bool loaded = false, linked = false, ready = !valid, done = !valid;
+    unsigned ns = 32, scanned = 0; /* scanned: the ready lanes at the last scan */
+    while (__any_sync(full, !done)) {
+        bool moved = false;
+        if (!ready && pending) {
+            /* poll the pending entries when one or two are left, else the first */
+            unsigned poll = __popc(pending) <= LEVEL_POLL ? pending : pending & (0u - pending);
+            int32_t lv[LEVEL_CHUNK];
+#pragma unroll
+            for (int c = 0; c < LEVEL_CHUNK; c++)
+                lv[c] = (poll >> c) & 1 ? load_relaxed_i32(&row_level[j[c]]) : -1;
+#pragma unroll
+            for (int c = 0; c < LEVEL_CHUNK; c++)
+                if (lv[c] >= 0) {
+                    own = max(own, lv[c] + 1);
+                    pending &= ~(1u << c);
+                    moved = true;
+                }
         }
-        if (k == end) {
-            store_relaxed_i32(&row_level[row], level);
-            atomicMax(&st->ticket2, level + 1);
-            done = true;
+        while (!ready && !pending) { /* the next chunk: its indices and levels at once */
+            if (loaded) k += LEVEL_CHUNK;
+            loaded = moved = true;
+            if (k >= end) {
+                ready = true;
+                break;
+            }
+            int32_t lv[LEVEL_CHUNK];
+            bool outside[LEVEL_CHUNK];
+#pragma unroll
+            for (int c = 0; c < LEVEL_CHUNK; c++) j[c] = k + c < end ? __ldg(&ind[k + c]) : row;
+#pragma unroll
+            for (int c = 0; c < LEVEL_CHUNK; c++) {
+                linked |= j[c] == link;
+                outside[c] = (upper ? j[c] > row : j[c] < row) && j[c] != link;
+                lv[c] = outside[c] ? load_relaxed_i32(&row_level[j[c]]) : 0;
+            }
+#pragma unroll
+            for (int c = 0; c < LEVEL_CHUNK; c++) {
+                if (!outside[c]) continue;
+                if (lv[c] < 0) pending |= 1u << c;
+                else own = max(own, lv[c] + 1);
+            }
+        }
+        /* the lanes whose link chain back to its start is ready publish
+         * (nothing new unless a lane became ready since the last scan) */
+        unsigned ready_mask = __ballot_sync(full, ready);
+        if (ready_mask != scanned) {
+            scanned = ready_mask;
+            unsigned start_mask = __ballot_sync(full, !linked);
+            unsigned upto = lane == 31 ? full : (2u << lane) - 1;
+            int start = 31 - __clz(start_mask & upto); /* lane 0 never links */
+            unsigned chain = upto & ~((1u << start) - 1);
+            int32_t w = own - lane;
+#pragma unroll
+            for (int off = 1; off < 32; off <<= 1) {
+                int32_t o = __shfl_up_sync(full, w, off);
+                if (lane - off >= start) w = max(w, o);
+            }
+            if (!done && ready && (~ready_mask & chain) == 0) {
+                level = w + lane;
+                store_relaxed_i32(&row_level[row], level);
+                done = true;
+                moved = true;
+            }
+        }
+        if (__any_sync(full, moved)) {
+            ns = 32;
+        } else {
+            __nanosleep(ns);
+            if (ns < LEVEL_SLEEP_CAP) ns <<= 1;
         }
     }
+    int32_t top = __reduce_max_sync(full, level + 1);
+    if (lane == 0 && top > 0) atomicMax(&st->ticket2, top);
+}
+
+/* *count += the off-diagonal entries of the triangle (thread per row) */
+__global__ void triangle_offdiag_kernel(int32_t n, const int64_t *__restrict__ ptr,
+                                        const int32_t *__restrict__ ind, int upper,
+                                        unsigned long long *count)
+{
+    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long c = 0;
+    if (i < n)
+        for (int64_t k = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]); k < e; k++) {
+            int32_t j = __ldg(&ind[k]);
+            c += upper ? j > i : j < i;
+        }
+    c = warp_sum(c);
+    if ((threadIdx.x & 31) == 0 && c) atomicAdd(count, c);
+}
+
+extern "C" cudaError_t domino_launch_triangle_offdiag(cudaStream_t stream, int32_t n,
+                                                      const int64_t *ptr, const int32_t *ind,
+                                                      int upper, unsigned long long *count)
+{
+    cudaError_t e = cudaMemsetAsync(count, 0, sizeof(*count), stream);
+    if (e || n == 0) return e;
+    triangle_offdiag_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, ptr, ind,
+                                                                                  upper, count);
+    return cudaGetLastError();
 }
 
 __global__ void level_histogram_kernel(int32_t n, const int32_t *row_level,

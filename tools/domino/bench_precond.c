@@ -2,6 +2,7 @@
  * ILU(0) / IC(0) against cuSPARSE csrilu02 / csric02 (time, same factors),
  * then CG + IC(0) and BiCGSTAB + ILU(0) time to solution against the same
  * loop with cuSPARSE's factors and SpSV solves. */
+#define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "bench_precond.h"
 #include "cmd_solve_krylov.h"
 #include "domino.h"
@@ -156,8 +157,22 @@ static void run_row(domino_handle h, domino_dmatrix dA, const double *b, double 
 
 /* ------------------------------------------------------------ problems */
 
+/* 1 unless DOMINO_PRECOND_ONLY (experiments: comma-separated substrings)
+ * leaves the problem out */
+static int wanted(const char *name)
+{
+    const char *only = getenv("DOMINO_PRECOND_ONLY");
+    if (!only || !*only) return 1;
+    char list[256];
+    snprintf(list, sizeof list, "%s", only);
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strstr(name, t)) return 1;
+    return 0;
+}
+
 /* A of problem `which`: generated stencils first, then the shared files;
- * NULL name when past the end.  *values says how the values were made. */
+ * an empty name when past the end, a NULL *A when left out.  *values says
+ * how the values were made. */
 static domino_status make_problem(domino_handle h, int quick, const char *dir, int which,
                                   char *name, size_t name_len, const char **values, domino_matrix *A)
 {
@@ -174,6 +189,7 @@ static domino_status make_problem(domino_handle h, int quick, const char *dir, i
         domino_stencil st = which < nsizes ? DOMINO_D3N7 : DOMINO_D3N27;
         int g = sizes[which % nsizes];
         snprintf(name, name_len, "%s_%d^3", domino_stencil_name(st), g);
+        if (!wanted(name)) return DOMINO_SUCCESS;
         *values = "stencil (SPD, diagonally dominant)";
         return domino_gen_stencil(h, st, g, g, g, DOMINO_PART_FULL, DOMINO_FLOAT64, A);
     }
@@ -182,6 +198,7 @@ static domino_status make_problem(domino_handle h, int quick, const char *dir, i
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, files[which]);
     snprintf(name, name_len, "%s", files[which]);
+    if (!wanted(name)) return DOMINO_SUCCESS;
     domino_matrix read = NULL;
     domino_matrix_view v;
     domino_status s = domino_mm_read(h, path, DOMINO_FLOAT64, 0, &read);
@@ -339,7 +356,8 @@ int bench_precond_run(int quick, const char *matrices_dir, const char *csv_path,
         const char *values = "";
         domino_matrix A = NULL;
         domino_status s = make_problem(h, quick, matrices_dir, which, name, sizeof name, &values, &A);
-        if (!s && !A) break;
+        if (!s && !name[0]) break;
+        if (!s && !A) continue;
         if (s) {
             printf("%-16s skipped: %s\n", name, domino_last_error(h));
             continue;
