@@ -75,6 +75,8 @@ struct domino_dstencil_s {
     domino_stencil stencil;      /* CSR form: the stencil the caller named */
     int compact;                 /* 1: coefficients below; 0: CSR of dA */
     domino_dmatrix dA;           /* CSR form: the caller's matrix, not owned */
+    domino_dmatrix dA_t;         /* transposed form: the matrix holding the transpose of
+                                    the triangle, not owned (compact copy only) */
     void *coef;                  /* compact form: owned coefficient slots */
     size_t matrix_bytes;         /* bytes of matrix data a solve reads */
     stencil_kernel_args args;    /* the kernel's view (state pointers filled per solve) */
@@ -111,9 +113,25 @@ cudaError_t domino_launch_stencil_validate(cudaStream_t stream, const stencil_ke
 cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino_type type,
                                           const stencil_kernel_args *A, void *coef);
 
-/* For the trsv STENCIL engine: D (made by domino_dstencil_from_dmatrix)
- * keeps a compact copy of its triangle and solves from it; refresh copies
- * the values of dA again (after domino_dmatrix_update_values). */
+/* coef (zeroed) := the compact form of A's triangle from src, the CSR of
+ * its transpose (validated before) */
+cudaError_t domino_launch_stencil_compact_transposed(cudaStream_t stream, domino_type type,
+                                                    const stencil_kernel_args *A,
+                                                    const int64_t *ptr, const int32_t *ind,
+                                                    const void *val, void *coef);
+
+/* The transposed stencil object of the trsv STENCIL engine's op T solves:
+ * the fill triangle of the system whose transpose dA holds (dA's other
+ * triangle is a stencil on the grid, checked before); only the compact
+ * form, made by domino_dstencil_make_compact from dA's arrays directly. */
+domino_status domino_dstencil_from_dmatrix_transposed(domino_handle h, domino_dmatrix dA,
+                                                      domino_stencil st, int32_t nx, int32_t ny,
+                                                      int32_t nz, domino_fill fill,
+                                                      domino_dstencil *out);
+
+/* For the trsv STENCIL engine: D (made by domino_dstencil_from_dmatrix or
+ * _transposed) keeps a compact copy of its triangle and solves from it;
+ * refresh copies the values of dA again (after domino_dmatrix_update_values). */
 domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D);
 domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
 

@@ -105,11 +105,13 @@ cleanup:
     return s;
 }
 
-domino_status domino_dstencil_from_dmatrix(domino_handle h, domino_dmatrix dA, domino_stencil st,
-                                           int32_t nx, int32_t ny, int32_t nz, domino_fill fill,
-                                           domino_dstencil *out)
+/* the checks and the object of domino_dstencil_from_dmatrix(_transposed):
+ * dA's arrays are the CSR of the triangle (transposed = 0) or of its
+ * transpose (1) */
+static domino_status from_csr(domino_handle h, const char *fn, domino_dmatrix dA,
+                              domino_stencil st, int32_t nx, int32_t ny, int32_t nz,
+                              domino_fill fill, int transposed, domino_dstencil *out)
 {
-    const char *fn = "domino_dstencil_from_dmatrix";
     int offsets[3 * DOMINO_STENCIL_MAX_POINTS], slot_of[DOMINO_STENCIL_MAX_POINTS];
     domino_dstencil D = NULL;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, "%s: D is NULL", fn);
@@ -136,15 +138,35 @@ domino_status domino_dstencil_from_dmatrix(domino_handle h, domino_dmatrix dA, d
         return s;
     }
     D->stencil = st;
-    D->dA = dA;
-    D->args.ptr = dA->ptr;
-    D->args.ind = dA->ind;
-    D->args.val = dA->val;
-    D->args.nnz = dA->nnz;
+    if (transposed) {
+        D->dA_t = dA; /* no CSR form: domino_dstencil_make_compact must follow */
+    } else {
+        D->dA = dA;
+        D->args.ptr = dA->ptr;
+        D->args.ind = dA->ind;
+        D->args.val = dA->val;
+        D->args.nnz = dA->nnz;
+    }
     D->matrix_bytes = (size_t)dA->nnz * (domino_type_size(dA->type) + sizeof(int32_t)) +
                       ((size_t)dA->nrows + 1) * sizeof(int64_t);
     *out = D;
     return DOMINO_SUCCESS;
+}
+
+domino_status domino_dstencil_from_dmatrix(domino_handle h, domino_dmatrix dA, domino_stencil st,
+                                           int32_t nx, int32_t ny, int32_t nz, domino_fill fill,
+                                           domino_dstencil *out)
+{
+    return from_csr(h, "domino_dstencil_from_dmatrix", dA, st, nx, ny, nz, fill, 0, out);
+}
+
+domino_status domino_dstencil_from_dmatrix_transposed(domino_handle h, domino_dmatrix dA,
+                                                      domino_stencil st, int32_t nx, int32_t ny,
+                                                      int32_t nz, domino_fill fill,
+                                                      domino_dstencil *out)
+{
+    return from_csr(h, "domino_dstencil_from_dmatrix_transposed", dA, st, nx, ny, nz, fill, 1,
+                    out);
 }
 
 int domino_dstencil_warps_per_queue(domino_dstencil D)
@@ -166,7 +188,11 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
     stencil_kernel_args A = D->args;
     A.coef = NULL;
     cudaError_t e = cudaMemsetAsync(D->coef, 0, bytes, gpu->stream);
-    if (!e) e = domino_launch_stencil_compact(gpu->stream, D->type, &A, D->coef);
+    if (!e && D->dA_t)
+        e = domino_launch_stencil_compact_transposed(gpu->stream, D->type, &A, D->dA_t->ptr,
+                                                     D->dA_t->ind, D->dA_t->val, D->coef);
+    else if (!e)
+        e = domino_launch_stencil_compact(gpu->stream, D->type, &A, D->coef);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     return domino_cuda_status(h, e, "stencil engine: compact copy");
 }

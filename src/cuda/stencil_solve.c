@@ -28,12 +28,14 @@ static void row_point(const stencil_kernel_args *A, int32_t row, int *x, int *y,
 }
 
 /* the first column of row `row` of the CSR that is not a neighbour in the
- * triangle (host replay of the kernel's walk); -1 if none is found */
+ * triangle (host replay of the kernel's walk); -1 if none is found or D
+ * has no CSR form */
 static int64_t first_bad_column(domino_handle h, const domino_dstencil D, int32_t row)
 {
     const stencil_kernel_args *A = &D->args;
     int64_t range[2];
     int32_t cols[64];
+    if (!A->ptr) return -1; /* compact only (the transposed form) */
     if (domino_gpu_download(h, range, A->ptr + row, sizeof(range))) return -1;
     int64_t count = range[1] - range[0];
     if (count > 64) count = 64;

@@ -233,7 +233,9 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     domino_dmatrix dA = p->dA;
     int32_t n = p->n;
     domino_solve_status hst;
-    if (p->transposed) {
+    /* the stencil engine makes its compact copy from the caller's arrays,
+     * transposed or not (domino_dstencil_from_dmatrix_transposed) */
+    if (p->transposed && p->engine != DOMINO_ENGINE_STENCIL) {
         /* the caller's arrays viewed as CSR hold the other of CSR(S)/CSC(S);
          * the triangle they hold is S's when they are CSC(S), else mirrored */
         int arrays_upper = p->arrays_are_csr_of_s ? p->s_upper : !p->s_upper;
@@ -294,18 +296,6 @@ static domino_status choose_stencil(domino_handle h, const domino_trsv_options *
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "domino_trsv_analysis: the matrix is not a stencil of the generators on "
                             "any grid (sorted CSR, natural order), so the stencil engine cannot run");
-    return DOMINO_SUCCESS;
-}
-
-/* the transposed arrays CSR(S) seen as a device matrix (owned by the plan),
- * for the structured-grid engine when the caller's arrays hold CSC(S) */
-static domino_status make_tview(domino_handle h, struct domino_trsv_plan_s *p)
-{
-    struct domino_dmatrix_s *t = domino_calloc(1, sizeof(*t));
-    if (!t) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_trsv_analysis: out of memory");
-    domino_dmatrix_borrow(t, p->type, p->n, p->n, p->tnnz, p->tptr, p->tind, p->tval);
-    t->sorted = 1; /* the transpose is stable */
-    p->tview = t;
     return DOMINO_SUCCESS;
 }
 
@@ -486,11 +476,13 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
 
-    if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of CSR(S) */
-        if (p->transposed) s = make_tview(h, p);
-        if (!s)
-            s = domino_dstencil_from_dmatrix(h, p->transposed ? p->tview : dA, stencil, grid[0],
-                                             grid[1], grid[2], s_upper ? DOMINO_UPPER : DOMINO_LOWER,
+    if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of S */
+        domino_fill sf = s_upper ? DOMINO_UPPER : DOMINO_LOWER;
+        if (p->transposed) /* op T: dA holds S's transpose, scattered, not transposed */
+            s = domino_dstencil_from_dmatrix_transposed(h, dA, stencil, grid[0], grid[1], grid[2],
+                                                        sf, &p->dstencil);
+        else
+            s = domino_dstencil_from_dmatrix(h, dA, stencil, grid[0], grid[1], grid[2], sf,
                                              &p->dstencil);
         if (!s) s = domino_dstencil_make_compact(h, p->dstencil);
     }
@@ -520,7 +512,6 @@ void domino_trsv_plan_free(domino_trsv_plan p)
     domino_walk_trial_free(p);
     cudaFree(p->copy_alloc);
     domino_dstencil_free(p->dstencil);
-    domino_free(p->tview);
     if (p->owns_buffer) cudaFree(p->buffer);
     free(p->level_ptr_host);
     p->magic = DOMINO_FREED_MAGIC;

@@ -75,9 +75,8 @@ struct domino_trsv_plan_s {
     int64_t *level_ptr_host;   /* level offsets on the host, nlevels+1 */
     double avg_row_len;        /* nnz / n of the arrays */
     /* structured-grid engine */
-    domino_dstencil dstencil;  /* the stencil found in the analysis, reading dA's arrays
-                                  (or the transposed ones, through tview) */
-    struct domino_dmatrix_s *tview; /* owned: the transposed arrays seen as a device matrix */
+    domino_dstencil dstencil;  /* the stencil found in the analysis: a compact copy made
+                                  from dA's arrays (scattered when they hold S's transpose) */
     int64_t tnnz;              /* entries of the transposed arrays */
     /* cuSPARSE baseline */
     int32_t *ptr32;            /* 32-bit offsets for cuSPARSE */
