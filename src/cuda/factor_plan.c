@@ -141,29 +141,26 @@ static int factor_lanes(int32_t n, int64_t nnz)
     return (double)nnz / (double)n > 8.0 ? 16 : 8;
 }
 
-/* p->order: rows sorted by level of dA's lower triangle (trsv_levelset.cu) */
+/* p->order: rows sorted by level of dA's lower triangle (trsv_levelset.cu);
+ * scratch from the stream's pool (no device-wide synchronization of
+ * cudaFree) */
 static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu,
                                  struct domino_factor_plan_s *p, const char *fn)
 {
-    int32_t n = p->n, *row_level = NULL;
-    int64_t *level_count = NULL, *level_ptr_host = NULL;
+    int32_t n = p->n, *row_level = NULL, *sort_scratch = NULL;
     domino_solve_status *st = NULL;
-    void *scan_tmp = NULL;
-    size_t scan_bytes = domino_scan_scratch_bytes(n);
-    cudaError_t e;
+    cudaStream_t s = gpu->stream;
+    cudaError_t e, e2;
     if (!(e = cudaMalloc((void **)&p->order, ((size_t)n + 1) * sizeof(int32_t))) &&
-        !(e = cudaMalloc((void **)&row_level, ((size_t)n + 1) * sizeof(int32_t))) &&
-        !(e = cudaMalloc((void **)&level_count, 2 * ((size_t)n + 1) * sizeof(int64_t))) &&
-        !(e = cudaMalloc(&scan_tmp, scan_bytes + 16)) &&
-        !(e = cudaMalloc((void **)&st, sizeof(domino_solve_status))) &&
-        !(e = domino_launch_status_reset(gpu->stream, st)))
-        e = domino_launch_levels(gpu->stream, n, p->dA->ptr, p->dA->ind, 0, row_level, p->order,
-                                 level_count, scan_tmp, scan_bytes, st, &p->nlevels, &level_ptr_host);
-    free(level_ptr_host); /* malloc'd by the launcher */
-    cudaFree(row_level);
-    cudaFree(level_count);
-    cudaFree(scan_tmp);
-    cudaFree(st);
+        !(e = cudaMallocAsync((void **)&row_level, ((size_t)n + 1) * sizeof(int32_t), s)) &&
+        !(e = cudaMallocAsync((void **)&sort_scratch, 2 * ((size_t)n + 1) * sizeof(int32_t), s)) &&
+        !(e = cudaMallocAsync((void **)&st, sizeof(domino_solve_status), s)) &&
+        !(e = domino_launch_status_reset(s, st)))
+        e = domino_launch_levels(s, n, p->dA->ptr, p->dA->ind, 0, row_level, p->order,
+                                 (int64_t *)sort_scratch, NULL, 0, st, &p->nlevels, NULL);
+    if (row_level && (e2 = cudaFreeAsync(row_level, s)) && !e) e = e2;
+    if (sort_scratch && (e2 = cudaFreeAsync(sort_scratch, s)) && !e) e = e2;
+    if (st && (e2 = cudaFreeAsync(st, s)) && !e) e = e2;
     return domino_cuda_status(h, e, fn);
 }
 

@@ -213,7 +213,10 @@ cudaError_t domino_launch_triangle_offdiag(cudaStream_t stream, int32_t n, const
                                            const int32_t *ind, int upper,
                                            unsigned long long *count);
 /* level sets on the GPU: level of each row (pull, sync-free), then rows
- * sorted by level; level_ptr returned to the host (caller frees). */
+ * sorted by level; the level offsets returned to the host (caller frees)
+ * unless level_ptr_host is NULL (then no histogram, no copy back).  The
+ * order needs level_count's scratch of 2(n+1) int32, the offsets 2(n+1)
+ * int64. */
 cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,
                                  const int32_t *ind, int upper, int32_t *row_level,
                                  int32_t *level_rows, int64_t *level_count,

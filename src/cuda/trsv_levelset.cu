@@ -196,7 +196,7 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
 {
     cudaError_t e;
     domino_solve_status hst;
-    *level_ptr_host = NULL;
+    if (level_ptr_host) *level_ptr_host = NULL;
     *nlevels_host = 0;
     if (n == 0) return cudaSuccess;
     int blocks = (n + LEVEL_ROWS - 1) / LEVEL_ROWS;
@@ -209,6 +209,8 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     if ((e = sort_rows_by_level(stream, n, nlevels, row_level, (int32_t *)level_count,
                                 (int32_t *)level_count + n + 1, level_rows)))
         return e;
+    *nlevels_host = nlevels;
+    if (!level_ptr_host) return cudaSuccess; /* the caller wants the order only */
     unsigned long long *count = (unsigned long long *)level_count; /* n+1 entries */
     if ((e = cudaMemsetAsync(count, 0, ((size_t)nlevels + 1) * sizeof(int64_t), stream))) return e;
     level_histogram_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, row_level, count);
@@ -225,7 +227,6 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
         free(host);
         return e;
     }
-    *nlevels_host = nlevels;
     *level_ptr_host = host;
     return cudaSuccess;
 }
