@@ -161,6 +161,8 @@ static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu
     if (row_level && (e2 = cudaFreeAsync(row_level, s)) && !e) e = e2;
     if (sort_scratch && (e2 = cudaFreeAsync(sort_scratch, s)) && !e) e = e2;
     if (st && (e2 = cudaFreeAsync(st, s)) && !e) e = e2;
+    /* the order is complete when the analysis returns (its time, its errors) */
+    if ((e2 = cudaStreamSynchronize(s)) && !e) e = e2;
     return domino_cuda_status(h, e, fn);
 }
 

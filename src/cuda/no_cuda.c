@@ -90,8 +90,6 @@ domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const vo
     (void)plan; (void)B; (void)X; (void)ns;
     return NO_CUDA(h, "domino_trsv_trace");
 }
-
-/* structured-grid solve */
 domino_status domino_dmatrix_levels(domino_handle h, domino_fill fill, domino_dmatrix dA,
                                     domino_levels **levels)
 {
@@ -99,6 +97,8 @@ domino_status domino_dmatrix_levels(domino_handle h, domino_fill fill, domino_dm
     if (levels) *levels = NULL;
     return NO_CUDA(h, "domino_dmatrix_levels");
 }
+
+/* structured-grid solve */
 domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matrix *S,
                                      domino_fill fill, domino_dstencil *D)
 {

@@ -43,9 +43,9 @@ __global__ void __launch_bounds__(LEVEL_ROWS, 2048 / LEVEL_ROWS)
     __syncthreads();
     const unsigned full = 0xffffffffu;
     int lane = threadIdx.x & 31;
-    int32_t lrow = block_ticket * LEVEL_ROWS + threadIdx.x;
+    int64_t lrow = (int64_t)block_ticket * LEVEL_ROWS + threadIdx.x;
     bool valid = lrow < n;
-    int32_t row = upper ? n - 1 - lrow : lrow;
+    int32_t row = valid ? (int32_t)(upper ? n - 1 - lrow : lrow) : 0;
     int32_t link = lane == 0 ? -1 : upper ? row + 1 : row - 1; /* the row of lane - 1 */
     int64_t k = valid ? __ldg(&ptr[row]) : 0, end = valid ? __ldg(&ptr[row + 1]) : 0;
     int32_t own = 0, level = -1, j[LEVEL_CHUNK];
@@ -122,7 +122,9 @@ __global__ void __launch_bounds__(LEVEL_ROWS, 2048 / LEVEL_ROWS)
             if (ns < LEVEL_SLEEP_CAP) ns <<= 1;
         }
     }
-    int32_t top = __reduce_max_sync(full, level + 1);
+    int32_t top = level + 1; /* the warp's largest (shuffles: any sm_70+) */
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) top = max(top, __shfl_xor_sync(full, top, o));
     if (lane == 0 && top > 0) atomicMax(&st->ticket2, top);
 }
 
@@ -199,7 +201,7 @@ extern "C" cudaError_t domino_launch_levels(cudaStream_t stream, int32_t n, cons
     if (level_ptr_host) *level_ptr_host = NULL;
     *nlevels_host = 0;
     if (n == 0) return cudaSuccess;
-    int blocks = (n + LEVEL_ROWS - 1) / LEVEL_ROWS;
+    int blocks = (int)(((int64_t)n + LEVEL_ROWS - 1) / LEVEL_ROWS);
     if ((e = cudaMemsetAsync(row_level, 0xff, (size_t)n * sizeof(int32_t), stream))) return e;
     level_kernel<<<blocks, LEVEL_ROWS, 0, stream>>>(n, ptr, ind, upper, row_level, st);
     if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, stream))) return e;

@@ -4,7 +4,9 @@
  * (a chain through every row, whose links the pass resolves inside a warp;
  * banded DAGs; 4-entry rows with in-warp dependencies of any distance), 3D
  * stencils storing both triangles (upper rows walk the lower entries first),
- * R-MAT (rows of hundreds of entries); each case three times (the pass is
+ * R-MAT (rows of hundreds of entries), random rows of both triangles
+ * unsorted, with duplicates and without diagonals on orders 1-5000 (lanes
+ * past n, partial warps); each case three times (the pass is
  * synchronization-free: arrival order must not change a level); bad input.
  * Without a CUDA device it reports every section skipped. */
 #define _POSIX_C_SOURCE 200809L /* opendir, readdir */
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SECTIONS 3 /* test sections, all skipped without a device */
+#define SECTIONS 4 /* test sections, all skipped without a device */
 #define REPEATS 3  /* runs of the pass per case */
 
 static int check_skipped; /* sections or files that could not run */
@@ -115,6 +117,53 @@ static void test_generated(domino_handle h)
     domino_matrix_free(R);
 }
 
+/* random rows: entries of both triangles in any order, duplicates, some
+ * rows without a diagonal, 0 to 40 entries; orders around warp sizes */
+static void test_unsorted(domino_handle h)
+{
+    static const int32_t orders[] = {1, 2, 31, 33, 64, 257, 5000};
+    uint64_t seed = 12345;
+    for (int k = 0; k < 7; k++) {
+        int32_t n = orders[k];
+        int64_t *ptr = malloc(((size_t)n + 1) * sizeof(int64_t)), nnz = 0;
+        int32_t *ind = malloc((size_t)n * 41 * sizeof(int32_t));
+        domino_matrix A = NULL;
+        domino_matrix_view v;
+        if (!ptr || !ind) {
+            CHECK(!"out of memory");
+            free(ptr);
+            free(ind);
+            return;
+        }
+        for (int32_t i = 0; i < n; i++) {
+            ptr[i] = nnz;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            int len = (int)((seed >> 33) % ((i % 97 == 5) ? 41 : 7));
+            for (int t = 0; t < len; t++) {
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                int32_t j = (int32_t)((seed >> 33) % (uint64_t)n);
+                if ((seed >> 20) % 4 == 0 && i > 0) j = i - 1; /* links, often twice */
+                ind[nnz++] = j;
+            }
+        }
+        ptr[n] = nnz;
+        CHECK_OK(h, domino_matrix_new(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, nnz, &A));
+        if (A) CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+        if (A) {
+            memcpy(v.ptr, ptr, ((size_t)n + 1) * sizeof(int64_t));
+            memcpy(v.ind, ind, (size_t)nnz * sizeof(int32_t));
+            for (int64_t e = 0; e < nnz; e++) ((double *)v.val)[e] = 1.0;
+            char name[64];
+            snprintf(name, sizeof name, "random unsorted n=%d", n);
+            check_levels(h, name, A, DOMINO_LOWER);
+            check_levels(h, name, A, DOMINO_UPPER);
+        }
+        domino_matrix_free(A);
+        free(ptr);
+        free(ind);
+    }
+}
+
 /* 3D stencils storing both triangles */
 static void test_stencils(domino_handle h)
 {
@@ -169,6 +218,7 @@ int main(void)
         return check_summary("test_gpu_levels");
     }
     test_bad_input(h);
+    test_unsorted(h);
     test_generated(h);
     test_stencils(h);
     test_shared(h);

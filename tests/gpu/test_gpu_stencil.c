@@ -262,14 +262,17 @@ static void test_bad_input(domino_handle h)
 }
 
 /* the AUTO engine of domino_trsv_* on a stencil CSR takes the structured
- * solve (lower and upper, several right-hand sides, new values, pivots);
+ * solve (lower and upper, op N and op T -- the compact copy of S scattered
+ * from the CSR of S^T --, several right-hand sides, new values, pivots);
  * on a DAG it does not, and a forced STENCIL engine says why */
 static void test_trsv_auto(domino_handle h)
 {
     static const struct { domino_stencil st; int32_t nx, ny, nz; } probs[] = {
         {DOMINO_D3N27, 20, 17, 13}, {DOMINO_D2N5, 61, 40, 1}, {DOMINO_D3N13, 9, 33, 7}, {DOMINO_D3N7, 40, 1, 30}};
     for (int k = 0; k < 4; k++)
-        for (int fill = 0; fill < 2; fill++) {
+        for (int fo = 0; fo < 4; fo++) {
+            int fill = fo & 1;
+            domino_op op = fo >> 1 ? DOMINO_OP_T : DOMINO_OP_N; /* op T: S^T scattered, not transposed */
             domino_matrix A = NULL;
             domino_dmatrix dA = NULL;
             domino_trsv_plan plan = NULL;
@@ -284,20 +287,20 @@ static void test_trsv_auto(domino_handle h)
             if (!A || !b || !x || !xref) goto next;
             randomize(A);
             for (size_t i = 0; i < (size_t)n * nrhs; i++) b[i] = 2 * rng_uniform() - 1;
-            CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
+            CHECK_OK(h, domino_ref_trsv(h, op, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
             CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
             CHECK_OK(h, domino_gpu_malloc(h, bytes, &db));
             CHECK_OK(h, domino_gpu_malloc(h, bytes, &dx));
             if (!dA || !db || !dx) goto next;
             CHECK_OK(h, domino_gpu_upload(h, db, b, bytes));
-            CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, dA, nrhs, NULL, NULL, &plan));
+            CHECK_OK(h, domino_trsv_analysis(h, op, f, DOMINO_NON_UNIT, dA, nrhs, NULL, NULL, &plan));
             if (!plan) goto next;
             CHECK(domino_trsv_plan_engine(plan) == DOMINO_ENGINE_STENCIL);
             for (int round = 0; round < 2; round++) {
                 if (round == 1) { /* new values, same plan */
                     randomize(A);
                     CHECK_OK(h, domino_dmatrix_update_values(h, dA, A));
-                    CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
+                    CHECK_OK(h, domino_ref_trsv(h, op, f, DOMINO_NON_UNIT, A, nrhs, b, n, xref, n));
                 }
                 CHECK_OK(h, domino_trsv_solve(h, plan, db, n, dx, n, 1));
                 CHECK_OK(h, domino_gpu_download(h, x, dx, bytes));
@@ -310,8 +313,9 @@ static void test_trsv_auto(domino_handle h)
                     check_passed++;
                 } else {
                     check_failed++;
-                    fprintf(stderr, "FAIL: trsv auto %s %s round %d: max diff %.3e\n",
-                            domino_stencil_name(probs[k].st), fill ? "upper" : "lower", round, diff);
+                    fprintf(stderr, "FAIL: trsv auto %s %s%s round %d: max diff %.3e\n",
+                            domino_stencil_name(probs[k].st), fill ? "upper" : "lower",
+                            op == DOMINO_OP_T ? " op T" : "", round, diff);
                 }
             }
         next:
