@@ -414,7 +414,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     /* the triangle copy: in the caller's workspace, else allocated when needed */
     int copy_room = buffer && is_pull_engine(engine) && !p->transposed;
-    plan_layout L = layout_of(engine, p->transposed, p->n, dA->nnz, dA->type, nrhs, copy_room);
+    /* the transposed arrays, but for the stencil engine, which scatters from
+     * the caller's (domino_trsv_buffer_size, not knowing the engine, still
+     * counts them) */
+    int t_arrays = p->transposed && engine != DOMINO_ENGINE_STENCIL;
+    plan_layout L = layout_of(engine, t_arrays, p->n, dA->nnz, dA->type, nrhs, copy_room);
     if (buffer) {
         p->buffer = buffer;
     } else {
@@ -429,13 +433,13 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->st = (domino_solve_status *)(base + L.st);
     p->scan_tmp = base + L.scan_tmp;
     p->scan_tmp_bytes = domino_scan_scratch_bytes(p->n);
-    if (L.work || p->transposed || is_pull_engine(engine)) p->work = (int64_t *)(base + L.work);
-    if (p->transposed || copy_room) {
+    if (L.work || t_arrays || is_pull_engine(engine)) p->work = (int64_t *)(base + L.work);
+    if (t_arrays || copy_room) {
         p->tptr = (int64_t *)(base + L.tptr);
         p->tind = (int32_t *)(base + L.tind);
         p->tval = base + L.tval;
     }
-    if (p->transposed) {
+    if (t_arrays) {
         p->eptr = p->tptr;
         p->eind = p->tind;
         p->eval = p->tval;
