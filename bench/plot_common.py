@@ -15,7 +15,7 @@ def table(path, header, lines):
             f.write(l + "\n")
 
 
-def gflops_histogram(png, title, dat, configs, settings=""):
+def gflops_histogram(png, title, dat, configs, settings="", ylabel="GFLOP/s"):
     """clustered histogram of the columns 2.. of dat (a case per row, a
     configuration per column); settings: more gnuplot lines"""
     gnuplot(f"""set terminal pngcairo size 1400,600 font ',10'
@@ -26,7 +26,7 @@ set style histogram clustered gap 2
 set style fill solid 0.8 border -1
 set key outside right noenhanced
 set grid ytics
-{settings}set ylabel 'GFLOP/s'
+{settings}set ylabel '{ylabel}'
 plot for [i=2:{len(configs) + 1}] '{dat}' using i:xtic(1) title columnheader(i)
 """)
 

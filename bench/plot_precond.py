@@ -10,7 +10,7 @@ cuSPARSE loop's total), and the .dat
 tables they are drawn from."""
 import csv, sys
 
-from plot_common import gnuplot, table, wrote
+from plot_common import gflops_histogram, gnuplot, table, wrote
 
 
 def main():
@@ -22,22 +22,15 @@ def main():
           ["%s %s %g" % (c, r["factor_speedup"],
                          float(r["cusparse_time_to_solution_ms"]) / float(r["time_to_solution_ms"]))
            for c, r in zip(cases, rows)])
-    gnuplot(f"""set terminal pngcairo size 1500,650 font ',10'
-set output '{prefix}-speedup.png'
-set title "precond suite: ours over the cuSPARSE loop (csrilu02/csric02 + SpSV), same run" noenhanced
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
-set logscale y 2
+    gflops_histogram(prefix + "-speedup.png",
+                     "precond suite: ours over the cuSPARSE loop (csrilu02/csric02 + SpSV), same run",
+                     speed, ["factorization", "time_to_solution"], ylabel="speedup (targets: 3x, 2x on 3D)",
+                     settings="""set logscale y 2
 set yrange [0.5:8]
-set ylabel 'speedup'
 set xtics rotate by -50 left noenhanced
-set grid ytics
-set key top left
 set arrow from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb '#1f77b4'
 set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2 lc rgb '#ff7f0e'
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black' lw 2
-plot '{speed}' using 2:xtic(1) title 'factorization (target 3x)', '' using 3 title 'time to solution (target 2x on 3D)'
 """)
     setup = prefix + "-setup.dat"
     lines = []

@@ -62,6 +62,14 @@ static int is_pull_engine(domino_engine e)
     return e == DOMINO_ENGINE_THREAD || e == DOMINO_ENGINE_WARP || e == DOMINO_ENGINE_LEVELSET;
 }
 
+/* does the plan hold S's rows as transposed arrays (tptr, tind, tval)?  Not
+ * for the stencil engine, which scatters from the caller's arrays
+ * (domino_dstencil_from_dmatrix_transposed) */
+static int holds_transposed(domino_engine e, int transposed)
+{
+    return transposed && e != DOMINO_ENGINE_STENCIL;
+}
+
 /* copy_room: room for prepare_triangle's copy of the caller's arrays (a
  * caller's workspace must hold it whenever it may be needed) */
 static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t,
@@ -233,9 +241,7 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     domino_dmatrix dA = p->dA;
     int32_t n = p->n;
     domino_solve_status hst;
-    /* the stencil engine makes its compact copy from the caller's arrays,
-     * transposed or not (domino_dstencil_from_dmatrix_transposed) */
-    if (p->transposed && p->engine != DOMINO_ENGINE_STENCIL) {
+    if (holds_transposed(p->engine, p->transposed)) {
         /* the caller's arrays viewed as CSR hold the other of CSR(S)/CSC(S);
          * the triangle they hold is S's when they are CSC(S), else mirrored */
         int arrays_upper = p->arrays_are_csr_of_s ? p->s_upper : !p->s_upper;
@@ -414,10 +420,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->avg_row_len = p->n ? (double)dA->nnz / p->n : 0;
     /* the triangle copy: in the caller's workspace, else allocated when needed */
     int copy_room = buffer && is_pull_engine(engine) && !p->transposed;
-    /* the transposed arrays, but for the stencil engine, which scatters from
-     * the caller's (domino_trsv_buffer_size, not knowing the engine, still
-     * counts them) */
-    int t_arrays = p->transposed && engine != DOMINO_ENGINE_STENCIL;
+    /* (domino_trsv_buffer_size, not knowing the engine, counts them anyway) */
+    int t_arrays = holds_transposed(engine, p->transposed);
     plan_layout L = layout_of(engine, t_arrays, p->n, dA->nnz, dA->type, nrhs, copy_room);
     if (buffer) {
         p->buffer = buffer;
