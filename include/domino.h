@@ -1009,8 +1009,11 @@ typedef struct domino_stencil_options {
                                        Experiments: DOMINO_STENCIL_SERIAL=0/1 forces the
                                        recurrence, DOMINO_STENCIL_SLEEP_CAP the longest wait
                                        back-off in ns (512; 32 on a 2D grid),
-                                       DOMINO_STENCIL_TUNE_LOG=1 prints each autotuner try;
-                                       read when D is made */
+                                       DOMINO_STENCIL_TUNE_LOG=1 prints each autotuner try,
+                                       DOMINO_STENCIL_TILE=UxZ forces the tiled solve with a
+                                       U x Z tile ("0": never tiled; unset: the autotuner
+                                       decides, else the built-in choice); read when D is
+                                       made */
 } domino_stencil_options;
 void domino_stencil_options_init(domino_stencil_options *opt);
 
@@ -1024,6 +1027,10 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
                                    void *d_x);
 /* warps per queue of the last solve of D (table or autotuned), 0 before any */
 int domino_dstencil_warps_per_queue(domino_dstencil D);
+/* tile of the last solve of D (DOMINO on the compact form: a block solves
+ * *tile_u x *tile_z lines, one warp each, and passes values between them in
+ * shared memory); 0 x 0 when it took the queue kernel or before any solve */
+void domino_dstencil_tile(domino_dstencil D, int *tile_u, int *tile_z);
 /* bytes of the matrix data a solve reads (compact coefficients, or the CSR) */
 size_t domino_dstencil_bytes(domino_dstencil D);
 

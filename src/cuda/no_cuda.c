@@ -122,6 +122,12 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     return NO_CUDA(h, "domino_dstencil_trsv");
 }
 int domino_dstencil_warps_per_queue(domino_dstencil D) { (void)D; return 0; }
+void domino_dstencil_tile(domino_dstencil D, int *tile_u, int *tile_z)
+{
+    (void)D;
+    if (tile_u) *tile_u = 0;
+    if (tile_z) *tile_z = 0;
+}
 size_t domino_dstencil_bytes(domino_dstencil D) { (void)D; return 0; }
 
 /* GPU incomplete factorizations and Krylov solvers */

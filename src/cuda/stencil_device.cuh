@@ -6,6 +6,10 @@
 
 #include "stencil_gpu.h"
 
+#ifndef FULL_MASK
+#define FULL_MASK 0xffffffffu
+#endif
+
 /* the real row of solve-coordinate row r */
 __device__ __forceinline__ int64_t real_row(const stencil_kernel_args &A, int64_t r)
 {
@@ -47,6 +51,62 @@ __device__ __forceinline__ bool add_in_line(int kind, T v, T *diag, T *m1, T *m2
         return false;
     }
     return true;
+}
+
+/* x_i = a + q1 x_{i-1} + q2 x_{i-2} along the 32 lanes of a warp, x_{-1} = c1,
+ * x_{-2} = c2, as an inclusive Kogge-Stone scan of affine maps:
+ * order 1 maps x -> C + M x; order 2 maps the state (x_i, x_{i-1}) by a 2x2
+ * matrix plus a vector.  Composition: later after earlier. */
+template <typename T, int ORDER>
+__device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
+{
+    int lane = threadIdx.x & 31;
+    if (ORDER == 1) {
+        T M = q1, C = a;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            T Mp = __shfl_up_sync(FULL_MASK, M, o), Cp = __shfl_up_sync(FULL_MASK, C, o);
+            if (lane >= o) {
+                C = C + M * Cp;
+                M = M * Mp;
+            }
+        }
+        return C + M * c1;
+    }
+    T t00 = q1, t01 = q2, t10 = 1, t11 = 0, v0 = a, v1 = 0;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        T p00 = __shfl_up_sync(FULL_MASK, t00, o), p01 = __shfl_up_sync(FULL_MASK, t01, o);
+        T p10 = __shfl_up_sync(FULL_MASK, t10, o), p11 = __shfl_up_sync(FULL_MASK, t11, o);
+        T w0 = __shfl_up_sync(FULL_MASK, v0, o), w1 = __shfl_up_sync(FULL_MASK, v1, o);
+        if (lane >= o) {
+            T n00 = t00 * p00 + t01 * p10, n01 = t00 * p01 + t01 * p11;
+            T n10 = t10 * p00 + t11 * p10, n11 = t10 * p01 + t11 * p11;
+            T u0 = t00 * w0 + t01 * w1 + v0, u1 = t10 * w0 + t11 * w1 + v1;
+            t00 = n00; t01 = n01; t10 = n10; t11 = n11; v0 = u0; v1 = u1;
+        }
+    }
+    return t00 * c1 + t01 * c2 + v0;
+}
+
+/* bring the line holding p into L1 (no register written) */
+__device__ __forceinline__ void prefetch_l1(const void *p)
+{
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
+/* Bring the next chunk's right-hand side and coefficients (solve-coordinate
+ * row rn) into L1 while this chunk waits: its loads then cost an L1 hit,
+ * not a DRAM trip, on the critical path. */
+template <typename T>
+__device__ __forceinline__ void prefetch_compact(const stencil_kernel_args &A, const T *b,
+                                                 const T *coef, int64_t rn, bool inside_line)
+{
+    if (!inside_line) return;
+    int64_t row = real_row(A, rn);
+    prefetch_l1(&b[row]);
+    int slots = 3 + A.noff;
+    for (int k = 0; k < slots; k++) prefetch_l1(&coef[k * A.n + row]);
 }
 
 #endif

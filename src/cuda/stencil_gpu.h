@@ -18,6 +18,8 @@ extern "C" {
 #define STENCIL_MAX_OFF 16  /* off-line offsets of one triangle (D3N33 has 14) */
 #define STENCIL_MAX_LOW 17  /* offsets of one triangle, centre included */
 #define STENCIL_MAX_WAIT 8  /* distinct neighbour lines of one triangle (D3N33 has 6) */
+#define STENCIL_TILE_MAX_WARPS 16 /* lines of a tile of the tiled solve (a warp each) */
+#define STENCIL_TILE_MAX_OFF 14   /* off-line offsets the tiled solve takes (D3N33's 14) */
 
 /* kind of an offset of the triangle, in solve coordinates */
 #define STENCIL_CENTRE 0 /* (0,0,0) */
@@ -58,6 +60,11 @@ typedef struct stencil_kernel_args {
     int64_t nnz;                 /* entries of the CSR */
     /* scheduling and state */
     int warps_per_queue;         /* D */
+    int tile_u, tile_z;          /* TILE kernel: a block solves a tile of tile_u x tile_z lines
+                                    in (u, z), u = y + tile_skew z; 0 = the queue kernel */
+    int tile_skew;               /* smallest skew with every neighbour line at du <= 0 */
+    const int32_t *tile_order;   /* the tiles to solve in ticket order, tu * tiles_z + tz */
+    int32_t tile_count;          /* entries of tile_order */
     int serial;                  /* DOMINO: 1 = the in-line recurrence by 32 shuffles, 0 = scan */
     int sleep_cap;               /* longest back-off of a wait on values polled by every lane
                                     (or on line states), ns: from 32, doubling */
@@ -86,6 +93,13 @@ struct domino_dstencil_s {
     int tuned[4];                /* per variant: D found by the autotuner, 0 = not tuned */
     int tuned_serial[4];         /* per variant: the recurrence the autotuner kept (args.serial) */
     int serial_forced;           /* DOMINO_STENCIL_SERIAL: 0 or 1 forces args.serial, -1 unset */
+    int tile_u, tile_z;          /* tile of the last solve (0 x 0: the queue kernel) */
+    int tuned_tile[2];           /* DOMINO: the tile the autotuner kept (0 x 0: queue kernel) */
+    int32_t *tile_order;         /* owned: the ticket order of tile_order_shape's tiles */
+    int tile_order_shape[2];     /* the tile it was made for, 0 x 0: none yet */
+    int32_t tile_order_count;    /* its entries */
+    int tile_forced[2];          /* DOMINO_STENCIL_TILE=UxZ forces that tile, "0" the queue
+                                    kernel; -1 x -1 unset */
     int tune_log;                /* DOMINO_STENCIL_TUNE_LOG: 1 = the autotuner prints each try */
 };
 #define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
@@ -142,6 +156,24 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
 domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
                                     domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
                                     int *found);
+
+/* The tiled solve (DOMINO on the compact form, A->tile_u x A->tile_z lines a
+ * block; domino_launch_stencil_trsv launches it when A->tile_u > 0): blocks
+ * resident on the device, tiles of the grid, shared memory a block needs,
+ * and the launch (after the reset). */
+cudaError_t domino_stencil_tile_resident(domino_type type, const stencil_kernel_args *A, int num_sms,
+                                         int *blocks);
+size_t domino_stencil_tile_smem(domino_type type, const stencil_kernel_args *A);
+cudaError_t domino_launch_stencil_tile(cudaStream_t stream, domino_type type,
+                                       const stencil_kernel_args *A, int blocks, const void *b,
+                                       void *x);
+
+/* A->tile_order, A->tile_count := D's ticket order of A's tile (made at the
+ * first solve with that tile): the tiles that hold a line of the grid, by
+ * u0 + z0 of their first line (about when the wavefront reaches them), then
+ * z0.  Every neighbour line lies in a tile of smaller u0 + z0 or in the
+ * same tile, so a tile only waits on tiles ticketed before it. */
+domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A);
 
 /* blocks of 128 threads of the variant's kernel resident on the device */
 cudaError_t domino_stencil_resident_blocks(domino_type type, const stencil_kernel_args *A,

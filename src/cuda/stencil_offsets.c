@@ -67,6 +67,20 @@ static void set_stagger(stencil_kernel_args *A)
     A->shift_z = b;
 }
 
+/* The skew of the tiled solve: the smallest s >= 0 with dy + s dz <= 0 for
+ * every neighbour line (dy, dz), so that in (u, z) = (y + s z, z) every
+ * neighbour line lies at du <= 0, dz <= 0 (dz < 0 or dy < 0 always). */
+static void set_tile_skew(stencil_kernel_args *A)
+{
+    int s = 0;
+    for (int w = 0; w < A->nwait; w++)
+        if (A->waitz[w] < 0) {
+            int need = ceil_positive(A->waity[w], -A->waitz[w]);
+            if (need > s) s = need;
+        }
+    A->tile_skew = s;
+}
+
 domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, int npoints,
                                           domino_fill fill, stencil_kernel_args *A,
                                           int *slot_of)
@@ -110,5 +124,6 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
         add_low(A, dx, dy, dz, kind);
     }
     set_stagger(A);
+    set_tile_skew(A);
     return DOMINO_SUCCESS;
 }

@@ -5,15 +5,31 @@
 #include "stencil_gpu.h"
 #include "matrix/stencil_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* an integer from the environment, dflt when unset (experiments on the
- * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL, DOMINO_STENCIL_TUNE_LOG) */
+ * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL, DOMINO_STENCIL_TUNE_LOG;
+ * DOMINO_STENCIL_TILE below) */
 static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
     return v && *v ? atoi(v) : dflt;
+}
+
+/* DOMINO_STENCIL_TILE: "UxZ" forces the tiled solve with that tile, "0"
+ * the queue kernel; t = {-1, -1} when unset or unreadable */
+static void env_tile(int t[2])
+{
+    const char *v = getenv("DOMINO_STENCIL_TILE");
+    t[0] = t[1] = -1;
+    if (!v || !*v) return;
+    if (v[0] == '0' && v[1] == '\0') {
+        t[0] = t[1] = 0;
+        return;
+    }
+    if (sscanf(v, "%dx%d", &t[0], &t[1]) != 2 || t[0] < 1 || t[1] < 1) t[0] = t[1] = -1;
 }
 
 void domino_dstencil_free(domino_dstencil D)
@@ -22,6 +38,7 @@ void domino_dstencil_free(domino_dstencil D)
     cudaFree(D->coef);
     cudaFree(D->state);
     cudaFree(D->st);
+    cudaFree(D->tile_order);
     D->magic = DOMINO_FREED_MAGIC;
     domino_free(D);
 }
@@ -51,6 +68,7 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
     D->serial_forced = env_int("DOMINO_STENCIL_SERIAL", -1);
     D->args.serial = D->serial_forced > 0; /* the scan unless forced or tuned otherwise */
     D->tune_log = env_int("DOMINO_STENCIL_TUNE_LOG", 0);
+    env_tile(D->tile_forced);
     size_t state_words = (size_t)ny * nz + nz;
     cudaError_t e = cudaMalloc((void **)&D->state, state_words * sizeof(int32_t));
     if (!e) e = cudaMalloc((void **)&D->st, sizeof(domino_solve_status));
@@ -167,6 +185,13 @@ domino_status domino_dstencil_from_dmatrix_transposed(domino_handle h, domino_dm
 {
     return from_csr(h, "domino_dstencil_from_dmatrix_transposed", dA, st, nx, ny, nz, fill, 1,
                     out);
+}
+
+void domino_dstencil_tile(domino_dstencil D, int *tile_u, int *tile_z)
+{
+    int alive = D && D->magic == DOMINO_DSTENCIL_MAGIC;
+    if (tile_u) *tile_u = alive ? D->tile_u : 0;
+    if (tile_z) *tile_z = alive ? D->tile_z : 0;
 }
 
 int domino_dstencil_warps_per_queue(domino_dstencil D)

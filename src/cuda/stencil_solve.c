@@ -19,6 +19,38 @@ static int table_warps_per_queue(const stencil_kernel_args *A, int variant)
     return d < A->ny ? d : A->ny;
 }
 
+/* shared memory a tile may take: two blocks still fit on an SM */
+#define TILE_MAX_SMEM (100 * 1024)
+
+/* the tiles the autotuner tries (lines in u, lines in z) */
+static const int tile_shapes[][2] = {{2, 2}, {4, 2}, {2, 4}, {4, 4}, {8, 2}, {2, 8}, {16, 1}, {1, 8}, {1, 16}};
+#define TILE_SHAPES (int)(sizeof(tile_shapes) / sizeof(tile_shapes[0]))
+
+/* 1 if the tiled solve can take a u x z tile for this variant and form */
+static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int variant, int u, int z)
+{
+    if (variant != DOMINO_STENCIL_DOMINO || !A->coef || u < 1 || z < 1 ||
+        u * z > STENCIL_TILE_MAX_WARPS || A->noff > STENCIL_TILE_MAX_OFF)
+        return 0;
+    stencil_kernel_args T = *A;
+    T.tile_u = u;
+    T.tile_z = z;
+    return domino_stencil_tile_smem(D->type, &T) <= TILE_MAX_SMEM;
+}
+
+/* The built-in tile: 8 x 2 lines where a line waits on a line of the plane
+ * before at y + 1 (tile_skew > 0: D3N19, D3N27) with a first-order in-line
+ * recurrence; there every hop between lines costs two L2 trips in the queue
+ * kernel, and the autotuner took a tile on every D3N27 grid (H100,
+ * h100-stencil4: 1.16-1.26x faster than the best queue kernel).  Elsewhere
+ * (D3N7, D3N13, D3N33) the queue kernel was faster: none. */
+static void table_tile(const stencil_kernel_args *A, int *u, int *z)
+{
+    int tiled = A->tile_skew > 0 && A->order <= 1;
+    *u = tiled ? 8 : 0;
+    *z = tiled ? 2 : 0;
+}
+
 /* point (x, y, z) of a row, for messages */
 static void row_point(const stencil_kernel_args *A, int32_t row, int *x, int *y, int *z)
 {
@@ -98,9 +130,16 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     const char *fn = "domino_dstencil_trsv";
     domino_solve_status st;
     int resident = 0;
-    cudaError_t e = domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
+    const int tiled = A->tile_u > 0;
+    if (tiled) {
+        domino_status s = domino_dstencil_tile_order(h, D, A);
+        if (s) return s;
+    }
+    cudaError_t e = tiled ? domino_stencil_tile_resident(D->type, A, gpu->num_sms, &resident)
+                          : domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
     if (e) return domino_cuda_status(h, e, fn);
-    int64_t wanted = ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    int64_t wanted = tiled ? A->tile_count
+                           : ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
     int blocks = wanted < resident ? (int)wanted : resident;
     if (blocks < 1) blocks = 1;
     A->warps_per_queue = dq;
@@ -111,13 +150,32 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     return status_error(h, D, &st);
 }
 
+/* one timed solve (ms) */
+static domino_status timed_solve(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
+                                 stencil_kernel_args *A, int variant, int dq, const void *b,
+                                 void *x, float *ms)
+{
+    domino_status s = A->tile_u > 0 ? domino_dstencil_tile_order(h, D, A) : DOMINO_SUCCESS;
+    if (s) return s; /* made before the clock starts: it is made once */
+    cudaError_t e = cudaEventRecord(gpu->timer_begin, gpu->stream);
+    if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+    s = solve_once(h, gpu, D, A, variant, dq, b, x);
+    if (s) return s;
+    e = cudaEventRecord(gpu->timer_end, gpu->stream);
+    if (!e) e = cudaEventSynchronize(gpu->timer_end);
+    if (!e) e = cudaEventElapsedTime(ms, gpu->timer_begin, gpu->timer_end);
+    return e ? domino_cuda_status(h, e, "domino_dstencil_trsv") : DOMINO_SUCCESS;
+}
+
 /* Try D = 1, 2, 4, ... up to ny (and 256), with both recurrences where the
  * DOMINO variant has a second-order one (unless DOMINO_STENCIL_SERIAL
- * forces it); keep the fastest in *best, A->serial.  A first solve loads
- * the kernels. */
+ * forces it), then (DOMINO on the compact form, unless DOMINO_STENCIL_TILE
+ * decides) the tiles of tile_shapes; keep the fastest in *best, A->serial,
+ * A->tile_u, A->tile_z.  A first solve loads the kernels. */
 static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
                               stencil_kernel_args *A, int variant, const void *b, void *x, int *best)
 {
+    A->tile_u = A->tile_z = 0;
     domino_status s = solve_once(h, gpu, D, A, variant, table_warps_per_queue(A, variant), b, x);
     int both = variant == DOMINO_STENCIL_DOMINO && A->order == 2 && D->serial_forced < 0;
     int first = both ? 0 : A->serial, last = both ? 1 : A->serial, best_serial = A->serial;
@@ -128,13 +186,7 @@ static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, d
         for (int dq = 1; !s && dq <= 256; dq *= 2) {
             int use = dq < A->ny ? dq : A->ny;
             float ms = 0;
-            cudaError_t e = cudaEventRecord(gpu->timer_begin, gpu->stream);
-            if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
-            if ((s = solve_once(h, gpu, D, A, variant, use, b, x))) break;
-            e = cudaEventRecord(gpu->timer_end, gpu->stream);
-            if (!e) e = cudaEventSynchronize(gpu->timer_end);
-            if (!e) e = cudaEventElapsedTime(&ms, gpu->timer_begin, gpu->timer_end);
-            if (e) return domino_cuda_status(h, e, "domino_dstencil_trsv");
+            if ((s = timed_solve(h, gpu, D, A, variant, use, b, x, &ms))) break;
             if (D->tune_log)
                 fprintf(stderr, "stencil tune: variant %d serial %d D=%d %.4f ms\n", variant, serial,
                         use, ms);
@@ -147,6 +199,24 @@ static domino_status autotune(domino_handle h, struct domino_gpu_context *gpu, d
         }
     }
     A->serial = best_serial;
+    int best_tile[2] = {0, 0};
+    for (int t = 0; !s && D->tile_forced[0] < 0 && t < TILE_SHAPES; t++) {
+        if (!tile_fits(D, A, variant, tile_shapes[t][0], tile_shapes[t][1])) continue;
+        float ms = 0;
+        A->tile_u = tile_shapes[t][0];
+        A->tile_z = tile_shapes[t][1];
+        if ((s = timed_solve(h, gpu, D, A, variant, *best, b, x, &ms))) break;
+        if (D->tune_log)
+            fprintf(stderr, "stencil tune: variant %d tile %dx%d %.4f ms\n", variant, A->tile_u,
+                    A->tile_z, ms);
+        if (ms < best_ms) {
+            best_ms = ms;
+            best_tile[0] = A->tile_u;
+            best_tile[1] = A->tile_z;
+        }
+    }
+    A->tile_u = best_tile[0];
+    A->tile_z = best_tile[1];
     return s;
 }
 
@@ -177,17 +247,36 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     A.unit = diag == DOMINO_UNIT;
     int variant = (int)opt->variant;
     int dq = opt->warps_per_queue;
+    A.tile_u = A.tile_z = 0;
     if (dq == -1 && D->tuned[variant]) {
         dq = D->tuned[variant];
         A.serial = D->tuned_serial[variant];
+        if (variant == DOMINO_STENCIL_DOMINO) {
+            A.tile_u = D->tuned_tile[0];
+            A.tile_z = D->tuned_tile[1];
+        }
     }
-    if (dq == 0) dq = table_warps_per_queue(&A, variant);
+    if (dq == 0) {
+        dq = table_warps_per_queue(&A, variant);
+        table_tile(&A, &A.tile_u, &A.tile_z);
+    }
     if (dq == -1) {
         if ((s = autotune(h, gpu, D, &A, variant, b, x, &dq))) return s;
         D->tuned[variant] = dq;
         D->tuned_serial[variant] = A.serial;
+        if (variant == DOMINO_STENCIL_DOMINO) {
+            D->tuned_tile[0] = A.tile_u;
+            D->tuned_tile[1] = A.tile_z;
+        }
     }
+    if (D->tile_forced[0] >= 0) {
+        A.tile_u = D->tile_forced[0];
+        A.tile_z = D->tile_forced[1];
+    }
+    if (!tile_fits(D, &A, variant, A.tile_u, A.tile_z)) A.tile_u = A.tile_z = 0;
     if (dq > A.ny) dq = A.ny;
     D->warps_per_queue = dq;
+    D->tile_u = A.tile_u;
+    D->tile_z = A.tile_z;
     return solve_once(h, gpu, D, &A, variant, dq, b, x);
 }

@@ -32,7 +32,6 @@
 #include "stencil_device.cuh"
 #include "device_util.cuh"
 
-#define FULL_MASK 0xffffffffu
 #define STENCIL_BLOCK 128
 
 /* next line task of the warp: (z, y) in *qz, *y; false when no queue is left.
@@ -132,41 +131,6 @@ __device__ __forceinline__ T recurrence_serial(T a, T q1, T q2, T c1, T c2)
         p1 = xj;
     }
     return mine;
-}
-
-/* the same recurrence as an inclusive Kogge-Stone scan of affine maps:
- * order 1 maps x -> C + M x; order 2 maps the state (x_i, x_{i-1}) by a 2x2
- * matrix plus a vector.  Composition: later after earlier. */
-template <typename T, int ORDER>
-__device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
-{
-    int lane = threadIdx.x & 31;
-    if (ORDER == 1) {
-        T M = q1, C = a;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            T Mp = __shfl_up_sync(FULL_MASK, M, o), Cp = __shfl_up_sync(FULL_MASK, C, o);
-            if (lane >= o) {
-                C = C + M * Cp;
-                M = M * Mp;
-            }
-        }
-        return C + M * c1;
-    }
-    T t00 = q1, t01 = q2, t10 = 1, t11 = 0, v0 = a, v1 = 0;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        T p00 = __shfl_up_sync(FULL_MASK, t00, o), p01 = __shfl_up_sync(FULL_MASK, t01, o);
-        T p10 = __shfl_up_sync(FULL_MASK, t10, o), p11 = __shfl_up_sync(FULL_MASK, t11, o);
-        T w0 = __shfl_up_sync(FULL_MASK, v0, o), w1 = __shfl_up_sync(FULL_MASK, v1, o);
-        if (lane >= o) {
-            T n00 = t00 * p00 + t01 * p10, n01 = t00 * p01 + t01 * p11;
-            T n10 = t10 * p00 + t11 * p10, n11 = t10 * p01 + t11 * p11;
-            T u0 = t00 * w0 + t01 * w1 + v0, u1 = t10 * w0 + t11 * w1 + v1;
-            t00 = n00; t01 = n01; t10 = n10; t11 = n11; v0 = u0; v1 = u1;
-        }
-    }
-    return t00 * c1 + t01 * c2 + v0;
 }
 
 /* One lane's equation from its CSR row: entries of the triangle fetched
@@ -305,25 +269,6 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
     if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap);
 #pragma unroll
     for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
-}
-
-__device__ __forceinline__ void prefetch_l1(const void *p)
-{
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
-
-/* Bring the next chunk's right-hand side and coefficients (solve-coordinate
- * row rn) into L1 while this chunk waits: its loads then cost an L1 hit,
- * not a DRAM trip, on the critical path. */
-template <typename T>
-__device__ __forceinline__ void prefetch_compact(const stencil_kernel_args &A, const T *b,
-                                                 const T *coef, int64_t rn, bool inside_line)
-{
-    if (!inside_line) return;
-    int64_t row = real_row(A, rn);
-    prefetch_l1(&b[row]);
-    int slots = 3 + A.noff;
-    for (int k = 0; k < slots; k++) prefetch_l1(&coef[k * A.n + row]);
 }
 
 /* the same for a CSR row: the next chunk's row is 32 rows on (back for an
@@ -574,6 +519,7 @@ extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_ty
         stencil_reset_kernel<double><<<reset_blocks, 256, 0, stream>>>(*A, flags, (double *)x);
     else
         stencil_reset_kernel<float><<<reset_blocks, 256, 0, stream>>>(*A, flags, (float *)x);
+    if (A->tile_u > 0) return domino_launch_stencil_tile(stream, type, A, blocks, b, x);
     stencil_kernel_args args = *A;
     void *params[4];
     params[0] = &args;

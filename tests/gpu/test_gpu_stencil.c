@@ -6,12 +6,15 @@
  * variant; float on a subset; the autotuner; then bad input: a CSR of another
  * stencil, an entry that wraps around the grid, a grid of the wrong size,
  * unsorted rows, a zero pivot, misuse.  Answers: max|x - x_ref| / max|x_ref|
- * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR. */
+ * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR.
+ * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv). */
+#define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "test_values.h"
 #include "domino.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -49,6 +52,7 @@ typedef struct stencil_case {
     int compact;          /* 1: compact input */
     domino_stencil_variant variant;
     int warps_per_queue;  /* option */
+    const char *tile;     /* DOMINO_STENCIL_TILE while D is made ("UxZ"), NULL: unset */
 } stencil_case;
 
 static void run_case(domino_handle h, const stencil_case *c)
@@ -75,6 +79,7 @@ static void run_case(domino_handle h, const stencil_case *c)
     ok = ok && b && x && xref;
     for (int64_t i = 0; ok && i < n; i++) set_value(b, c->type, i, 2 * rng_uniform() - 1);
     ok = ok && domino_ref_trsv(h, DOMINO_OP_N, c->fill, c->diag, A, 1, b, n, xref, n) == 0;
+    if (c->tile) setenv("DOMINO_STENCIL_TILE", c->tile, 1);
     if (c->compact) {
         ok = ok && domino_stencil_from_csr(h, A, c->nx, c->ny, c->nz, &S) == 0;
         ok = ok && domino_dstencil_upload(h, S, c->fill, &D) == 0;
@@ -82,6 +87,7 @@ static void run_case(domino_handle h, const stencil_case *c)
         ok = ok && domino_dmatrix_upload(h, A, &dA) == 0;
         ok = ok && domino_dstencil_from_dmatrix(h, dA, c->stencil, c->nx, c->ny, c->nz, c->fill, &D) == 0;
     }
+    if (c->tile) unsetenv("DOMINO_STENCIL_TILE");
     ok = ok && domino_gpu_malloc(h, bytes, &db) == 0 && domino_gpu_malloc(h, bytes, &dx) == 0;
     ok = ok && domino_gpu_upload(h, db, b, bytes) == 0;
     domino_stencil_options_init(&opt);
@@ -89,6 +95,15 @@ static void run_case(domino_handle h, const stencil_case *c)
     opt.warps_per_queue = c->warps_per_queue;
     ok = ok && domino_dstencil_trsv(h, D, c->diag, &opt, db, dx) == 0;
     ok = ok && domino_gpu_download(h, x, dx, bytes) == 0;
+    if (ok && c->tile) { /* the tiled kernel solved it */
+        int tu = 0, tz = 0, want_u = 0, want_z = 0;
+        domino_dstencil_tile(D, &tu, &tz);
+        sscanf(c->tile, "%dx%d", &want_u, &want_z);
+        if (tu != want_u || tz != want_z) {
+            check_failed++;
+            fprintf(stderr, "FAIL: %s tile %s: solved with tile %dx%d\n", what, c->tile, tu, tz);
+        }
+    }
     if (!ok) {
         check_failed++;
         fprintf(stderr, "FAIL: %s: %s\n", what, domino_last_error(h));
@@ -135,7 +150,7 @@ static void test_solves(domino_handle h)
                         stencil_case c = {(domino_stencil)st, grid[0], grid[1], grid[2],
                                           fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                           fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
-                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0};
+                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0, NULL};
                         run_case(h, &c);
                     }
         }
@@ -145,7 +160,7 @@ static void test_solves(domino_handle h)
         for (int fill = 0; fill < 2; fill++) {
             domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
             stencil_case full = {(domino_stencil)st, nx, ny, nz, DOMINO_PART_FULL, f, DOMINO_NON_UNIT,
-                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0};
+                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0, NULL};
             run_case(h, &full);
             full.variant = DOMINO_STENCIL_PARTITION;
             run_case(h, &full);
@@ -171,6 +186,34 @@ static void test_solves(domino_handle h)
             run_case(h, &tuned);
         }
     }
+}
+
+/* the tiled solve (DOMINO, compact input) forced to tiles of every shape,
+ * one line up to the most a block takes, on every stencil, odd and larger
+ * grids, both triangles; float and unit diagonal on one grid */
+static void test_tiles(domino_handle h)
+{
+    static const int32_t grids[][3] = {{1, 1, 1}, {1, 7, 1}, {7, 5, 3},   {37, 3, 5},
+                                       {67, 5, 4}, {2, 2, 9}, {40, 33, 21}, {31, 17, 1}};
+    static const char *tiles[] = {"1x1", "2x2", "4x4", "16x1", "2x8", "3x5"};
+    for (int st = DOMINO_D2N5; st <= DOMINO_D3N33; st++)
+        for (int g = 0; g < 8; g++)
+            for (int fill = 0; fill < 2; fill++)
+                for (int t = 0; t < 6; t++) {
+                    int is2d = st == DOMINO_D2N5 || st == DOMINO_D2N9;
+                    if (is2d && grids[g][2] != 1) continue;
+                    stencil_case c = {(domino_stencil)st, grids[g][0], grids[g][1], grids[g][2],
+                                      fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
+                                      fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
+                                      DOMINO_FLOAT64, 1, DOMINO_STENCIL_DOMINO, 0, tiles[t]};
+                    run_case(h, &c);
+                    if (g == 6 && t == 3) {
+                        c.type = DOMINO_FLOAT32;
+                        run_case(h, &c);
+                        c.diag = DOMINO_UNIT;
+                        run_case(h, &c);
+                    }
+                }
 }
 
 /* a solve of dA declared as stencil st on the grid; its status */
@@ -360,6 +403,7 @@ int main(void)
     test_rng_state = 0x2545f4914f6cdd1dULL; /* the sequence this test was written with */
     CHECK_OK(h, domino_create(&h));
     test_solves(h);
+    test_tiles(h);
     test_bad_input(h);
     test_trsv_auto(h);
     domino_destroy(h);

@@ -55,7 +55,12 @@ domino_status stencil_run(domino_handle h, const bench_engine *e, solve_problem 
     }
     t->solve_ms = bench_median(times, runs);
     t->solve_ms_min = times[0];
-    snprintf(t->used, sizeof(t->used), "%s D=%d", e->name, domino_dstencil_warps_per_queue(D));
+    int tile_u, tile_z;
+    domino_dstencil_tile(D, &tile_u, &tile_z);
+    if (tile_u > 0)
+        snprintf(t->used, sizeof(t->used), "%s tile=%dx%d", e->name, tile_u, tile_z);
+    else
+        snprintf(t->used, sizeof(t->used), "%s D=%d", e->name, domino_dstencil_warps_per_queue(D));
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
     domino_free(times);

@@ -1,0 +1,90 @@
+/* stencil_tile_order.c: the ticket order of the tiled structured solve
+ * (see stencil_tile.cu and domino_dstencil_tile_order in stencil_gpu.h).
+ *
+ * A line (y, z) is reached by the wavefront at about y + 2z hops on a
+ * 27-point stencil and y + z on a 7-point one; in the tile coordinates
+ * (u, z), u = y + skew z, both are about u + z.  Ticketing tiles by the
+ * u0 + z0 of their first line hands them to blocks in the order the
+ * wavefront reaches them, so the blocks resident at any time hold the tiles
+ * the wavefront crosses, not a few planes (ticketing z-major) or a few
+ * columns (u-major). */
+#include "stencil_gpu.h"
+
+#include <stdlib.h>
+
+typedef struct tile_key {
+    int64_t when; /* u0 + z0 */
+    int32_t z0;   /* then by z0 */
+    int32_t tile; /* tu * tiles_z + tz */
+} tile_key;
+
+static int by_when(const void *pa, const void *pb)
+{
+    const tile_key *a = pa, *b = pb;
+    if (a->when != b->when) return a->when < b->when ? -1 : 1;
+    return (a->z0 > b->z0) - (a->z0 < b->z0);
+}
+
+/* 1 if tile (u0, z0) holds a line of the grid */
+static int tile_holds_line(const stencil_kernel_args *A, int64_t u0, int z0)
+{
+    for (int z = z0; z < z0 + A->tile_z && z < A->nz; z++) {
+        int64_t ylo = u0 - (int64_t)A->tile_skew * z, yhi = ylo + A->tile_u - 1;
+        if (yhi >= 0 && ylo < A->ny) return 1;
+    }
+    return 0;
+}
+
+domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A)
+{
+    const char *fn = "domino_dstencil_trsv";
+    if (D->tile_order && D->tile_order_shape[0] == A->tile_u && D->tile_order_shape[1] == A->tile_z) {
+        A->tile_order = D->tile_order;
+        A->tile_count = D->tile_order_count;
+        return DOMINO_SUCCESS;
+    }
+    int64_t tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
+    int64_t tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
+    if (tiles_u * tiles_z > INT32_MAX)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %lld x %lld tiles are too many", fn,
+                            (long long)tiles_u, (long long)tiles_z);
+    tile_key *keys = domino_malloc((size_t)(tiles_u * tiles_z) * sizeof(tile_key));
+    if (!keys) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
+    int64_t count = 0;
+    for (int64_t tu = 0; tu < tiles_u; tu++)
+        for (int64_t tz = 0; tz < tiles_z; tz++) {
+            int64_t u0 = tu * A->tile_u;
+            int z0 = (int)(tz * A->tile_z);
+            if (!tile_holds_line(A, u0, z0)) continue;
+            keys[count].when = u0 + z0;
+            keys[count].z0 = z0;
+            keys[count].tile = (int32_t)(tu * tiles_z + tz);
+            count++;
+        }
+    qsort(keys, (size_t)count, sizeof(tile_key), by_when);
+    int32_t *order = domino_malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    domino_status s = DOMINO_SUCCESS;
+    if (!order) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
+        goto cleanup;
+    }
+    for (int64_t t = 0; t < count; t++) order[t] = keys[t].tile;
+    cudaFree(D->tile_order);
+    D->tile_order = NULL;
+    D->tile_order_shape[0] = D->tile_order_shape[1] = 0;
+    cudaError_t e = cudaMalloc((void **)&D->tile_order, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    if (!e) e = cudaMemcpy(D->tile_order, order, (size_t)count * sizeof(int32_t), cudaMemcpyHostToDevice);
+    if (e) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    D->tile_order_shape[0] = A->tile_u;
+    D->tile_order_shape[1] = A->tile_z;
+    D->tile_order_count = (int32_t)count;
+    A->tile_order = D->tile_order;
+    A->tile_count = (int32_t)count;
+cleanup:
+    domino_free(keys);
+    domino_free(order);
+    return s;
+}
