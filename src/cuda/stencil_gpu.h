@@ -19,7 +19,7 @@ extern "C" {
 #define STENCIL_MAX_LOW 17  /* offsets of one triangle, centre included */
 #define STENCIL_MAX_WAIT 8  /* distinct neighbour lines of one triangle (D3N33 has 6) */
 #define STENCIL_TILE_MAX_WARPS 16 /* lines of a tile of the tiled solve (a warp each) */
-#define STENCIL_TILE_MAX_OFF 14   /* off-line offsets the tiled solve takes (D3N33's 14) */
+#define STENCIL_TILE_MAX_LINES 6  /* neighbour lines the tiled solve takes (D3N33's 6) */
 
 /* kind of an offset of the triangle, in solve coordinates */
 #define STENCIL_CENTRE 0 /* (0,0,0) */
@@ -44,6 +44,9 @@ typedef struct stencil_kernel_args {
     int waity[STENCIL_MAX_WAIT]; /* dy of neighbour line w */
     int waitz[STENCIL_MAX_WAIT]; /* dz */
     int waitx[STENCIL_MAX_WAIT]; /* largest dx read from it */
+    int waitoff[STENCIL_MAX_WAIT][3]; /* off-line offset k read from line w at dx = -1, 0, 1
+                                    (-1: none) */
+    int line_window;             /* 1: every off-line offset has |dx| <= 1 */
     int nlow;                    /* offsets of the triangle for the CSR walk, centre last */
     int64_t lowd[STENCIL_MAX_LOW]; /* their row deltas, increasing */
     int lowx[STENCIL_MAX_LOW];   /* dx */

@@ -87,6 +87,8 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
 {
     int sign = fill == DOMINO_UPPER ? -1 : 1;
     A->noff = A->nlow = A->nwait = A->order = 0;
+    A->line_window = 1;
+    for (int w = 0; w < STENCIL_MAX_WAIT; w++) A->waitoff[w][0] = A->waitoff[w][1] = A->waitoff[w][2] = -1;
     for (int p = 0; p < npoints; p++) {
         const int *off = offsets + 3 * p;
         int side = stencil_offset_sign(off);
@@ -120,6 +122,10 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
             if (add_wait(A, dx, dy, dz))
                 return domino_error(h, DOMINO_NOT_SUPPORTED,
                                     "structured solve: more than %d neighbour lines", STENCIL_MAX_WAIT);
+            if (dx < -1 || dx > 1) A->line_window = 0;
+            else
+                for (int w = 0; w < A->nwait; w++)
+                    if (A->waity[w] == dy && A->waitz[w] == dz) A->waitoff[w][dx + 1] = k;
         }
         add_low(A, dx, dy, dz, kind);
     }

@@ -12,21 +12,24 @@
  * which every neighbour line lies at du <= 0, dz <= 0.  Tiles are ticketed
  * in the order of A.tile_order (stencil_tile_order.c: along the wavefront,
  * u0 + z0), so a tile only waits on tiles of smaller tickets, each held by a
- * running block: no residency or block-order assumption.  Inside a tile, a
- * warp writes each solved chunk to its line buffer in shared memory as well
- * as to x, then raises its progress word (the last x solved); a warp whose
- * neighbour line is in the tile waits on that word and reads the values
- * from shared memory, so a hop inside the tile costs a few hundred
- * nanoseconds and only the hops across tiles go through L2.  Lines of other
- * tiles are waited for as in the queue kernel: one lane per neighbour line
- * polls the last value the chunk needs (values are their own flags).
+ * running block: no residency or block-order assumption.
  *
+ * Inside a tile, a warp writes each solved chunk to its line buffer in
+ * shared memory as well as to x, then raises its progress word (the last x
+ * solved); a warp whose neighbour line is in the tile waits on that word
+ * and reads the buffer.  A neighbour line of another tile is read from x a
+ * line at a time, two coalesced loads that are also the wait (values are
+ * their own flags): one L2 trip a hop, not a poll then a load (tile_line).
  * The line solve itself is the DOMINO one: chunks of 32 points staggered by
  * (shift_y y + shift_z z) mod 32, coefficients fetched before the waits and
  * the next chunk's prefetched into L1, the in-line recurrence as a warp
- * scan.  (Tried and slower, H100: the loads from other tiles issued before
- * the wait on the tile's lines, and the coefficients read after the waits:
- * 1.3x (D3N7) to 3.6x (D3N27) the time.) */
+ * scan.
+ *
+ * Tried on H100 and slower: the neighbours gathered offset by offset after
+ * one lane per line polled its last value (D3N27 64^3 0.40 ms against 0.34
+ * here); the coefficients read after the waits instead of before (D3N33
+ * 64^3 1.08 ms against 0.63 with the early reads spilling to local
+ * memory; an earlier gather 1.3x (D3N7) to 3.6x (D3N27) the time). */
 #include "stencil_device.cuh"
 #include "device_util.cuh"
 
@@ -39,108 +42,121 @@ __device__ __forceinline__ int tile_warp(const stencil_kernel_args &A, int y, in
     return lu >= 0 && lu < A.tile_u && lz >= 0 && lz < A.tile_z ? lu + A.tile_u * lz : -1;
 }
 
-/* Lanes 0..nwait-1 wait until their neighbour line has solved every x the
- * chunk starting at x0 reads: through its progress word when the line is
- * in the tile (nbw >= 0), else through the last value needed (values are
- * their own flags); then the warp synchronizes (all lanes see what the
- * waits guard). */
-template <typename T>
-__device__ __forceinline__ void tile_wait(const stencil_kernel_args &A, const T *x,
-                                          const volatile int *done, int nbw, int64_t nbline, int x0)
+/* Where line w of a warp's line reads from: -2 off the grid, -1 x (another
+ * tile), else the tile's warp that solves it */
+__device__ __forceinline__ int line_source(const stencil_kernel_args &A, int w, int y, int z, int u0,
+                                           int z0)
 {
-    int lane = threadIdx.x & 31;
-    if (lane < A.nwait && nbw > -2) {
-        int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
-        if (need >= 0) {
-            if (nbw >= 0) {
-                while (done[nbw] < need) {
-                }
-                __threadfence_block();
-            } else {
-                const T *v = &x[real_row(A, nbline * A.nx + need)];
-                while (is_pending(load_relaxed(v))) __nanosleep(32);
-            }
-        }
-    }
-    __syncwarp();
+    int wy = y + A.waity[w], wz = z + A.waitz[w];
+    if (w >= A.nwait || wy < 0 || wy >= A.ny || wz < 0 || wz >= A.nz) return -2;
+    return tile_warp(A, wy, wz, u0, z0);
 }
 
-/* sum -= the off-line terms of the lane's equation (solve-coordinate row r,
- * point (xl, y, z)), after the waits: neighbours in the tile from shared
- * memory, the others from x, loaded together and loaded again while one
- * is still pending (rarely: the lanes of a chunk store together, and the
- * wait saw the last of them) */
-template <typename T, int K>
-__device__ __forceinline__ void tile_gather(const stencil_kernel_args &A, const T *x, const T *xs,
-                                            const T *cval, int64_t r, int xl, int y, int z, int u0,
-                                            int z0, T *sum)
+/* x at solve-coordinate point xx of neighbour line w of line (y, z), in
+ * another tile, loaded L2-coherent (0 off the line) */
+template <typename T>
+__device__ __forceinline__ T line_load(const stencil_kernel_args &A, const T *x, int w, int y, int z,
+                                       int xx)
 {
-    T xv[K];
-    unsigned from_x = 0; /* bit k: neighbour k read from x */
-    bool missing = false;
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        int ky = y + A.offy[k], kz = z + A.offz[k], kx = xl + A.offx[k];
-        bool use = k < A.noff && inside(A, kx, ky, kz);
-        int wk = use ? tile_warp(A, ky, kz, u0, z0) : -1;
-        if (use && wk < 0) from_x |= 1u << k;
-        xv[k] = !use ? (T)0 : wk >= 0 ? xs[wk * A.nx + kx] : load_relaxed(&x[real_row(A, r + A.offd[k])]);
-    }
-#pragma unroll
-    for (int k = 0; k < K; k++) missing |= (from_x >> k & 1u) && is_pending(xv[k]);
-    unsigned ns = 32;
-    while (missing) {
-        back_off(&ns, A.sleep_cap);
-        missing = false;
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            if ((from_x >> k & 1u) && is_pending(xv[k])) {
-                xv[k] = load_relaxed(&x[real_row(A, r + A.offd[k])]);
-                missing |= is_pending(xv[k]);
-            }
-    }
-#pragma unroll
-    for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
+    if (xx < 0 || xx >= A.nx) return (T)0;
+    int64_t l = (y + A.waity[w]) + (int64_t)A.ny * (z + A.waitz[w]);
+    return load_relaxed(&x[real_row(A, l * A.nx + xx)]);
 }
 
 /* One warp solves line (y, z) of the tile (u0, z0), writing x and its line
- * buffer mine[] and raising done[w] after each chunk. */
-template <typename T, int K, int ORDER>
+ * buffer and raising done[me] after each chunk.
+ *
+ * The neighbours are read line by line: a chunk of 32 points at x0 reads
+ * x0 - 1 .. x0 + 32 of each neighbour line w (every off-line offset has
+ * |dx| <= 1), lane j holding v[w] = point x0 - 1 + j and, lanes 0 and 1,
+ * e[w] = point x0 + 31 + j; the terms are then passed by shuffles.  For a
+ * line of another tile those are two coalesced loads, which are also the
+ * wait: they are repeated (backing off) until none of the points the
+ * chunk needs is pending, so a hop from another tile costs one L2 trip,
+ * not a poll then a load.  For a line of the tile, lanes 0..nwait-1 first
+ * wait on its progress word, then the warp reads the line buffer.  Only
+ * the points of an offset enter the sum (the others may be pending). */
+template <typename T, int W, int ORDER>
 __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T *__restrict__ b,
-                                          T *x, T *xs, volatile int *done, int w, int y, int z,
+                                          T *x, T *xs, volatile int *done, int me, int y, int z,
                                           int u0, int z0)
 {
     const int lane = threadIdx.x & 31;
     const T *coef = (const T *)A.coef;
     const int64_t line = (int64_t)y + (int64_t)A.ny * z, base = line * A.nx;
     const int stagger = (A.shift_y * y + A.shift_z * z) & 31;
-    T *mine = xs + (int64_t)w * A.nx;
-    /* lane < nwait: its neighbour line, -2 off the grid, -1 another tile, else its warp */
-    int nbw = -2;
-    int64_t nbline = 0;
-    if (lane < A.nwait) {
-        int wy = y + A.waity[lane], wz = z + A.waitz[lane];
-        if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz) {
-            nbw = tile_warp(A, wy, wz, u0, z0);
-            nbline = wy + (int64_t)A.ny * wz;
-        }
-    }
+    T *mine = xs + (int64_t)me * A.nx;
+    int src[W];
+#pragma unroll
+    for (int w = 0; w < W; w++) src[w] = line_source(A, w, y, z, u0, z0);
+    const int my_src = lane < A.nwait ? line_source(A, lane, y, z, u0, z0) : -2;
     T carry1 = 0, carry2 = 0;
     for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
-        const int xl = x0 + lane;
+        const int xl = x0 + lane, xa = x0 - 1 + lane, xb = x0 + 31 + lane;
         const bool valid = xl >= 0 && xl < A.nx;
         const int64_t r = base + (valid ? xl : 0);
         const int64_t row = real_row(A, r);
         T sum = valid ? __ldg(&b[row]) : (T)0;
         T diag = __ldg(&coef[row]), m1 = __ldg(&coef[A.n + row]), m2 = 0;
         if (ORDER == 2) m2 = __ldg(&coef[2 * A.n + row]);
-        T cval[K];
+        T c[3 * W]; /* the coefficient of (line w, dx = d - 1), before the waits */
 #pragma unroll
-        for (int k = 0; k < K; k++) cval[k] = k < A.noff ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
+        for (int w = 0; w < W; w++)
+#pragma unroll
+            for (int d = 0; d < 3; d++) {
+                int k = w < A.nwait ? A.waitoff[w][d] : -1;
+                c[3 * w + d] = k >= 0 ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
+            }
         if (x0 + 32 < A.nx) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
-        tile_wait(A, x, done, nbw, nbline, x0);
-        if (valid) tile_gather<T, K>(A, x, xs, cval, r, xl, y, z, u0, z0, &sum);
-        else m1 = 0;
+        T v[W], e[W];
+#pragma unroll
+        for (int w = 0; w < W; w++) { /* other tiles: loaded before waiting on the tile */
+            v[w] = src[w] == -1 ? line_load(A, x, w, y, z, xa) : (T)0;
+            e[w] = src[w] == -1 && lane < 2 ? line_load(A, x, w, y, z, xb) : (T)0;
+        }
+        if (my_src >= 0) {
+            int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
+            while (done[my_src] < need) {
+            }
+            __threadfence_block();
+        }
+        __syncwarp(); /* the waits on the tile, then the buffers they guard */
+#pragma unroll
+        for (int w = 0; w < W; w++)
+            if (src[w] >= 0) {
+                const T *buf = xs + (int64_t)src[w] * A.nx;
+                v[w] = xa >= 0 && xa < A.nx ? buf[xa] : (T)0;
+                e[w] = lane < 2 && xb < A.nx ? buf[xb] : (T)0;
+            }
+        unsigned ns = 32;
+        for (;;) { /* other tiles: the points the chunk needs, until none is pending */
+            bool missing = false;
+#pragma unroll
+            for (int w = 0; w < W; w++)
+                if (src[w] == -1) {
+                    int need = min(A.nx - 1, x0 + 31 + A.waitx[w]);
+                    missing |= xa <= need && is_pending(v[w]);
+                    missing |= lane < 2 && xb <= need && is_pending(e[w]);
+                }
+            if (!__any_sync(FULL_MASK, missing)) break;
+            back_off(&ns, 128);
+#pragma unroll
+            for (int w = 0; w < W; w++)
+                if (src[w] == -1) {
+                    if (is_pending(v[w])) v[w] = line_load(A, x, w, y, z, xa);
+                    if (lane < 2 && is_pending(e[w])) e[w] = line_load(A, x, w, y, z, xb);
+                }
+        }
+#pragma unroll
+        for (int w = 0; w < W; w++)
+#pragma unroll
+            for (int d = 0; d < 3; d++) {
+                /* point x0 + lane + d - 1: v of lane `from`, or e beyond 31 */
+                int from = lane + d;
+                T lo = __shfl_sync(FULL_MASK, v[w], from & 31), hi = __shfl_sync(FULL_MASK, e[w], from & 31);
+                if (w < A.nwait && A.waitoff[w][d] >= 0) sum -= c[3 * w + d] * (from < 32 ? lo : hi);
+            }
+        if (!valid) m1 = 0;
         if (xl < 1) m1 = 0; /* neighbours off the grid read nothing */
         if (xl < 2) m2 = 0;
         if (A.unit || !valid) diag = 1;
@@ -156,7 +172,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         __syncwarp(); /* the chunk's buffer writes, then the progress word */
         if (lane == 0) {
             __threadfence_block();
-            done[w] = min(A.nx - 1, x0 + 31);
+            done[me] = min(A.nx - 1, x0 + 31);
         }
     }
 }
@@ -164,7 +180,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
 /* Blocks of 32 tile_u tile_z threads take tiles from the ticket until none
  * is left.  Dynamic shared memory: the progress words (TILE_MAX_WARPS ints,
  * padded to 128 bytes), then one line buffer of nx values per warp. */
-template <typename T, int K, int ORDER>
+template <typename T, int W, int ORDER>
 __global__ void __launch_bounds__(32 * TILE_MAX_WARPS)
     stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
@@ -184,28 +200,19 @@ __global__ void __launch_bounds__(32 * TILE_MAX_WARPS)
         const int32_t tile = __ldg(&A.tile_order[t]);
         const int u0 = (tile / tiles_z) * A.tile_u, z0 = (tile % tiles_z) * A.tile_z;
         const int z = z0 + lz, y = u0 + lu - A.tile_skew * z;
-        if (z < A.nz && y >= 0 && y < A.ny) tile_line<T, K, ORDER>(A, b, x, xs, done, w, y, z, u0, z0);
+        if (z < A.nz && y >= 0 && y < A.ny) tile_line<T, W, ORDER>(A, b, x, xs, done, w, y, z, u0, z0);
         __syncthreads(); /* every warp done with the buffers */
         if (lane == 0) done[w] = -1;
     }
 }
 
-/* register slots of the off-line coefficients */
-static int tile_slots(const stencil_kernel_args *A)
-{
-    return A->noff <= 4 ? 4 : A->noff <= 8 ? 8 : A->noff <= 12 ? 12 : STENCIL_TILE_MAX_OFF;
-}
-
-#define TILE_KERNEL(K, O) (const void *)stencil_tile_kernel<T, K, O>
+/* the kernel for A: neighbour lines held (2, 4 or 6), in-line order */
+#define TILE_KERNEL(W, O) (const void *)stencil_tile_kernel<T, W, O>
 #define TILE_KERNELS(O)                                                                       \
-    (slots == 4    ? TILE_KERNEL(4, O)                                                        \
-     : slots == 8  ? TILE_KERNEL(8, O)                                                        \
-     : slots == 12 ? TILE_KERNEL(12, O)                                                       \
-                   : TILE_KERNEL(STENCIL_TILE_MAX_OFF, O))
+    (A->nwait <= 2 ? TILE_KERNEL(2, O) : A->nwait <= 4 ? TILE_KERNEL(4, O) : TILE_KERNEL(6, O))
 
 template <typename T> static const void *tile_kernel_of(const stencil_kernel_args *A)
 {
-    int slots = tile_slots(A);
     return A->order >= 2 ? TILE_KERNELS(2) : TILE_KERNELS(1);
 }
 
