@@ -1012,7 +1012,9 @@ typedef struct domino_stencil_options {
                                        DOMINO_STENCIL_TUNE_LOG=1 prints each autotuner try,
                                        DOMINO_STENCIL_TILE=UxZ forces the tiled solve with a
                                        U x Z tile ("0": never tiled; unset: the autotuner
-                                       decides, else the built-in choice); read when D is
+                                       decides, else the built-in choice),
+                                       DOMINO_STENCIL_TILE_POLL its longest back-off between
+                                       reads of another tile's line (32 ns); read when D is
                                        made */
 } domino_stencil_options;
 void domino_stencil_options_init(domino_stencil_options *opt);

@@ -19,6 +19,9 @@ extern "C" {
 #define STENCIL_MAX_LOW 17  /* offsets of one triangle, centre included */
 #define STENCIL_MAX_WAIT 8  /* distinct neighbour lines of one triangle (D3N33 has 6) */
 #define STENCIL_TILE_MAX_WARPS 16 /* lines of a tile of the tiled solve (a warp each) */
+/* lines of a tile with W neighbour lines: 8 for 6 lines, which then have
+ * 255 registers a thread instead of 128 */
+#define STENCIL_TILE_WARPS(W) ((W) > 4 ? 8 : 16)
 #define STENCIL_TILE_MAX_LINES 6  /* neighbour lines the tiled solve takes (D3N33's 6) */
 
 /* kind of an offset of the triangle, in solve coordinates */
@@ -66,6 +69,7 @@ typedef struct stencil_kernel_args {
     int tile_u, tile_z;          /* TILE kernel: a block solves a tile of tile_u x tile_z lines
                                     in (u, z), u = y + tile_skew z; 0 = the queue kernel */
     int tile_skew;               /* smallest skew with every neighbour line at du <= 0 */
+    int tile_poll_cap;           /* longest back-off between reads of another tile's line, ns */
     const int32_t *tile_order;   /* the tiles to solve in ticket order, tu * tiles_z + tz */
     int32_t tile_count;          /* entries of tile_order */
     int serial;                  /* DOMINO: 1 = the in-line recurrence by 32 shuffles, 0 = scan */

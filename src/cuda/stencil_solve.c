@@ -30,7 +30,7 @@ static const int tile_shapes[][2] = {{2, 2}, {4, 2}, {2, 4}, {4, 4}, {8, 2}, {2,
 static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int variant, int u, int z)
 {
     if (variant != DOMINO_STENCIL_DOMINO || !A->coef || u < 1 || z < 1 ||
-        u * z > STENCIL_TILE_MAX_WARPS || A->nwait > STENCIL_TILE_MAX_LINES || !A->line_window)
+        A->nwait > STENCIL_TILE_MAX_LINES || u * z > STENCIL_TILE_WARPS(A->nwait) || !A->line_window)
         return 0;
     stencil_kernel_args T = *A;
     T.tile_u = u;
@@ -38,17 +38,17 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
     return domino_stencil_tile_smem(D->type, &T) <= TILE_MAX_SMEM;
 }
 
-/* The built-in tile: 1 x 8 lines (8 consecutive planes) where a line waits
- * on a line of the plane before at y + 1 (tile_skew > 0: D3N19, D3N27)
- * with a first-order in-line recurrence; there every hop between lines
- * costs two L2 trips in the queue kernel, and the autotuner took a tile on
- * every D3N27 grid (H100, h100-stencil4).  Elsewhere (D3N7, D3N13, D3N33)
- * the queue kernel was faster: none. */
+/* The built-in tile where a line waits on a line of the plane before at
+ * y + 1 (tile_skew > 0: D3N19, D3N27, D3N33): there every hop between lines
+ * costs two L2 trips in the queue kernel.  H100 (h100-stencil4/tile-ab.txt,
+ * forced tiles against the table's queue kernel): D3N27 1 x 8 lines 1.12-
+ * 1.29x faster, D3N33 2 x 4 1.10-1.13x.  Elsewhere (D3N7, D3N13) the
+ * queue kernel was faster: none. */
 static void table_tile(const stencil_kernel_args *A, int *u, int *z)
 {
-    int tiled = A->tile_skew > 0 && A->order <= 1;
-    *u = tiled ? 1 : 0;
-    *z = tiled ? 8 : 0;
+    int tiled = A->tile_skew > 0;
+    *u = !tiled ? 0 : A->order <= 1 ? 1 : 2;
+    *z = !tiled ? 0 : A->order <= 1 ? 8 : 4;
 }
 
 /* point (x, y, z) of a row, for messages */

@@ -25,6 +25,10 @@
  * the next chunk's prefetched into L1, the in-line recurrence as a warp
  * scan.
  *
+ * A kernel with 6 neighbour lines (D3N33) takes tiles of at most 8 warps,
+ * so that its 18 coefficients stay in registers (255 a thread): with 128
+ * they spilled, and D3N33 tiles lost to the queue kernel.
+ *
  * Tried on H100 and slower: the neighbours gathered offset by offset after
  * one lane per line polled its last value (D3N27 64^3 0.40 ms against 0.34
  * here); the coefficients read after the waits instead of before (D3N33
@@ -139,7 +143,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                     missing |= lane < 2 && xb <= need && is_pending(e[w]);
                 }
             if (!__any_sync(FULL_MASK, missing)) break;
-            back_off(&ns, 128);
+            back_off(&ns, A.tile_poll_cap);
 #pragma unroll
             for (int w = 0; w < W; w++)
                 if (src[w] == -1) {
@@ -181,7 +185,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
  * is left.  Dynamic shared memory: the progress words (TILE_MAX_WARPS ints,
  * padded to 128 bytes), then one line buffer of nx values per warp. */
 template <typename T, int W, int ORDER>
-__global__ void __launch_bounds__(32 * TILE_MAX_WARPS)
+__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
     stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
     extern __shared__ __align__(16) unsigned char tile_smem[];

@@ -53,6 +53,7 @@ typedef struct stencil_case {
     domino_stencil_variant variant;
     int warps_per_queue;  /* option */
     const char *tile;     /* DOMINO_STENCIL_TILE while D is made ("UxZ"), NULL: unset */
+    int tile_refused;     /* 1: the tile may be too large for the stencil (queue kernel allowed) */
 } stencil_case;
 
 static void run_case(domino_handle h, const stencil_case *c)
@@ -99,7 +100,8 @@ static void run_case(domino_handle h, const stencil_case *c)
         int tu = 0, tz = 0, want_u = 0, want_z = 0;
         domino_dstencil_tile(D, &tu, &tz);
         sscanf(c->tile, "%dx%d", &want_u, &want_z);
-        if (tu != want_u || tz != want_z) {
+        int fell_back = c->tile_refused && tu == 0 && tz == 0;
+        if ((tu != want_u || tz != want_z) && !fell_back) {
             check_failed++;
             fprintf(stderr, "FAIL: %s tile %s: solved with tile %dx%d\n", what, c->tile, tu, tz);
         }
@@ -150,7 +152,7 @@ static void test_solves(domino_handle h)
                         stencil_case c = {(domino_stencil)st, grid[0], grid[1], grid[2],
                                           fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                           fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
-                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0, NULL};
+                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0, NULL, 0};
                         run_case(h, &c);
                     }
         }
@@ -160,7 +162,7 @@ static void test_solves(domino_handle h)
         for (int fill = 0; fill < 2; fill++) {
             domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
             stencil_case full = {(domino_stencil)st, nx, ny, nz, DOMINO_PART_FULL, f, DOMINO_NON_UNIT,
-                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0, NULL};
+                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0, NULL, 0};
             run_case(h, &full);
             full.variant = DOMINO_STENCIL_PARTITION;
             run_case(h, &full);
@@ -190,7 +192,9 @@ static void test_solves(domino_handle h)
 
 /* the tiled solve (DOMINO, compact input) forced to tiles of every shape,
  * one line up to the most a block takes, on every stencil, odd and larger
- * grids, both triangles; float and unit diagonal on one grid */
+ * grids, both triangles; float and unit diagonal on one grid.  D3N33 (6
+ * neighbour lines where the grid has them) takes at most 8 lines a tile:
+ * larger ones may fall back to the queue kernel, and must still solve. */
 static void test_tiles(domino_handle h)
 {
     static const int32_t grids[][3] = {{1, 1, 1}, {1, 7, 1}, {7, 5, 3},   {37, 3, 5},
@@ -205,7 +209,10 @@ static void test_tiles(domino_handle h)
                     stencil_case c = {(domino_stencil)st, grids[g][0], grids[g][1], grids[g][2],
                                       fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                       fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
-                                      DOMINO_FLOAT64, 1, DOMINO_STENCIL_DOMINO, 0, tiles[t]};
+                                      DOMINO_FLOAT64, 1, DOMINO_STENCIL_DOMINO, 0, tiles[t], 0};
+                    int u = 0, z = 0;
+                    sscanf(tiles[t], "%dx%d", &u, &z);
+                    c.tile_refused = st == DOMINO_D3N33 && u * z > 8;
                     run_case(h, &c);
                     if (g == 6 && t == 3) {
                         c.type = DOMINO_FLOAT32;
