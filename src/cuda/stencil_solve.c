@@ -41,9 +41,10 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
 /* The built-in tile where a line waits on a line of the plane before at
  * y + 1 (tile_skew > 0: D3N19, D3N27, D3N33): there every hop between lines
  * costs two L2 trips in the queue kernel.  H100 (h100-stencil4/tile-ab.txt,
- * forced tiles against the table's queue kernel): D3N27 1 x 8 lines 1.12-
- * 1.29x faster, D3N33 2 x 4 1.10-1.13x.  Elsewhere (D3N7, D3N13) the
- * queue kernel was faster: none. */
+ * forced tiles against the table's queue kernel, 64^3 and 192^3): D3N27
+ * 1 x 8 lines 1.04-1.29x faster, D3N33 2 x 4 1.10-1.13x; on D3N33 256^3 the
+ * 2 x 4 tile was 0.93x of the tuned queue kernel (h100-stencil5).
+ * Elsewhere (D3N7, D3N13) the queue kernel was faster: none. */
 static void table_tile(const stencil_kernel_args *A, int *u, int *z)
 {
     int tiled = A->tile_skew > 0;
