@@ -181,6 +181,10 @@ cudaError_t domino_launch_stencil_tile(cudaStream_t stream, domino_type type,
  * z0.  Every neighbour line lies in a tile of smaller u0 + z0 or in the
  * same tile, so a tile only waits on tiles ticketed before it. */
 domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A);
+/* the host part of it: order[] (room for every tile of the grid, tiles_u x
+ * tiles_z) := the ticket order of A's tile; returns the count, -1 when out
+ * of memory, -2 when the tiles do not fit int32 */
+int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order);
 
 /* blocks of 128 threads of the variant's kernel resident on the device */
 cudaError_t domino_stencil_resident_blocks(domino_type type, const stencil_kernel_args *A,

@@ -43,7 +43,8 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
  * costs two L2 trips in the queue kernel.  H100 (h100-stencil4/tile-ab.txt,
  * forced tiles against the table's queue kernel, 64^3 and 192^3): D3N27
  * 1 x 8 lines 1.04-1.29x faster, D3N33 2 x 4 1.10-1.13x; on D3N33 256^3 the
- * 2 x 4 tile was 0.93x of the tuned queue kernel (h100-stencil5).
+ * 2 x 4 tile was 0.93x of the tuned queue kernel, and on D3N19 the 1 x 8
+ * tile 1.06x at 64^3-128^3, 0.88-0.98x at 192^3 (h100-stencil5).
  * Elsewhere (D3N7, D3N13) the queue kernel was faster: none. */
 static void table_tile(const stencil_kernel_args *A, int *u, int *z)
 {

@@ -35,6 +35,30 @@ static int tile_holds_line(const stencil_kernel_args *A, int64_t u0, int z0)
     return 0;
 }
 
+int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order)
+{
+    int64_t tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
+    int64_t tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
+    if (tiles_u * tiles_z > INT32_MAX) return -2;
+    tile_key *keys = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(tile_key));
+    if (!keys) return -1;
+    int64_t count = 0;
+    for (int64_t tu = 0; tu < tiles_u; tu++)
+        for (int64_t tz = 0; tz < tiles_z; tz++) {
+            int64_t u0 = tu * A->tile_u;
+            int z0 = (int)(tz * A->tile_z);
+            if (!tile_holds_line(A, u0, z0)) continue;
+            keys[count].when = u0 + z0;
+            keys[count].z0 = z0;
+            keys[count].tile = (int32_t)(tu * tiles_z + tz);
+            count++;
+        }
+    qsort(keys, (size_t)count, sizeof(tile_key), by_when);
+    for (int64_t t = 0; t < count; t++) order[t] = keys[t].tile;
+    domino_free(keys);
+    return count;
+}
+
 domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A)
 {
     const char *fn = "domino_dstencil_trsv";
@@ -48,27 +72,13 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
     if (tiles_u * tiles_z > INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %lld x %lld tiles are too many", fn,
                             (long long)tiles_u, (long long)tiles_z);
-    tile_key *keys = domino_malloc((size_t)(tiles_u * tiles_z) * sizeof(tile_key));
-    if (!keys) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
-    int64_t count = 0;
-    for (int64_t tu = 0; tu < tiles_u; tu++)
-        for (int64_t tz = 0; tz < tiles_z; tz++) {
-            int64_t u0 = tu * A->tile_u;
-            int z0 = (int)(tz * A->tile_z);
-            if (!tile_holds_line(A, u0, z0)) continue;
-            keys[count].when = u0 + z0;
-            keys[count].z0 = z0;
-            keys[count].tile = (int32_t)(tu * tiles_z + tz);
-            count++;
-        }
-    qsort(keys, (size_t)count, sizeof(tile_key), by_when);
-    int32_t *order = domino_malloc((size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    int32_t *order = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(int32_t));
+    int64_t count = order ? domino_stencil_tile_order_fill(A, order) : -1;
     domino_status s = DOMINO_SUCCESS;
-    if (!order) {
+    if (count < 0) {
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
         goto cleanup;
     }
-    for (int64_t t = 0; t < count; t++) order[t] = keys[t].tile;
     cudaFree(D->tile_order);
     D->tile_order = NULL;
     D->tile_order_shape[0] = D->tile_order_shape[1] = 0;
@@ -84,7 +94,6 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
     A->tile_order = D->tile_order;
     A->tile_count = (int32_t)count;
 cleanup:
-    domino_free(keys);
     domino_free(order);
     return s;
 }
