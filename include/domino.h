@@ -991,7 +991,10 @@ typedef enum domino_stencil_variant {
     DOMINO_STENCIL_DOMINO = 0,     /* all of the below, and the in-line recurrence of 32
                                       points solved as a warp scan of affine maps (default;
                                       where it is of second order, as in D3N13 and D3N33,
-                                      the autotuner also tries 32 shuffles) */
+                                      the autotuner also tries 32 shuffles).  On the compact
+                                      form it may take the tiled kernel: a block solves a
+                                      tile of up to 16 lines, passing values through shared
+                                      memory (domino_dstencil_tile) */
     DOMINO_STENCIL_PARTITION = 1,  /* the paper's task partition alone: a warp solves its line
                                       one equation at a time; per-point ready flags */
     DOMINO_STENCIL_MULTISTAGE = 2, /* + 32 equations of a line at once, one lane each; the
@@ -1004,8 +1007,12 @@ const char *domino_stencil_variant_name(domino_stencil_variant v);
 
 typedef struct domino_stencil_options {
     domino_stencil_variant variant; /* algorithm (DOMINO) */
-    int warps_per_queue;            /* D, warps serving one z-queue: 0 = built-in table,
-                                       -1 = autotune at the first solve (then kept in D).
+    int warps_per_queue;            /* D, warps serving one z-queue: 0 = built-in table
+                                       (D, and for DOMINO on the compact form the built-in
+                                       tile where a line waits on the plane before at y + 1:
+                                       D3N19, D3N27, D3N33), -1 = autotune at the first solve
+                                       (D values, then tiles; kept in D), > 0 = that D, the
+                                       queue kernel.
                                        Experiments: DOMINO_STENCIL_SERIAL=0/1 forces the
                                        recurrence, DOMINO_STENCIL_SLEEP_CAP the longest wait
                                        back-off in ns (512; 32 on a 2D grid),
