@@ -4,7 +4,8 @@
 usage: summarize_stencil.py RESULTS.csv [GENERAL.csv]
 Prints per problem the solve time of every engine, the speedups over
 cusparse of the structured solve from CSR (stencil) and from the compact
-form (stencil-compact), the paper's ablation steps, effective bandwidth, and
+form (stencil-compact), the paper's ablation steps, effective bandwidth, the
+kernel the compact solve took (D=.. for the queue kernel, tile=UxZ), and
 the averages the issue asks for; GENERAL.csv (a run of the thread engine
 beside stencil-compact) adds the comparison with the general engine.
 Writes RESULTS-bandwidth.dat for plot_stencil.gp.
@@ -29,14 +30,16 @@ def main():
     names = ["stencil", "stencil-compact", "stencil-partition", "stencil-multistage",
              "stencil-compressed", "auto", "cusparse"]
     print("%-26s" % "problem" + "".join("%10s" % n.replace("stencil-", "") for n in names) +
-          "  x_csr x_cmp x_auto cmp_GB/s" + ("  thread  cmp/thr" if general else ""))
+          "  x_csr x_cmp x_auto cmp_GB/s  cmp_kernel" + ("  thread  cmp/thr" if general else ""))
     sp_csr, sp_cmp, gain, dat = [], [], [], []
     for p, d in probs.items():
         t = {n: ms(d, n) for n in names}
         base = t["cusparse"]
         line = "%-26s" % p + "".join("%10.3f" % t[n] for n in names)
-        line += "  %5.2f %5.2f %6.2f %8.0f" % (base / t["stencil"], base / t["stencil-compact"],
-                                              base / t["auto"], float(d["stencil-compact"]["gbs"]))
+        used = d["stencil-compact"].get("engine_used", "").split(" ")[-1]  # D=.. or tile=UxZ
+        line += "  %5.2f %5.2f %6.2f %8.0f  %10s" % (base / t["stencil"], base / t["stencil-compact"],
+                                                    base / t["auto"], float(d["stencil-compact"]["gbs"]),
+                                                    used)
         if general and p in general:
             thr = ms(general[p], "thread")
             line += "  %7.2f %7.1f" % (thr, thr / ms(general[p], "stencil-compact"))
