@@ -32,7 +32,11 @@ cudaError_t domino_device_copy_new(void **dst, const void *src, size_t bytes)
 {
     cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
     if (e) return e;
-    return src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
+    e = src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
+    /* both run on the legacy stream: a pageable copy may return before its
+     * DMA lands and the memset is asynchronous, and kernels on a handle's
+     * non-blocking stream are not ordered after them */
+    return e ? e : cudaStreamSynchronize(0);
 }
 
 int domino_gpu_count(void)

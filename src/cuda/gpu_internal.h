@@ -71,7 +71,7 @@ domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context 
 /* translate a CUDA error into a status with a message */
 domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *what);
 /* *dst = a new device array of bytes (at least 1), a copy of host src, or
- * zeroed when src is NULL */
+ * zeroed when src is NULL; done when it returns */
 cudaError_t domino_device_copy_new(void **dst, const void *src, size_t bytes);
 domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const char *what);
 

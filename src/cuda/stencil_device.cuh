@@ -1,6 +1,7 @@
 /* stencil_device.cuh: device helpers shared by the structured-grid kernels
- * (stencil_trsv.cu: the solve; stencil_convert.cu: the check and the
- * compact copy of a CSR triangle).  Coordinates: see stencil_gpu.h. */
+ * (stencil_trsv.cu: the queue solve; stencil_tile.cu: the tiled solve;
+ * stencil_convert.cu: the check and the compact copy of a CSR triangle).
+ * Coordinates: see stencil_gpu.h. */
 #ifndef DOMINO_STENCIL_DEVICE_CUH
 #define DOMINO_STENCIL_DEVICE_CUH
 

@@ -119,7 +119,8 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
                                           domino_fill fill, stencil_kernel_args *A,
                                           int *slot_of);
 
-/* Launch one solve of the given variant with `blocks` blocks of 128 threads,
+/* Launch one solve of the given variant with `blocks` blocks of 128 threads
+ * (of 32 tile_u tile_z threads when A->tile_u > 0: the tiled kernel),
  * after a launch that resets what it starts from: line states, queue
  * counters, st, and x (the pending sentinel) when the variant needs
  * per-point flags. */
@@ -186,7 +187,7 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
  * of memory, -2 when the tiles do not fit int32 */
 int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order);
 
-/* blocks of 128 threads of the variant's kernel resident on the device */
+/* blocks of 128 threads of the variant's queue kernel resident on the device */
 cudaError_t domino_stencil_resident_blocks(domino_type type, const stencil_kernel_args *A,
                                            int variant, int num_sms, int *blocks);
 

@@ -19,7 +19,8 @@
  * solved); a warp whose neighbour line is in the tile waits on that word
  * and reads the buffer.  A neighbour line of another tile is read from x a
  * line at a time, two coalesced loads that are also the wait (values are
- * their own flags): one L2 trip a hop, not a poll then a load (tile_line).
+ * their own flags): once the values land, the next of those reads sees
+ * them, where the queue kernel polls one value, then loads (tile_line).
  * The line solve itself is the DOMINO one: chunks of 32 points staggered by
  * (shift_y y + shift_z z) mod 32, coefficients fetched before the waits and
  * the next chunk's prefetched into L1, the in-line recurrence as a warp
@@ -76,8 +77,8 @@ __device__ __forceinline__ T line_load(const stencil_kernel_args &A, const T *x,
  * e[w] = point x0 + 31 + j; the terms are then passed by shuffles.  For a
  * line of another tile those are two coalesced loads, which are also the
  * wait: they are repeated (backing off) until none of the points the
- * chunk needs is pending, so a hop from another tile costs one L2 trip,
- * not a poll then a load.  For a line of the tile, lanes 0..nwait-1 first
+ * chunk needs is pending, so a hop from another tile costs one read after
+ * the values land (plus at most one back-off), not a poll then a load.  For a line of the tile, lanes 0..nwait-1 first
  * wait on its progress word, then the warp reads the line buffer.  Only
  * the points of an offset enter the sum (the others may be pending). */
 template <typename T, int W, int ORDER>

@@ -75,19 +75,21 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
     int32_t *order = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(int32_t));
     int64_t count = order ? domino_stencil_tile_order_fill(A, order) : -1;
     domino_status s = DOMINO_SUCCESS;
-    if (count < 0) {
+    if (count < 0) { /* -2 (too many tiles) was excluded above */
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
         goto cleanup;
     }
-    cudaFree(D->tile_order);
+    cudaFree(D->tile_order); /* synchronizes the device: no solve still reads it */
     D->tile_order = NULL;
     D->tile_order_shape[0] = D->tile_order_shape[1] = 0;
     cudaError_t e = cudaMalloc((void **)&D->tile_order, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
-    if (!e) e = cudaMemcpy(D->tile_order, order, (size_t)count * sizeof(int32_t), cudaMemcpyHostToDevice);
     if (e) {
         s = domino_cuda_status(h, e, fn);
         goto cleanup;
     }
+    /* on the handle's stream, which the solve runs on (a plain cudaMemcpy
+     * would run on the legacy stream, not ordered before it) */
+    if ((s = domino_gpu_upload(h, D->tile_order, order, (size_t)count * sizeof(int32_t)))) goto cleanup;
     D->tile_order_shape[0] = A->tile_u;
     D->tile_order_shape[1] = A->tile_z;
     D->tile_order_count = (int32_t)count;
