@@ -105,6 +105,7 @@ struct domino_dstencil_s {
     int32_t *tile_order;         /* owned: the ticket order of tile_order_shape's tiles */
     int tile_order_shape[2];     /* the tile it was made for, 0 x 0: none yet */
     int32_t tile_order_count;    /* its entries */
+    int tile_order_blocks;       /* blocks of that tile's kernel resident on the device */
     int tile_forced[2];          /* DOMINO_STENCIL_TILE=UxZ forces that tile, "0" the queue
                                     kernel; -1 x -1 unset */
     int tune_log;                /* DOMINO_STENCIL_TUNE_LOG: 1 = the autotuner prints each try */
@@ -176,15 +177,18 @@ cudaError_t domino_launch_stencil_tile(cudaStream_t stream, domino_type type,
                                        const stencil_kernel_args *A, int blocks, const void *b,
                                        void *x);
 
-/* A->tile_order, A->tile_count := D's ticket order of A's tile (made at the
- * first solve with that tile): the tiles that hold a line of the grid, by
- * u0 + z0 of their first line (about when the wavefront reaches them), then
- * z0.  Every neighbour line lies in a tile of smaller u0 + z0 or in the
- * same tile, so a tile only waits on tiles ticketed before it. */
+/* A->tile_order, A->tile_count := D's ticket order of A's tile, and
+ * D->tile_order_blocks its kernel's resident blocks (made at the first
+ * solve with that tile): the tiles that hold a line of the grid, by u0 + z0
+ * of their first line (about when the wavefront reaches them), then z0.
+ * Every neighbour line lies in a tile of smaller u0 + z0 or in the same
+ * tile, so a tile only waits on tiles ticketed before it. */
 domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A);
-/* the host part of it: order[] (room for every tile of the grid, tiles_u x
- * tiles_z) := the ticket order of A's tile; returns the count, -1 when out
- * of memory, -2 when the tiles do not fit int32 */
+/* the tiles of the grid along u and z for A's tile (tile tu * tiles_z + tz) */
+void domino_stencil_tile_grid(const stencil_kernel_args *A, int64_t *tiles_u, int64_t *tiles_z);
+/* the host part of the order: order[] (room for tiles_u x tiles_z) := the
+ * ticket order of A's tile; returns the count, -1 when out of memory, -2
+ * when the tiles do not fit int32 */
 int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order);
 
 /* blocks of 128 threads of the variant's queue kernel resident on the device */

@@ -137,8 +137,9 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
         domino_status s = domino_dstencil_tile_order(h, D, A);
         if (s) return s;
     }
-    cudaError_t e = tiled ? domino_stencil_tile_resident(D->type, A, gpu->num_sms, &resident)
-                          : domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
+    cudaError_t e = cudaSuccess;
+    if (tiled) resident = D->tile_order_blocks; /* found with the order */
+    else e = domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
     if (e) return domino_cuda_status(h, e, fn);
     int64_t wanted = tiled ? A->tile_count
                            : ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;

@@ -35,10 +35,16 @@ static int tile_holds_line(const stencil_kernel_args *A, int64_t u0, int z0)
     return 0;
 }
 
+void domino_stencil_tile_grid(const stencil_kernel_args *A, int64_t *tiles_u, int64_t *tiles_z)
+{
+    *tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
+    *tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
+}
+
 int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order)
 {
-    int64_t tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
-    int64_t tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
+    int64_t tiles_u, tiles_z;
+    domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
     if (tiles_u * tiles_z > INT32_MAX) return -2;
     tile_key *keys = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(tile_key));
     if (!keys) return -1;
@@ -67,15 +73,17 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
         A->tile_count = D->tile_order_count;
         return DOMINO_SUCCESS;
     }
-    int64_t tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
-    int64_t tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    int64_t tiles_u, tiles_z;
+    domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
     if (tiles_u * tiles_z > INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %lld x %lld tiles are too many", fn,
                             (long long)tiles_u, (long long)tiles_z);
     int32_t *order = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(int32_t));
     int64_t count = order ? domino_stencil_tile_order_fill(A, order) : -1;
-    domino_status s = DOMINO_SUCCESS;
-    if (count < 0) { /* -2 (too many tiles) was excluded above */
+    if (count < 0) { /* -1: out of memory (-2 was excluded above) */
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
         goto cleanup;
     }
@@ -83,6 +91,8 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
     D->tile_order = NULL;
     D->tile_order_shape[0] = D->tile_order_shape[1] = 0;
     cudaError_t e = cudaMalloc((void **)&D->tile_order, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    /* residency once per tile, not per solve */
+    if (!e) e = domino_stencil_tile_resident(D->type, A, gpu->num_sms, &D->tile_order_blocks);
     if (e) {
         s = domino_cuda_status(h, e, fn);
         goto cleanup;

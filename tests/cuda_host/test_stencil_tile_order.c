@@ -28,8 +28,9 @@ static int64_t tile_of(const stencil_kernel_args *A, int64_t tiles_z, int y, int
 /* checks (1) and (2) for A with its tile set; returns the failures */
 static int check_order(const stencil_kernel_args *A)
 {
-    int64_t tiles_u = (A->ny + (int64_t)A->tile_skew * (A->nz - 1) + A->tile_u - 1) / A->tile_u;
-    int64_t tiles_z = (A->nz + A->tile_z - 1) / A->tile_z, tiles = tiles_u * tiles_z;
+    int64_t tiles_u, tiles_z;
+    domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
+    int64_t tiles = tiles_u * tiles_z;
     int32_t *order = malloc((size_t)tiles * sizeof(int32_t));
     int64_t *pos = malloc((size_t)tiles * sizeof(int64_t));
     char *holds = calloc((size_t)tiles, 1);
