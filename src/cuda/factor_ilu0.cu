@@ -33,6 +33,7 @@
 
 #include <cub/cub.cuh>
 #include <limits.h>
+#include <stdlib.h>
 
 #define FACTOR_WARPS_PER_BLOCK 8
 #define FULL_MASK 0xffffffffu
@@ -44,6 +45,7 @@ __global__ void factor_status_reset_kernel(domino_factor_status *st)
     st->bad_pivot = LLONG_MAX;
     st->missing_diag = INT32_MAX;
     st->unsorted_row = INT32_MAX;
+    st->stencil_mismatch = INT32_MAX;
 }
 
 extern "C" cudaError_t domino_launch_factor_status_reset(cudaStream_t stream,
@@ -136,6 +138,39 @@ extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n,
     return cudaGetLastError();
 }
 
+/* thread per row (grid-stride): an interior row of grid a (all its
+ * stencil neighbours inside) must hold exactly the columns row +
+ * a.offset[0, a.width) */
+__global__ void factor_stencil_check_kernel(const int64_t *__restrict__ ptr,
+                                            const int32_t *__restrict__ ind,
+                                            const factor_stencil_args a, domino_factor_status *st)
+{
+    const int64_t n = (int64_t)a.nx * a.ny * a.nz, stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+        int64_t x = i % a.nx, y = (i / a.nx) % a.ny, z = i / ((int64_t)a.nx * a.ny);
+        if (x < a.rad[0] || x >= a.nx - a.rad[0] || y < a.rad[1] || y >= a.ny - a.rad[1] ||
+            z < a.rad[2] || z >= a.nz - a.rad[2])
+            continue;
+        int64_t p0 = __ldg(&ptr[i]);
+        bool bad = __ldg(&ptr[i + 1]) - p0 != a.width;
+        for (int s = 0; s < a.width && !bad; s++)
+            bad = __ldg(&ind[p0 + s]) != i + a.offset[s];
+        if (bad) atomicMin(&st->stencil_mismatch, (int32_t)i);
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_stencil_check(cudaStream_t stream, const int64_t *ptr,
+                                                          const int32_t *ind,
+                                                          const factor_stencil_args *a,
+                                                          domino_factor_status *st)
+{
+    int64_t blocks = ((int64_t)a->nx * a->ny * a->nz + 255) / 256;
+    if (blocks < 1) blocks = 1;
+    if (blocks > 8192) blocks = 8192;
+    factor_stencil_check_kernel<<<(unsigned)blocks, 256, 0, stream>>>(ptr, ind, *a, st);
+    return cudaGetLastError();
+}
+
 /* val := pending; grid-stride */
 __global__ void factor_pending_kernel(int64_t count, double *val)
 {
@@ -169,7 +204,8 @@ __device__ __forceinline__ int64_t find_column(const int32_t *__restrict__ ind, 
     return -1;
 }
 
-/* polls of published values back off from 32 ns up to this */
+/* polls of published values back off from 32 ns up to this (default of
+ * the launch's cap) */
 #define FACTOR_SLEEP_CAP 256
 
 /* sum of v over the LANES lanes of a row's group (mask gmask), in a fixed
@@ -188,18 +224,36 @@ template <int LANES> __device__ __forceinline__ double group_sum(double v, unsig
  * these are looked up after the wait. */
 #define FACTOR_HELD 2
 
+/* row i is deep in the stencil path's grid (domino_factor_stencil_deep);
+ * 32-bit arithmetic: n < 2^31 */
+__device__ __forceinline__ bool stencil_deep(const factor_stencil_args &a, int32_t i)
+{
+    if (a.nx == 0) return false;
+    int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
+    return x >= 2 * a.rad[0] && x < a.nx - 2 * a.rad[0] && y >= 2 * a.rad[1] &&
+           y < a.ny - 2 * a.rad[1] && z >= 2 * a.rad[2] && z < a.nz - 2 * a.rad[2];
+}
+
 /* ILU(0), IKJ, row i of one matrix (w its working values, v its published
  * factor) by the LANES lanes gmask of a group, gl the lane's place in it;
- * leaves the row's final values in w (the L part also in v) */
+ * leaves the row's final values in w (the L part also in v).  tab: NULL,
+ * or the stencil path's ILU0 table when row i is deep (factor_plan.h; its
+ * entries width per row, lower left of the diagonal): then the entry of
+ * row k an entry of row i meets is read from it, not searched for. */
 template <int LANES>
 __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
                          const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                         double *w, double *v, int gl, unsigned gmask)
+                         double *w, double *v, int gl, unsigned gmask, int cap,
+                         const int8_t *tab, int width, int lower)
 {
     int64_t p0 = __ldg(&ptr[i]), p1 = __ldg(&ptr[i + 1]), di = __ldg(&diag[i]);
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
-        int64_t dk = __ldg(&diag[k]), kend = __ldg(&ptr[k + 1]);
+        int64_t dk = __ldg(&diag[k]), kend = tab ? 0 : __ldg(&ptr[k + 1]);
+        /* the table's row of slot e - p0 (by slot of row i); row k starts
+         * at dk - lower */
+        const int8_t *trow = tab ? tab + (e - p0) * width : NULL;
+        const int64_t k0 = dk - lower;
         /* before the wait: where this lane's entries t of row i sit in row
          * k (slot FACTOR_HELD: u_kk, every lane) and their working values */
         int64_t f[FACTOR_HELD + 1];
@@ -207,7 +261,9 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
             int64_t t = e + 1 + gl + (int64_t)u * LANES;
-            f[u] = t < p1 ? find_column(ind, dk + 1, kend, __ldg(&ind[t])) : -1;
+            f[u] = t >= p1 ? -1
+                   : trow  ? (trow[t - p0] >= 0 ? k0 + trow[t - p0] : -1)
+                           : find_column(ind, dk + 1, kend, __ldg(&ind[t]));
             a_it[u] = f[u] >= 0 ? w[t] : 0.0;
         }
         f[FACTOR_HELD] = dk;
@@ -215,7 +271,7 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u <= FACTOR_HELD; u++)
             u_kt[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
-        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, u_kt, FACTOR_SLEEP_CAP);
+        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, u_kt, cap);
         double l_ik = a_ie / u_kt[FACTOR_HELD]; /* IEEE division, as on the CPU */
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
@@ -223,7 +279,8 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
             if (f[u] >= 0) w[t] = __dsub_rn(a_it[u], __dmul_rn(l_ik, u_kt[u]));
         }
         for (int64_t t = e + 1 + gl + (int64_t)FACTOR_HELD * LANES; t < p1; t += LANES) {
-            int64_t g = find_column(ind, dk + 1, kend, __ldg(&ind[t]));
+            int64_t g = trow ? (trow[t - p0] >= 0 ? k0 + trow[t - p0] : -1)
+                             : find_column(ind, dk + 1, kend, __ldg(&ind[t]));
             if (g >= 0) w[t] = __dsub_rn(w[t], __dmul_rn(l_ik, wait_published(v, g)));
         }
         if (gl == 0) {
@@ -236,17 +293,23 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
 
 /* IC(0), left-looking, row i of one matrix on the tril pattern (diagonal
  * last), by a group of LANES lanes; publishes each l_ik; returns the pivot
- * d = a_ii - sum l_ik^2 (same in every lane of the group) */
+ * d = a_ii - sum l_ik^2 (same in every lane of the group).  tab: NULL, or
+ * the stencil path's IC0 table when row i is deep (lower entries left of
+ * the diagonal of a row): the entry of row i an entry of row k meets is
+ * read from it. */
 template <int LANES>
 __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
                           const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-                          double *w, double *v, int gl, unsigned gmask)
+                          double *w, double *v, int gl, unsigned gmask, int cap,
+                          const int8_t *tab, int lower)
 {
     int64_t p0 = __ldg(&ptr[i]), di = __ldg(&diag[i]);
     double pivot = w[di];
     for (int64_t e = p0; e < di; e++) {
         int32_t k = __ldg(&ind[e]);
         int64_t k0 = __ldg(&ptr[k]), dk = __ldg(&diag[k]);
+        /* the table's row of slot e - p0 (by slot of row k) */
+        const int8_t *trow = tab ? tab + (e - p0) * lower : NULL;
         /* before the wait: this lane's entries f of row k that row i shares
          * (slot FACTOR_HELD: l_kk, every lane) and the final l_ij they meet */
         int64_t f[FACTOR_HELD + 1];
@@ -254,7 +317,9 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
             int64_t fk = k0 + gl + (int64_t)u * LANES;
-            int64_t g = fk < dk ? find_column(ind, p0, e, __ldg(&ind[fk])) : -1;
+            int64_t g = fk >= dk ? -1
+                        : trow   ? (trow[fk - k0] >= 0 ? p0 + trow[fk - k0] : -1)
+                                 : find_column(ind, p0, e, __ldg(&ind[fk]));
             f[u] = g >= 0 ? fk : -1;
             l_ij[u] = g >= 0 ? w[g] : 0.0;
         }
@@ -263,12 +328,13 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u <= FACTOR_HELD; u++)
             l_kf[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
-        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, l_kf, FACTOR_SLEEP_CAP);
+        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, l_kf, cap);
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++)
             if (f[u] >= 0) part = __dadd_rn(part, __dmul_rn(l_ij[u], l_kf[u]));
         for (int64_t fk = k0 + gl + (int64_t)FACTOR_HELD * LANES; fk < dk; fk += LANES) {
-            int64_t g = find_column(ind, p0, e, __ldg(&ind[fk])); /* l_ij, j < k, final */
+            int64_t g = trow ? (trow[fk - k0] >= 0 ? p0 + trow[fk - k0] : -1)
+                             : find_column(ind, p0, e, __ldg(&ind[fk])); /* l_ij, j < k, final */
             if (g >= 0) part = __dadd_rn(part, __dmul_rn(w[g], wait_published(v, fk)));
         }
         part = group_sum<LANES>(part, gmask);
@@ -291,14 +357,22 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
  * With a warp per row a 3D mesh kept too few rows in flight: rows of 7-27
  * entries left most lanes idle while the resident warps bounded the rows
  * waiting.  A bad pivot is replaced (pivot_shift != 0) before the diagonal
- * is published, or published as it is and reported. */
-template <int KIND, int LANES>
+ * is published, or published as it is and reported.  With a stencil path
+ * (sa.nx > 0) the block copies its table into shared memory first, and deep
+ * rows look their entries up there. */
+template <int KIND, int LANES, bool STENCIL>
 __global__ void __launch_bounds__(32 * FACTOR_WARPS_PER_BLOCK)
 factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
               const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
               const int32_t *__restrict__ order, int64_t nnz, double *work, double *val,
-              double pivot_shift, domino_factor_status *st)
+              double pivot_shift, int cap, const factor_stencil_args sa, domino_factor_status *st)
 {
+    __shared__ int8_t tab[FACTOR_STENCIL_LOWER * FACTOR_STENCIL_SLOTS];
+    if (STENCIL) {
+        for (int q = threadIdx.x; q < sa.lower * sa.width; q += blockDim.x)
+            tab[q] = sa.slot[q];
+        __syncthreads();
+    }
     int lane = threadIdx.x & 31;
     int gl = lane % LANES; /* the lane's place in its row's group */
     unsigned gmask = LANES == 32 ? FULL_MASK : ((1u << LANES) - 1u) << (lane - gl);
@@ -312,12 +386,13 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     int64_t di = __ldg(&diag[i]);
     double pivot;
     bool bad;
+    const int8_t *rtab = STENCIL && stencil_deep(sa, i) ? tab : NULL;
     if (KIND == 0) {
-        ilu0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask);
+        ilu0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask, cap, rtab, sa.width, sa.lower);
         pivot = w[di];
         bad = !(pivot != 0.0 && isfinite(pivot));
     } else {
-        pivot = ic0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask);
+        pivot = ic0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask, cap, rtab, sa.lower);
         bad = !(pivot > 0.0) || !isfinite(pivot);
     }
     if (bad && pivot_shift != 0.0) pivot = pivot_shift;
@@ -334,17 +409,19 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     }
 }
 
-/* the kernel of KIND for lanes per row 4, 8, 16 or 32 */
+/* the kernel of KIND for lanes per row 4, 8, 16 or 32, with or without the
+ * stencil path */
 typedef void (*factor_kernel_fn)(int32_t, int32_t, const int64_t *, const int32_t *,
                                  const int64_t *, const int32_t *, int64_t, double *, double *,
-                                 double, domino_factor_status *);
-template <int KIND> static factor_kernel_fn factor_kernel_of(int lanes)
+                                 double, int, const factor_stencil_args,
+                                 domino_factor_status *);
+template <int KIND, bool STENCIL> static factor_kernel_fn factor_kernel_of(int lanes)
 {
     switch (lanes) {
-    case 4: return factor_kernel<KIND, 4>;
-    case 8: return factor_kernel<KIND, 8>;
-    case 16: return factor_kernel<KIND, 16>;
-    default: return factor_kernel<KIND, 32>;
+    case 4: return factor_kernel<KIND, 4, STENCIL>;
+    case 8: return factor_kernel<KIND, 8, STENCIL>;
+    case 16: return factor_kernel<KIND, 16, STENCIL>;
+    default: return factor_kernel<KIND, 32, STENCIL>;
     }
 }
 
@@ -352,7 +429,8 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
                                             int32_t batch, const int64_t *ptr, const int32_t *ind,
                                             const int64_t *diag, const int32_t *order,
                                             int64_t nnz, double *work, double *val,
-                                            double pivot_shift, domino_factor_status *st, int lanes)
+                                            double pivot_shift, domino_factor_status *st, int lanes,
+                                            const factor_stencil_args *stencil)
 {
     if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
     int64_t rows = (int64_t)n * batch, rows_per_warp = 32 / lanes;
@@ -360,8 +438,17 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
     int64_t warps = (rows + rows_per_warp - 1) / rows_per_warp;
     int64_t blocks = (warps + FACTOR_WARPS_PER_BLOCK - 1) / FACTOR_WARPS_PER_BLOCK;
     if (blocks > INT32_MAX) return cudaErrorInvalidValue;
-    factor_kernel_fn k = kind == 0 ? factor_kernel_of<0>(lanes) : factor_kernel_of<1>(lanes);
+    /* the stencil path is an instance of its own: its tables cost the
+     * searching kernel registers (ILU(0) 46 -> 61, 5 blocks an SM -> 4) and
+     * 9% of its time on D3N27 (h100-precond13) */
+    int sten = stencil->nx > 0;
+    factor_kernel_fn k = kind == 0 ? (sten ? factor_kernel_of<0, true>(lanes) : factor_kernel_of<0, false>(lanes))
+                                   : (sten ? factor_kernel_of<1, true>(lanes) : factor_kernel_of<1, false>(lanes));
+    int cap = FACTOR_SLEEP_CAP;
+    const char *env = getenv("DOMINO_FACTOR_POLL"); /* experiments */
+    if (env && atoi(env) >= 32 && atoi(env) <= 1000000) cap = atoi(env);
     k<<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(n, batch, ptr, ind, diag, order,
-                                                                    nnz, work, val, pivot_shift, st);
+                                                                    nnz, work, val, pivot_shift,
+                                                                    cap, *stencil, st);
     return cudaGetLastError();
 }

@@ -209,6 +209,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
     p->use_cusparse = use.use_cusparse;
     /* the level order is our kernel's: the cuSPARSE baseline does not pay for it */
     if ((s = build_pattern(h, gpu, p, fn)) || (!p->use_cusparse && (s = build_order(h, gpu, p, fn))) ||
+        (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
         return s;
@@ -231,7 +232,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
         (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
         (e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
                                   p->order, p->nnz, p->work, p->val, p->pivot_shift, p->st,
-                                  p->lanes)) ||
+                                  p->lanes, &p->stencil)) ||
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
         return domino_cuda_status(h, e, fn);

@@ -18,7 +18,50 @@ typedef struct domino_factor_status {
     long long bad_pivot;         /* smallest b * n + row with a bad pivot, LLONG_MAX if none */
     int32_t missing_diag;        /* smallest row without a diagonal, INT32_MAX if none */
     int32_t unsorted_row;        /* smallest row unsorted or with a duplicate, INT32_MAX if none */
+    int32_t stencil_mismatch;    /* smallest interior row off the stencil pattern, INT32_MAX if none */
 } domino_factor_status;
+
+/* Entries of the stencil tables: slots of an interior row, slots left of
+ * its diagonal (the offsets of a generator stencil are symmetric) */
+#define FACTOR_STENCIL_SLOTS DOMINO_STENCIL_MAX_POINTS
+#define FACTOR_STENCIL_LOWER (DOMINO_STENCIL_MAX_POINTS / 2)
+
+/* The stencil path of the factorization kernel (factor_stencil.c): when the
+ * matrix is a generator stencil in natural order (x fastest) and every
+ * interior row holds exactly the stencil's entries, entry s of an interior
+ * row is its column row + offset[s], and the entry of row k that an update
+ * of row i reads (or the entry of row i it meets) is a slot that depends
+ * on the slots alone: a table made once replaces the kernel's binary
+ * searches on the rows whose rows k are interior too ("deep" rows). */
+typedef struct factor_stencil_args {
+    int32_t nx, ny, nz;     /* the grid; nx == 0: no stencil path */
+    int32_t rad[3];         /* largest |dx|, |dy|, |dz| of the stencil */
+    int32_t width;          /* entries of an interior row of the factor pattern (ILU0 all, IC0 lower + 1) */
+    int32_t lower;          /* entries left of the diagonal in an interior row */
+    int64_t offset[FACTOR_STENCIL_SLOTS]; /* column - row of slot s of an interior row, increasing */
+    /* ILU0: slot[s1 * width + t] = the slot, in row k = row + offset[s1],
+     * of the column of the row's slot t (t > s1), -1 when row k has none;
+     * IC0: slot[s1 * lower + s2] = the slot, in the row, of the column of
+     * row k's slot s2 (< lower), -1 when the row has none (it is < s1) */
+    int8_t slot[FACTOR_STENCIL_LOWER * FACTOR_STENCIL_SLOTS];
+} factor_stencil_args;
+
+/* The tables of stencil `off` (npoints offsets dx, dy, dz in increasing
+ * linear order, domino_stencil_offsets) on grid nx x ny x nz for kind 0
+ * (ILU0, the whole pattern) or 1 (IC0, its lower triangle): 1 with *a set,
+ * or 0 (a->nx = 0) when the stencil is not symmetric, too large for the
+ * tables, or the grid has no deep row. */
+int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t ny, int32_t nz,
+                                int kind, factor_stencil_args *a);
+/* 1 if row i of grid a is deep: every row it reads is interior (its
+ * stencil neighbours all inside the grid) */
+static inline int domino_factor_stencil_deep(const factor_stencil_args *a, int64_t i)
+{
+    if (a->nx == 0) return 0;
+    int64_t x = i % a->nx, y = (i / a->nx) % a->ny, z = i / ((int64_t)a->nx * a->ny);
+    return x >= 2 * a->rad[0] && x < a->nx - 2 * a->rad[0] && y >= 2 * a->rad[1] &&
+           y < a->ny - 2 * a->rad[1] && z >= 2 * a->rad[2] && z < a->nz - 2 * a->rad[2];
+}
 
 struct domino_factor_plan_s {
     uint64_t magic;              /* DOMINO_FACTOR_PLAN_MAGIC while alive */
@@ -38,6 +81,7 @@ struct domino_factor_plan_s {
     int32_t *order;              /* rows sorted by (level, row) of the lower triangle, n */
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
+    factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
@@ -73,6 +117,15 @@ cudaError_t domino_launch_tril_fill(cudaStream_t stream, int32_t n, const int64_
 cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t batch,
                                       const int64_t *ptr, int64_t nnzA, const double *valA,
                                       const int64_t *ptrL, int64_t nnzL, double *valL);
+/* st->stencil_mismatch := the smallest interior row of grid a whose
+ * entries in (ptr, ind) are not exactly row + a->offset[0, a->width) */
+cudaError_t domino_launch_factor_stencil_check(cudaStream_t stream, const int64_t *ptr,
+                                               const int32_t *ind, const factor_stencil_args *a,
+                                               domino_factor_status *st);
+/* the stencil path of plan p (analysis, factor_stencil.c): p->stencil set
+ * when p's pattern is a generator stencil, else left empty (nx 0) */
+domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_context *gpu,
+                                          struct domino_factor_plan_s *p, const char *fn);
 /* val[0, count) := the pending sentinel */
 cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);
 /* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),
@@ -81,11 +134,13 @@ cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, dou
  * each value is published once, final, and is its own ready flag); rows
  * taken in the given order (a topological order of the lower triangle: rows
  * sorted by level); st reset; lanes per row 4, 8, 16 or 32 (anything else:
- * 32) */
+ * 32); deep rows of stencil (nx 0: none) take their positions from its
+ * tables */
 cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n, int32_t batch,
                                  const int64_t *ptr, const int32_t *ind, const int64_t *diag,
                                  const int32_t *order, int64_t nnz, double *work, double *val,
-                                 double pivot_shift, domino_factor_status *st, int lanes);
+                                 double pivot_shift, domino_factor_status *st, int lanes,
+                                 const factor_stencil_args *stencil);
 
 /* ---- krylov_vec.cu ---- */
 

@@ -20,6 +20,9 @@
  *    csrilu02 / csric02 (same factors);
  *  - zero pivots reported with the CPU's row (bcsstk13 IC(0): row 95), the
  *    pivot_shift replacement count equal to the CPU's;
+ *  - the stencil path (slot tables instead of searches on deep rows of a
+ *    stencil) taken where it should be and not on a stencil one entry pair
+ *    short; its factors equal the searching kernel's bit for bit;
  *  - batched (3 matrices, different values) equals one by one, and a bad
  *    pivot in the batch names its batch index;
  *  - GPU CG / BiCGSTAB with NONE, JACOBI, ILU0, IC0 (ours and the cuSPARSE
@@ -181,6 +184,104 @@ static void test_factor_lanes(domino_handle h)
     domino_matrix_free(G);
     domino_matrix_free(A[0]);
     domino_matrix_free(A[1]);
+}
+
+/* A without the entries (r, r - 1) and (r - 1, r) */
+static domino_matrix drop_pair(domino_handle h, domino_matrix A, int32_t r)
+{
+    domino_matrix_view v;
+    domino_matrix B = NULL;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    int32_t *rows = malloc(sizeof(int32_t) * (size_t)v.nnz), *cols = malloc(sizeof(int32_t) * (size_t)v.nnz);
+    double *vals = malloc(sizeof(double) * (size_t)v.nnz);
+    int64_t m = 0;
+    for (int32_t i = 0; i < v.nrows; i++)
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+            if ((i == r && v.ind[k] == r - 1) || (i == r - 1 && v.ind[k] == r)) continue;
+            rows[m] = i, cols[m] = v.ind[k], vals[m] = ((const double *)v.val)[k];
+            m++;
+        }
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, v.nrows, v.ncols, m, rows, cols,
+                                       vals, &B));
+    free(rows), free(cols), free(vals);
+    return B;
+}
+
+/* host copy of the factor values of plan (the caller frees), *nnz entries */
+static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *nnz)
+{
+    domino_dmatrix dF = NULL;
+    CHECK_OK(h, domino_factor_get(h, plan, 0, &dF));
+    *nnz = dF ? dF->nnz : 0;
+    double *x = malloc(sizeof(double) * (size_t)(*nnz + 1));
+    if (dF) CHECK_OK(h, domino_gpu_download(h, x, dF->val, (size_t)*nnz * sizeof(double)));
+    return x;
+}
+
+/* The stencil path of the factorization kernel (factor_stencil.c): a
+ * stencil with deep rows takes it (white box: plan->stencil.nx), its factors
+ * equal the CPU's and, bit for bit, the searching kernel's
+ * (DOMINO_FACTOR_STENCIL=0), with 32 lanes a row and with 4 (entries past
+ * the held ones); a stencil one entry pair short is refused the path and
+ * still factored as the CPU does. */
+static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
+                               int want_path, const char *label)
+{
+    domino_matrix F = NULL;
+    int64_t replaced = 0;
+    if (kind == DOMINO_FACTOR_ILU0) CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &F, &replaced));
+    else CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &F, &replaced));
+    domino_dmatrix dA = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    double *got[2] = {NULL, NULL};
+    int64_t nnz[2] = {0, 0};
+    for (int off = 0; off < 2; off++) {
+        domino_factor_plan plan = NULL;
+        if (off) setenv("DOMINO_FACTOR_STENCIL", "0", 1);
+        CHECK_OK(h, domino_factor_analysis(h, kind, dA, NULL, &plan));
+        unsetenv("DOMINO_FACTOR_STENCIL");
+        if (!plan) continue;
+        CHECK((plan->stencil.nx > 0) == (want_path && !off));
+        CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
+        double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
+        if (!off)
+            printf("%-34s %s stencil path %s  max rel diff %.2e (%.1f eps)  compute %.3f ms\n", label,
+                   kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ", plan->stencil.nx ? "on " : "off",
+                   diff, diff / eps, 1e3 * domino_factor_plan_compute_seconds(plan));
+        CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+        got[off] = factor_values(h, plan, &nnz[off]);
+        domino_factor_plan_free(plan);
+    }
+    CHECK(nnz[0] == nnz[1] && got[0] && got[1] &&
+          memcmp(got[0], got[1], sizeof(double) * (size_t)nnz[0]) == 0);
+    free(got[0]), free(got[1]);
+    domino_dmatrix_free(dA);
+    domino_matrix_free(F);
+}
+
+static void test_stencil_path(domino_handle h)
+{
+    domino_matrix A[5] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
+                          stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
+                          NULL};
+    const char *names[5] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
+                            "d3n7 10^3 less a pair"};
+    domino_matrix P = stencil(h, DOMINO_D3N7, 10, 10, 10);
+    A[4] = drop_pair(h, P, 5 + 10 * (5 + 10 * 5));
+    domino_matrix_free(P);
+    const char *lanes[2] = {"32", "4"};
+    for (int l = 0; l < 2; l++) {
+        setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
+        for (int m = 0; m < 5; m++) {
+            char label[64];
+            snprintf(label, sizeof label, "%s, %s lanes", names[m], lanes[l]);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m < 4, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m < 4, label);
+        }
+    }
+    unsetenv("DOMINO_FACTOR_LANES");
+    for (int m = 0; m < 5; m++)
+        domino_matrix_free(A[m]);
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -470,6 +571,7 @@ int main(void)
     int64_t live = domino_debug_alloc_live();
     test_factors(h);
     test_factor_lanes(h);
+    test_stencil_path(h);
     test_pivots(h);
     test_batch(h);
     /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more

@@ -1,0 +1,61 @@
+/* factor_stencil_table.c: the slot tables of the factorization kernel's
+ * stencil path (factor_stencil_args in factor_plan.h).  Host code, no GPU:
+ * tests/cuda_host/test_factor_stencil_table.c checks the tables against
+ * searches in generated matrices. */
+#include "factor_plan.h"
+
+#include <string.h>
+
+/* slot of column offset c among offset[0, count), -1 if none */
+static int slot_of(const int64_t *offset, int count, int64_t c)
+{
+    for (int s = 0; s < count; s++)
+        if (offset[s] == c) return s;
+    return -1;
+}
+
+int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t ny, int32_t nz,
+                                int kind, factor_stencil_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    if (!off || npoints < 1 || npoints > FACTOR_STENCIL_SLOTS || nx < 1 || ny < 1 || nz < 1) return 0;
+    int64_t all[FACTOR_STENCIL_SLOTS];
+    int rad[3] = {0, 0, 0}, lower = 0;
+    for (int p = 0; p < npoints; p++) {
+        for (int d = 0; d < 3; d++) {
+            int m = off[3 * p + d] < 0 ? -off[3 * p + d] : off[3 * p + d];
+            if (m > rad[d]) rad[d] = m;
+        }
+        all[p] = off[3 * p] + (int64_t)nx * (off[3 * p + 1] + (int64_t)ny * off[3 * p + 2]);
+        if (p > 0 && all[p] <= all[p - 1]) return 0; /* not in increasing linear order */
+        if (all[p] < 0) lower++;
+    }
+    /* symmetric, with a diagonal: slot `lower` is offset 0 */
+    if (2 * lower + 1 != npoints || all[lower] != 0 || lower > FACTOR_STENCIL_LOWER) return 0;
+    for (int p = 0; p < npoints; p++)
+        if (all[p] != -all[npoints - 1 - p]) return 0;
+    for (int d = 0; d < 3; d++) {
+        int32_t size = d == 0 ? nx : d == 1 ? ny : nz;
+        if (size <= 4 * rad[d]) return 0; /* no deep row */
+    }
+    int width = kind == 0 ? npoints : lower + 1;
+    memset(a->slot, 0xff, sizeof(a->slot)); /* -1 */
+    for (int s1 = 0; s1 < lower; s1++) {
+        if (kind == 0) /* row k = i + all[s1]: its entries right of the diagonal */
+            for (int t = s1 + 1; t < width; t++) {
+                int s2 = slot_of(all, npoints, all[t] - all[s1]);
+                a->slot[s1 * width + t] = (int8_t)(s2 > lower ? s2 : -1);
+            }
+        else /* row k's entries left of its diagonal, met in row i left of slot s1 */
+            for (int s2 = 0; s2 < lower; s2++)
+                a->slot[s1 * lower + s2] = (int8_t)slot_of(all, s1, all[s1] + all[s2]);
+    }
+    a->nx = nx;
+    a->ny = ny;
+    a->nz = nz;
+    for (int d = 0; d < 3; d++) a->rad[d] = rad[d];
+    a->width = width;
+    a->lower = lower;
+    for (int s = 0; s < width; s++) a->offset[s] = all[s];
+    return 1;
+}
