@@ -46,6 +46,7 @@ __global__ void factor_status_reset_kernel(domino_factor_status *st)
     st->missing_diag = INT32_MAX;
     st->unsorted_row = INT32_MAX;
     st->stencil_mismatch = INT32_MAX;
+    st->line_mismatch = INT32_MAX;
 }
 
 extern "C" cudaError_t domino_launch_factor_status_reset(cudaStream_t stream,
@@ -138,24 +139,30 @@ extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n,
     return cudaGetLastError();
 }
 
-/* thread per row (grid-stride): an interior row of grid a (all its
- * stencil neighbours inside) must hold exactly the columns row +
- * a.offset[0, a.width) */
+/* thread per row (grid-stride): row i of grid a must hold exactly the
+ * columns i + a.offset[s] of the bits s of its mask below a.width, in
+ * order; an interior row (all bits) that does not is reported in
+ * stencil_mismatch, any row in line_mismatch */
 __global__ void factor_stencil_check_kernel(const int64_t *__restrict__ ptr,
                                             const int32_t *__restrict__ ind,
                                             const factor_stencil_args a, domino_factor_status *st)
 {
     const int64_t n = (int64_t)a.nx * a.ny * a.nz, stride = (int64_t)gridDim.x * blockDim.x;
+    const uint64_t all = a.npoints >= 64 ? ~0ULL : (1ULL << a.npoints) - 1;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         int64_t x = i % a.nx, y = (i / a.nx) % a.ny, z = i / ((int64_t)a.nx * a.ny);
-        if (x < a.rad[0] || x >= a.nx - a.rad[0] || y < a.rad[1] || y >= a.ny - a.rad[1] ||
-            z < a.rad[2] || z >= a.nz - a.rad[2])
-            continue;
-        int64_t p0 = __ldg(&ptr[i]);
-        bool bad = __ldg(&ptr[i + 1]) - p0 != a.width;
+        uint64_t m = a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a.nx, a.rad[0])] &
+                     a.axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a.ny, a.rad[1])] &
+                     a.axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a.nz, a.rad[2])];
+        int64_t q = __ldg(&ptr[i]), end = __ldg(&ptr[i + 1]);
+        bool bad = false;
         for (int s = 0; s < a.width && !bad; s++)
-            bad = __ldg(&ind[p0 + s]) != i + a.offset[s];
-        if (bad) atomicMin(&st->stencil_mismatch, (int32_t)i);
+            if (m >> s & 1) bad = q >= end || __ldg(&ind[q++]) != i + a.offset[s];
+        bad = bad || q != end;
+        if (bad) {
+            atomicMin(&st->line_mismatch, (int32_t)i);
+            if ((m & all) == all) atomicMin(&st->stencil_mismatch, (int32_t)i);
+        }
     }
 }
 

@@ -21,6 +21,8 @@ void domino_factor_plan_free(domino_factor_plan p)
     cudaFree(p->val);
     cudaFree(p->work);
     cudaFree(p->order);
+    cudaFree(p->line_order);
+    cudaFree(p->progress);
     cudaFree(p->st);
     if (p->alias)
         for (int32_t b = 0; b < p->batch; b++)
@@ -173,7 +175,7 @@ static domino_status allocate_values(domino_handle h, struct domino_factor_plan_
     cudaError_t e;
     size_t bytes = (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8;
     if ((e = cudaMalloc((void **)&p->val, bytes)) ||
-        (!p->use_cusparse && (e = cudaMalloc((void **)&p->work, bytes))))
+        (!p->use_cusparse && !p->stencil.line_path && (e = cudaMalloc((void **)&p->work, bytes))))
         return domino_cuda_status(h, e, fn);
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
     if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -207,9 +209,12 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
     p->batch = use.batch;
     p->pivot_shift = use.pivot_shift;
     p->use_cusparse = use.use_cusparse;
-    /* the level order is our kernel's: the cuSPARSE baseline does not pay for it */
-    if ((s = build_pattern(h, gpu, p, fn)) || (!p->use_cusparse && (s = build_order(h, gpu, p, fn))) ||
+    /* the stencil paths and the level order are our kernels': the cuSPARSE
+     * baseline does not pay for them; the line path needs no level order
+     * and no working copy */
+    if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
+        (!p->use_cusparse && !p->stencil.line_path && (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
         return s;
@@ -220,22 +225,34 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
     return DOMINO_SUCCESS;
 }
 
-/* our kernel from the initial values in p->work into p->val; reports the
- * first bad pivot */
+/* our kernel into p->val: the row kernel from the initial values in
+ * p->work, or the line kernel (stencil line path) from src, the values of A;
+ * reports the first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
-                                struct domino_factor_plan_s *p, int64_t *replaced, const char *fn)
+                                struct domino_factor_plan_s *p, const double *src,
+                                int64_t *replaced, const char *fn)
 {
     domino_factor_status hst;
     int ic0 = p->kind == DOMINO_FACTOR_IC0;
+    int64_t lines = (int64_t)p->stencil.ny * p->stencil.nz;
     cudaError_t e;
-    if ((e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val)) ||
-        (e = domino_launch_factor_status_reset(gpu->stream, p->st)) ||
-        (e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
-                                  p->order, p->nnz, p->work, p->val, p->pivot_shift, p->st,
-                                  p->lanes, &p->stencil)) ||
-        (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
-        (e = cudaStreamSynchronize(gpu->stream)))
-        return domino_cuda_status(h, e, fn);
+    if (p->stencil.line_path)
+        e = cudaMemsetAsync(p->progress, 0xff, (size_t)lines * (size_t)p->batch * sizeof(int32_t),
+                            gpu->stream);
+    else
+        e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val);
+    if (!e) e = domino_launch_factor_status_reset(gpu->stream, p->st);
+    if (!e && p->stencil.line_path)
+        e = domino_launch_factor_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
+                                       p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
+                                       p->line_order, p->progress, p->pivot_shift, p->st);
+    else if (!e)
+        e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag, p->order,
+                                 p->nnz, p->work, p->val, p->pivot_shift, p->st, p->lanes,
+                                 &p->stencil);
+    if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, fn);
     if (hst.bad_pivot != LLONG_MAX) {
         long long row = hst.bad_pivot % p->n, b = hst.bad_pivot / p->n;
         const char *what = p->kind == DOMINO_FACTOR_IC0 ? "non-positive" : "zero";
@@ -268,8 +285,10 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
     /* the initial values: into the factor (cuSPARSE factors in place) or
      * into our kernel's working copy */
     double *init = p->use_cusparse ? p->val : p->work;
-    cudaError_t e;
-    if (p->kind == DOMINO_FACTOR_ILU0)
+    cudaError_t e = cudaSuccess;
+    if (p->stencil.line_path)
+        ; /* the line kernel reads src itself */
+    else if (p->kind == DOMINO_FACTOR_ILU0)
         e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
                             cudaMemcpyDeviceToDevice, gpu->stream);
     else
@@ -289,7 +308,7 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
                                  (long long)bad_row);
         }
     } else {
-        s = run_kernel(h, gpu, p, &count, fn);
+        s = run_kernel(h, gpu, p, src, &count, fn);
     }
     for (int32_t b = 0; b < p->batch; b++)
         p->alias[b].values_version++;

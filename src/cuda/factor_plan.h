@@ -19,6 +19,7 @@ typedef struct domino_factor_status {
     int32_t missing_diag;        /* smallest row without a diagonal, INT32_MAX if none */
     int32_t unsorted_row;        /* smallest row unsorted or with a duplicate, INT32_MAX if none */
     int32_t stencil_mismatch;    /* smallest interior row off the stencil pattern, INT32_MAX if none */
+    int32_t line_mismatch;       /* smallest row off the stencil pattern cut by the grid, INT32_MAX if none */
 } domino_factor_status;
 
 /* Entries of the stencil tables: slots of an interior row, slots left of
@@ -26,25 +27,83 @@ typedef struct domino_factor_status {
 #define FACTOR_STENCIL_SLOTS DOMINO_STENCIL_MAX_POINTS
 #define FACTOR_STENCIL_LOWER (DOMINO_STENCIL_MAX_POINTS / 2)
 
-/* The stencil path of the factorization kernel (factor_stencil.c): when the
+/* The stencil paths of the factorization (factor_stencil.c).  When the
  * matrix is a generator stencil in natural order (x fastest) and every
  * interior row holds exactly the stencil's entries, entry s of an interior
  * row is its column row + offset[s], and the entry of row k that an update
  * of row i reads (or the entry of row i it meets) is a slot that depends
- * on the slots alone: a table made once replaces the kernel's binary
- * searches on the rows whose rows k are interior too ("deep" rows). */
+ * on the slots alone:
+ *  - the table path: tables made once replace the row kernel's binary
+ *    searches on the rows whose rows k are interior too ("deep" rows);
+ *  - the line path (factor_lines.cu), when every row, boundary rows too,
+ *    holds exactly the stencil's entries that fall inside the grid (the
+ *    bits of its mask): a warp factors a grid line (y, z) 32 rows at a
+ *    time, waiting on the lines it reads, not on rows. */
+#define FACTOR_STENCIL_LINES 8 /* other lines a line reads, at most */
 typedef struct factor_stencil_args {
     int32_t nx, ny, nz;     /* the grid; nx == 0: no stencil path */
     int32_t rad[3];         /* largest |dx|, |dy|, |dz| of the stencil */
+    int32_t npoints;        /* offsets of the stencil */
     int32_t width;          /* entries of an interior row of the factor pattern (ILU0 all, IC0 lower + 1) */
-    int32_t lower;          /* entries left of the diagonal in an interior row */
+    int32_t lower;          /* entries left of the diagonal in an interior row (slot of the diagonal) */
+    int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
+    int32_t same_line;      /* offsets (dx < 0, 0, 0): the last same_line slots left of the diagonal */
+    int32_t nlines;         /* other lines (dy, dz) != 0 the lower offsets reach */
+    int32_t line_dy[FACTOR_STENCIL_LINES], line_dz[FACTOR_STENCIL_LINES]; /* their (dy, dz) */
+    int32_t line_dx[FACTOR_STENCIL_LINES]; /* the largest dx of the offsets on each */
     int64_t offset[FACTOR_STENCIL_SLOTS]; /* column - row of slot s of an interior row, increasing */
+    int8_t dxyz[FACTOR_STENCIL_SLOTS][3]; /* dx, dy, dz of slot s */
+    int8_t line_of[FACTOR_STENCIL_SLOTS]; /* the other line q of lower slot s, -1 on its own line */
+    /* bits s of the offsets that stay inside the grid along axis d for a
+     * coordinate of class c (axis_class: c < rad below the low edge's
+     * margin, c == rad inside, c > rad within the high edge's margin); a
+     * row's mask is the AND over its three axes */
+    uint64_t axis_mask[3][5];
     /* ILU0: slot[s1 * width + t] = the slot, in row k = row + offset[s1],
      * of the column of the row's slot t (t > s1), -1 when row k has none;
      * IC0: slot[s1 * lower + s2] = the slot, in the row, of the column of
      * row k's slot s2 (< lower), -1 when the row has none (it is < s1) */
     int8_t slot[FACTOR_STENCIL_LOWER * FACTOR_STENCIL_SLOTS];
+    /* ILU0 (line path): target[s1 * npoints + s2] = the slot t of the row
+     * whose column is row k's slot s2 (> lower), -1 when the row has none */
+    int8_t target[FACTOR_STENCIL_LOWER * FACTOR_STENCIL_SLOTS];
 } factor_stencil_args;
+
+/* class of coordinate c on an axis of size n for a stencil of radius r
+ * (n > 2 r): c below r, r inside, r + 1 + (c - (n - r)) near the high
+ * edge (a macro: host and device code) */
+#define DOMINO_FACTOR_AXIS_CLASS(c, n, r) \
+    ((c) < (r) ? (int)(c) : (c) >= (n) - (r) ? 2 * (r) - (int)((n) - 1 - (c)) : (r))
+
+#ifdef __CUDACC__
+#define DOMINO_FACTOR_HD __host__ __device__
+#else
+#define DOMINO_FACTOR_HD
+#endif
+
+static inline DOMINO_FACTOR_HD int domino_factor_popcount(uint64_t m)
+{
+#ifdef __CUDA_ARCH__
+    return __popcll(m);
+#else
+    return __builtin_popcountll(m);
+#endif
+}
+
+/* Line path: entries of the rows x' < x of a grid line whose y and z
+ * classes leave the offsets myz (axis_mask[1] & axis_mask[2] & the factor's
+ * slots): where row x starts, counted from the line's first entry */
+static inline DOMINO_FACTOR_HD int64_t domino_factor_row_prefix(const factor_stencil_args *a,
+                                                                int64_t x, uint64_t myz)
+{
+    const int r = a->rad[0];
+    int64_t s = 0;
+    for (int c = 0; c < r && c < x; c++) s += domino_factor_popcount(a->axis_mask[0][c] & myz);
+    if (x > r) s += ((x < a->nx - r ? x : a->nx - r) - r) * domino_factor_popcount(a->axis_mask[0][r] & myz);
+    for (int64_t c = a->nx - r; c < x; c++)
+        s += domino_factor_popcount(a->axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(c, a->nx, r)] & myz);
+    return s;
+}
 
 /* The tables of stencil `off` (npoints offsets dx, dy, dz in increasing
  * linear order, domino_stencil_offsets) on grid nx x ny x nz for kind 0
@@ -82,6 +141,8 @@ struct domino_factor_plan_s {
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
+    int32_t *line_order;         /* line path: the grid lines (y + ny z) by y + 2 z, ny * nz */
+    int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
@@ -118,7 +179,9 @@ cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t ba
                                       const int64_t *ptr, int64_t nnzA, const double *valA,
                                       const int64_t *ptrL, int64_t nnzL, double *valL);
 /* st->stencil_mismatch := the smallest interior row of grid a whose
- * entries in (ptr, ind) are not exactly row + a->offset[0, a->width) */
+ * entries in (ptr, ind) are not exactly row + a->offset[0, a->width);
+ * st->line_mismatch := the smallest row (boundary rows too) whose entries
+ * are not exactly those of the bits of its mask below width */
 cudaError_t domino_launch_factor_stencil_check(cudaStream_t stream, const int64_t *ptr,
                                                const int32_t *ind, const factor_stencil_args *a,
                                                domino_factor_status *st);
@@ -126,6 +189,21 @@ cudaError_t domino_launch_factor_stencil_check(cudaStream_t stream, const int64_
  * when p's pattern is a generator stencil, else left empty (nx 0) */
 domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_context *gpu,
                                           struct domino_factor_plan_s *p, const char *fn);
+/* ---- factor_lines.cu: the line path ---- */
+
+/* dynamic shared memory of a block of the line kernel */
+size_t domino_factor_lines_smem(const factor_stencil_args *a);
+/* the line-path factorization (kind 0 ILU0 on A's pattern, ptr == ptrA; 1
+ * IC0 on the lower triangle ptr) from A's values into val, batch matrices;
+ * lines ticketed in line_order; progress all -1 and st reset on entry;
+ * as many blocks as num_sms multiprocessors hold at once */
+cudaError_t domino_launch_factor_lines(cudaStream_t stream, int kind, int num_sms,
+                                       const factor_stencil_args *a, int32_t batch,
+                                       const int64_t *ptrA, int64_t nnzA, const double *valA,
+                                       const int64_t *ptr, int64_t nnz, double *val,
+                                       const int32_t *line_order, int32_t *progress,
+                                       double pivot_shift, domino_factor_status *st);
+
 /* val[0, count) := the pending sentinel */
 cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);
 /* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),

@@ -3,9 +3,14 @@
  * (stencil_detect.c) which generator stencil and grid the lower triangle
  * of the matrix holds, makes the slot tables (factor_stencil_table.c), and
  * lets a kernel check that every interior row of the factor pattern holds
- * exactly the stencil's entries.  Cost: the detector's sampling and one
- * pass over the pattern (a thread per row).  DOMINO_FACTOR_STENCIL=0 turns
- * the path off (experiments). */
+ * exactly the stencil's entries: then the table path.  When every row,
+ * boundary rows too, holds exactly its entries inside the grid, the line
+ * path (factor_lines.cu) instead: its line order is made here.  Cost: the
+ * detector's sampling, one pass over the pattern (a thread per row), the
+ * order (ny nz words).  DOMINO_FACTOR_STENCIL=0 turns both paths off;
+ * the line path is taken only with DOMINO_FACTOR_STENCIL=2 (an experiment:
+ * correct, the CPU's factors bit for bit, but 3-25x slower than the table
+ * path on the 3D Poisson problems, bench/results/h100-precond13/line-path). */
 #include "factor_plan.h"
 #include "stencil_gpu.h"
 
@@ -34,6 +39,27 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
         return domino_cuda_status(h, e, fn);
-    if (hst.stencil_mismatch == INT32_MAX) p->stencil = a;
+    if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
+    p->stencil = a;
+    if (hst.line_mismatch != INT32_MAX || !env || atoi(env) != 2) return DOMINO_SUCCESS;
+    /* the line order: keys y + 2 z; every line read must have a smaller key */
+    for (int q = 0; q < a.nlines; q++)
+        if (a.line_dy[q] + 2 * a.line_dz[q] >= 0) return DOMINO_SUCCESS;
+    int64_t lines = (int64_t)ny * nz, count = 0;
+    int32_t *order = domino_malloc((size_t)lines * sizeof(int32_t));
+    if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    for (int64_t key = 0; key <= (int64_t)(ny - 1) + 2 * (int64_t)(nz - 1); key++)
+        for (int64_t z = 0; z < nz && 2 * z <= key; z++)
+            if (key - 2 * z < ny) order[count++] = (int32_t)(key - 2 * z + ny * z);
+    if ((e = cudaMalloc((void **)&p->line_order, (size_t)lines * sizeof(int32_t))) ||
+        (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t))) ||
+        (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t),
+                             cudaMemcpyHostToDevice, gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream))) {
+        domino_free(order);
+        return domino_cuda_status(h, e, fn);
+    }
+    domino_free(order);
+    p->stencil.line_path = 1;
     return DOMINO_SUCCESS;
 }

@@ -17,7 +17,7 @@ static int slot_of(const int64_t *offset, int count, int64_t c)
 int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t ny, int32_t nz,
                                 int kind, factor_stencil_args *a)
 {
-    memset(a, 0, sizeof(*a));
+    memset(a, 0, sizeof(*a)); /* line_path 0: the caller decides */
     if (!off || npoints < 1 || npoints > FACTOR_STENCIL_SLOTS || nx < 1 || ny < 1 || nz < 1) return 0;
     int64_t all[FACTOR_STENCIL_SLOTS];
     int rad[3] = {0, 0, 0}, lower = 0;
@@ -40,16 +40,50 @@ int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t
     }
     int width = kind == 0 ? npoints : lower + 1;
     memset(a->slot, 0xff, sizeof(a->slot)); /* -1 */
+    memset(a->target, 0xff, sizeof(a->target));
     for (int s1 = 0; s1 < lower; s1++) {
-        if (kind == 0) /* row k = i + all[s1]: its entries right of the diagonal */
+        if (kind == 0) { /* row k = i + all[s1]: its entries right of the diagonal */
             for (int t = s1 + 1; t < width; t++) {
                 int s2 = slot_of(all, npoints, all[t] - all[s1]);
                 a->slot[s1 * width + t] = (int8_t)(s2 > lower ? s2 : -1);
             }
-        else /* row k's entries left of its diagonal, met in row i left of slot s1 */
+            for (int s2 = lower + 1; s2 < npoints; s2++)
+                a->target[s1 * npoints + s2] = (int8_t)slot_of(all, npoints, all[s1] + all[s2]);
+        } else { /* row k's entries left of its diagonal, met in row i left of slot s1 */
             for (int s2 = 0; s2 < lower; s2++)
                 a->slot[s1 * lower + s2] = (int8_t)slot_of(all, s1, all[s1] + all[s2]);
+        }
     }
+    /* the line path's geometry: offsets per axis, masks per class, the
+     * same-line offsets (the last ones left of the diagonal) and the other
+     * lines the lower offsets reach */
+    a->npoints = npoints;
+    memset(a->line_of, 0xff, sizeof(a->line_of));
+    for (int p = 0; p < npoints; p++) {
+        for (int d = 0; d < 3; d++) a->dxyz[p][d] = (int8_t)off[3 * p + d];
+        if (p < lower && off[3 * p + 1] == 0 && off[3 * p + 2] == 0) a->same_line++;
+        if (p >= lower || (off[3 * p + 1] == 0 && off[3 * p + 2] == 0)) continue;
+        int q = 0;
+        while (q < a->nlines && (a->line_dy[q] != off[3 * p + 1] || a->line_dz[q] != off[3 * p + 2])) q++;
+        if (q == FACTOR_STENCIL_LINES) return 0;
+        if (q == a->nlines) {
+            a->nlines++;
+            a->line_dy[q] = off[3 * p + 1];
+            a->line_dz[q] = off[3 * p + 2];
+            a->line_dx[q] = off[3 * p];
+        }
+        if (off[3 * p] > a->line_dx[q]) a->line_dx[q] = off[3 * p];
+        a->line_of[p] = (int8_t)q;
+    }
+    for (int d = 0; d < 3; d++)
+        for (int c = 0; c <= 2 * rad[d]; c++) {
+            uint64_t m = 0;
+            for (int p = 0; p < npoints; p++) {
+                int dd = off[3 * p + d];
+                if (c < rad[d] ? dd >= -c : c > rad[d] ? dd <= 2 * rad[d] - c : 1) m |= 1ULL << p;
+            }
+            a->axis_mask[d][c] = m;
+        }
     a->nx = nx;
     a->ny = ny;
     a->nz = nz;

@@ -34,6 +34,31 @@ static int holds_stencil(const domino_matrix_view *v, const factor_stencil_args 
     return 1;
 }
 
+/* every row of v holds exactly the columns row + offset[s] of the bits s
+ * of its mask below width, in order (the line path's positions); returns
+ * the rows that do not */
+static int check_masks(const domino_matrix_view *v, const factor_stencil_args *a)
+{
+    int bad = 0;
+    uint64_t below = a->width >= 64 ? ~0ULL : (1ULL << a->width) - 1;
+    for (int64_t i = 0; i < v->nrows; i++) {
+        int64_t x = i % a->nx, y = (i / a->nx) % a->ny, z = i / ((int64_t)a->nx * a->ny);
+        uint64_t m = a->axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a->nx, a->rad[0])] &
+                     a->axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a->ny, a->rad[1])] &
+                     a->axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a->nz, a->rad[2])] & below;
+        int64_t q = v->ptr[i], line = i / a->nx;
+        uint64_t myz = a->axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a->ny, a->rad[1])] &
+                       a->axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a->nz, a->rad[2])] & below;
+        int ok = v->ptr[line * a->nx] + domino_factor_row_prefix(a, x, myz) == q;
+        if (x == a->nx - 1) /* the line's end too */
+            ok &= v->ptr[line * a->nx] + domino_factor_row_prefix(a, a->nx, myz) == v->ptr[i + 1];
+        for (int s = 0; s < a->width; s++)
+            if (m >> s & 1) ok &= q < v->ptr[i + 1] && v->ind[q++] == i + a->offset[s];
+        if (!ok || q != v->ptr[i + 1]) bad++;
+    }
+    return bad;
+}
+
 /* table a (kind 0 ILU0, 1 IC0) against searches in the CSR v; returns the
  * deep rows seen, adds failures to *bad */
 static int64_t check_table(const domino_matrix_view *v, const factor_stencil_args *a, int kind,
@@ -54,13 +79,18 @@ static int64_t check_table(const domino_matrix_view *v, const factor_stencil_arg
                 (*bad)++;
                 continue;
             }
-            if (kind == 0)
+            if (kind == 0) {
                 for (int t = s1 + 1; t < a->width; t++) {
                     int64_t g = search(v->ind, k0 + a->lower + 1, v->ptr[k + 1], v->ind[p0 + t]);
                     int want = g < 0 ? -1 : (int)(g - k0);
                     if (a->slot[s1 * a->width + t] != want) (*bad)++;
                 }
-            else
+                for (int s2 = a->lower + 1; s2 < a->npoints; s2++) { /* the line path's inverse */
+                    int64_t g = search(v->ind, p0 + s1 + 1, v->ptr[i + 1], v->ind[k0 + s2]);
+                    int want = g < 0 ? -1 : (int)(g - p0);
+                    if (a->target[s1 * a->npoints + s2] != want) (*bad)++;
+                }
+            } else
                 for (int s2 = 0; s2 < a->lower; s2++) {
                     int64_t g = search(v->ind, p0, p0 + s1, v->ind[k0 + s2]);
                     int want = g < 0 ? -1 : (int)(g - p0);
@@ -105,7 +135,18 @@ int main(void)
                     CHECK(a.nx == 0 && !domino_factor_stencil_deep(&a, 0));
                     continue;
                 }
-                int bad = 0;
+                int bad = check_masks(kind ? &vl : &v, &a);
+                CHECK(bad == 0);
+                int same = 0;
+                for (int p = 0; p < a.lower; p++)
+                    same += a.dxyz[p][1] == 0 && a.dxyz[p][2] == 0;
+                CHECK(a.same_line == same && a.same_line == rad[0] && a.nlines >= 1);
+                for (int p = 0; p < a.lower; p++) { /* each lower slot's line */
+                    int q = a.line_of[p];
+                    CHECK(q < 0 ? a.dxyz[p][1] == 0 && a.dxyz[p][2] == 0
+                                : q < a.nlines && a.line_dy[q] == a.dxyz[p][1] &&
+                                      a.line_dz[q] == a.dxyz[p][2] && a.line_dx[q] >= a.dxyz[p][0]);
+                }
                 int64_t deep = check_table(kind ? &vl : &v, &a, kind, &bad);
                 int64_t want_deep = (int64_t)(nx - 4 * rad[0]) * (ny - 4 * rad[1]) * (nz - 4 * rad[2]);
                 CHECK(deep == want_deep);

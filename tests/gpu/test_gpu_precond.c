@@ -20,9 +20,10 @@
  *    csrilu02 / csric02 (same factors);
  *  - zero pivots reported with the CPU's row (bcsstk13 IC(0): row 95), the
  *    pivot_shift replacement count equal to the CPU's;
- *  - the stencil path (slot tables instead of searches on deep rows of a
- *    stencil) taken where it should be and not on a stencil one entry pair
- *    short; its factors equal the searching kernel's bit for bit;
+ *  - the stencil paths taken where they should be: the table path (slot
+ *    tables instead of searches on deep rows), factors bit for bit the
+ *    searching kernel's; the line path (a warp a grid line), factors bit
+ *    for bit the CPU's, its bad pivots named and replaced as on the CPU;
  *  - batched (3 matrices, different values) equals one by one, and a bad
  *    pivot in the batch names its batch index;
  *  - GPU CG / BiCGSTAB with NONE, JACOBI, ILU0, IC0 (ours and the cuSPARSE
@@ -218,14 +219,17 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
     return x;
 }
 
-/* The stencil path of the factorization kernel (factor_stencil.c): a
- * stencil with deep rows takes it (white box: plan->stencil.nx), its factors
- * equal the CPU's and, bit for bit, the searching kernel's
- * (DOMINO_FACTOR_STENCIL=0), with 32 lanes a row and with 4 (entries past
- * the held ones); a stencil one entry pair short is refused the path and
- * still factored as the CPU does. */
+/* The stencil paths of the factorization (factor_stencil.c), white box
+ * (plan->stencil): in mode 2 (DOMINO_FACTOR_STENCIL=2, the experimental
+ * line path) a stencil whose every row holds
+ * exactly its entries inside the grid takes the line path, whose factors
+ * equal the CPU's bit for bit (both kinds); in mode 1 (table path only)
+ * one whose interior rows do takes the table path (the default), whose
+ * factors equal the searching kernel's (mode 0) bit for bit; with 32 lanes a row and with 4
+ * (entries past the held ones).  Stencils a pair of entries short in the
+ * interior take neither path, at a boundary row only the table path. */
 static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
-                               int want_path, const char *label)
+                               int want_table, int want_line, const char *label)
 {
     domino_matrix F = NULL;
     int64_t replaced = 0;
@@ -233,55 +237,111 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
     else CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &F, &replaced));
     domino_dmatrix dA = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-    double *got[2] = {NULL, NULL};
-    int64_t nnz[2] = {0, 0};
-    for (int off = 0; off < 2; off++) {
+    double *got[3] = {NULL, NULL, NULL};
+    int64_t nnz[3] = {0, 0, 0};
+    const char *modes[3] = {"0", NULL, "2"};
+    for (int mode = 0; mode < 3; mode++) {
         domino_factor_plan plan = NULL;
-        if (off) setenv("DOMINO_FACTOR_STENCIL", "0", 1);
+        if (modes[mode]) setenv("DOMINO_FACTOR_STENCIL", modes[mode], 1);
         CHECK_OK(h, domino_factor_analysis(h, kind, dA, NULL, &plan));
         unsetenv("DOMINO_FACTOR_STENCIL");
         if (!plan) continue;
-        CHECK((plan->stencil.nx > 0) == (want_path && !off));
+        int table = plan->stencil.nx > 0 && !plan->stencil.line_path, line = plan->stencil.line_path;
+        CHECK(table == (mode == 1 ? want_table : mode == 2 ? want_table && !want_line : 0));
+        CHECK(line == (mode == 2 && want_line));
         CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
         double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
-        if (!off)
-            printf("%-34s %s stencil path %s  max rel diff %.2e (%.1f eps)  compute %.3f ms\n", label,
-                   kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ", plan->stencil.nx ? "on " : "off",
-                   diff, diff / eps, 1e3 * domino_factor_plan_compute_seconds(plan));
+        if (mode)
+            printf("%-34s %s %-6s path  max rel diff %.2e (%.1f eps)  analysis %.3f compute %.3f ms\n",
+                   label, kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ",
+                   line ? "line" : table ? "table" : "no", diff, diff / eps,
+                   1e3 * domino_factor_plan_analysis_seconds(plan),
+                   1e3 * domino_factor_plan_compute_seconds(plan));
         CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
-        got[off] = factor_values(h, plan, &nnz[off]);
+        if (line) CHECK(diff == 0.0);
+        got[mode] = factor_values(h, plan, &nnz[mode]);
         domino_factor_plan_free(plan);
     }
     CHECK(nnz[0] == nnz[1] && got[0] && got[1] &&
           memcmp(got[0], got[1], sizeof(double) * (size_t)nnz[0]) == 0);
-    free(got[0]), free(got[1]);
+    for (int mode = 0; mode < 3; mode++)
+        free(got[mode]);
     domino_dmatrix_free(dA);
     domino_matrix_free(F);
 }
 
 static void test_stencil_path(domino_handle h)
 {
-    domino_matrix A[5] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
-                          stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
-                          NULL};
-    const char *names[5] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
-                            "d3n7 10^3 less a pair"};
+    enum { COUNT = 8 };
+    domino_matrix A[COUNT] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
+                              stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
+                              stencil(h, DOMINO_D3N13, 45, 9, 10), stencil(h, DOMINO_D3N19, 70, 9, 6),
+                              NULL, NULL};
+    const char *names[COUNT] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
+                                "d3n13 45x9x10", "d3n19 70x9x6", "d3n7 10^3 less an interior pair",
+                                "d3n7 10^3 less a boundary pair"};
     domino_matrix P = stencil(h, DOMINO_D3N7, 10, 10, 10);
-    A[4] = drop_pair(h, P, 5 + 10 * (5 + 10 * 5));
+    A[6] = drop_pair(h, P, 5 + 10 * (5 + 10 * 5));
+    A[7] = drop_pair(h, P, 1);
     domino_matrix_free(P);
     const char *lanes[2] = {"32", "4"};
     for (int l = 0; l < 2; l++) {
         setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
-        for (int m = 0; m < 5; m++) {
+        for (int m = 0; m < COUNT; m++) {
             char label[64];
             snprintf(label, sizeof label, "%s, %s lanes", names[m], lanes[l]);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m < 4, label);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m < 4, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6, m < 6, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6, m < 6, label);
         }
     }
     unsetenv("DOMINO_FACTOR_LANES");
-    for (int m = 0; m < 5; m++)
+    for (int m = 0; m < COUNT; m++)
         domino_matrix_free(A[m]);
+}
+
+/* bad pivots on the line path: the row the CPU names (ILU(0): row r's
+ * lower part and diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0,
+ * a negative pivot), and with a shift the CPU's replacements and factor */
+static void test_stencil_pivots(domino_handle h)
+{
+    const int32_t r = 5 + 12 * (6 + 11 * 4); /* (5, 6, 4) of 12 x 11 x 10 */
+    for (int kind = 0; kind < 2; kind++) {
+        domino_matrix A = stencil(h, DOMINO_D3N7, 12, 11, 10), F = NULL;
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+        double *val = v.val;
+        for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
+            if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
+        domino_dmatrix dA = NULL;
+        domino_factor_plan plan = NULL;
+        domino_factor_options opt;
+        domino_factor_options_init(&opt);
+        CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        setenv("DOMINO_FACTOR_STENCIL", "2", 1);
+        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+        unsetenv("DOMINO_FACTOR_STENCIL");
+        CHECK(plan && plan->stencil.line_path);
+        CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+        char want[32];
+        snprintf(want, sizeof want, "row %d", r);
+        CHECK(strstr(domino_last_error(h), want) != NULL);
+        printf("d3n7 12x11x10 %s, line path: %s\n", kind ? "IC0 " : "ILU0", domino_last_error(h));
+        domino_factor_plan_free(plan);
+        int64_t cpu_replaced = 0, gpu_replaced = -1;
+        opt.pivot_shift = kind ? 4.0 : 1e-3;
+        if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+        else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+        setenv("DOMINO_FACTOR_STENCIL", "2", 1);
+        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+        unsetenv("DOMINO_FACTOR_STENCIL");
+        CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+        CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
+        CHECK(F && plan && factor_difference(h, plan, 0, F) == 0.0);
+        domino_factor_plan_free(plan);
+        domino_dmatrix_free(dA);
+        domino_matrix_free(F);
+        domino_matrix_free(A);
+    }
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -572,6 +632,7 @@ int main(void)
     test_factors(h);
     test_factor_lanes(h);
     test_stencil_path(h);
+    test_stencil_pivots(h);
     test_pivots(h);
     test_batch(h);
     /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more
