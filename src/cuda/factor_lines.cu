@@ -117,8 +117,9 @@ __device__ __forceinline__ void ic0_update(double *R, uint64_t mi, int s1, uint6
 /* KIND 0 ILU0 on A's pattern (ptr == ptrA), 1 IC0 on its lower triangle
  * (ptr, the factor's); values of matrix b of the batch at valA + b nnzA,
  * the factor at val + b nnz; progress: lines x batch words, all -1.  Row
- * positions come from the line's first entry and the masks
- * (domino_factor_row_prefix): one load of ptr a line, none a row. */
+ * positions in the factor come from the line's first entry and the masks
+ * (domino_factor_row_prefix): one load of ptr a line, none a row (IC0 loads
+ * each row's start in A, ptrA[i], for its initial values). */
 template <int KIND>
 __global__ void __launch_bounds__(32 * LINE_WARPS)
 factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__restrict__ ptrA,

@@ -47,7 +47,8 @@ typedef struct factor_stencil_args {
     int32_t width;          /* entries of an interior row of the factor pattern (ILU0 all, IC0 lower + 1) */
     int32_t lower;          /* entries left of the diagonal in an interior row (slot of the diagonal) */
     int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
-    int32_t same_line;      /* offsets (dx < 0, 0, 0): the last same_line slots left of the diagonal */
+    int32_t same_line;      /* offsets (dx < 0, 0, 0): the last same_line slots left of the
+                               diagonal; -1: the line path cannot take the stencil */
     int32_t nlines;         /* other lines (dy, dz) != 0 the lower offsets reach */
     int32_t line_dy[FACTOR_STENCIL_LINES], line_dz[FACTOR_STENCIL_LINES]; /* their (dy, dz) */
     int32_t line_dx[FACTOR_STENCIL_LINES]; /* the largest dx of the offsets on each */

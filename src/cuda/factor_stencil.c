@@ -41,7 +41,8 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         return domino_cuda_status(h, e, fn);
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
-    if (hst.line_mismatch != INT32_MAX || !env || atoi(env) != 2) return DOMINO_SUCCESS;
+    if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || !env || atoi(env) != 2)
+        return DOMINO_SUCCESS;
     /* the line order: keys y + 2 z; every line read must have a smaller key */
     for (int q = 0; q < a.nlines; q++)
         if (a.line_dy[q] + 2 * a.line_dz[q] >= 0) return DOMINO_SUCCESS;
@@ -49,8 +50,8 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     int32_t *order = domino_malloc((size_t)lines * sizeof(int32_t));
     if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     for (int64_t key = 0; key <= (int64_t)(ny - 1) + 2 * (int64_t)(nz - 1); key++)
-        for (int64_t z = 0; z < nz && 2 * z <= key; z++)
-            if (key - 2 * z < ny) order[count++] = (int32_t)(key - 2 * z + ny * z);
+        for (int64_t z = key - ny + 1 > 0 ? (key - ny + 2) / 2 : 0; z < nz && 2 * z <= key; z++)
+            order[count++] = (int32_t)(key - 2 * z + ny * z); /* y = key - 2 z < ny */
     if ((e = cudaMalloc((void **)&p->line_order, (size_t)lines * sizeof(int32_t))) ||
         (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t))) ||
         (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t),

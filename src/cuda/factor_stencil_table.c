@@ -56,16 +56,28 @@ int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t
     }
     /* the line path's geometry: offsets per axis, masks per class, the
      * same-line offsets (the last ones left of the diagonal) and the other
-     * lines the lower offsets reach */
+     * lines the lower offsets reach; same_line -1 where the line path
+     * cannot take the stencil (the table path still can) */
     a->npoints = npoints;
     memset(a->line_of, 0xff, sizeof(a->line_of));
     for (int p = 0; p < npoints; p++) {
         for (int d = 0; d < 3; d++) a->dxyz[p][d] = (int8_t)off[3 * p + d];
-        if (p < lower && off[3 * p + 1] == 0 && off[3 * p + 2] == 0) a->same_line++;
-        if (p >= lower || (off[3 * p + 1] == 0 && off[3 * p + 2] == 0)) continue;
+        int own = off[3 * p + 1] == 0 && off[3 * p + 2] == 0;
+        if (p >= lower || a->same_line < 0) continue;
+        if (own) {
+            a->same_line++;
+            continue;
+        }
+        if (a->same_line > 0) { /* an other-line offset after a same-line one */
+            a->same_line = -1;
+            continue;
+        }
         int q = 0;
         while (q < a->nlines && (a->line_dy[q] != off[3 * p + 1] || a->line_dz[q] != off[3 * p + 2])) q++;
-        if (q == FACTOR_STENCIL_LINES) return 0;
+        if (q == FACTOR_STENCIL_LINES) {
+            a->same_line = -1;
+            continue;
+        }
         if (q == a->nlines) {
             a->nlines++;
             a->line_dy[q] = off[3 * p + 1];

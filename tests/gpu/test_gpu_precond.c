@@ -187,21 +187,27 @@ static void test_factor_lanes(domino_handle h)
     domino_matrix_free(A[1]);
 }
 
-/* A without the entries (r, r - 1) and (r - 1, r) */
-static domino_matrix drop_pair(domino_handle h, domino_matrix A, int32_t r)
+/* A without the entries (r, c) and (c, r) (add 0), or with them added as
+ * -0.5 (add 1) */
+static domino_matrix edit_pair(domino_handle h, domino_matrix A, int32_t r, int32_t c, int add)
 {
     domino_matrix_view v;
     domino_matrix B = NULL;
     CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-    int32_t *rows = malloc(sizeof(int32_t) * (size_t)v.nnz), *cols = malloc(sizeof(int32_t) * (size_t)v.nnz);
-    double *vals = malloc(sizeof(double) * (size_t)v.nnz);
+    size_t cap = (size_t)v.nnz + 2;
+    int32_t *rows = malloc(sizeof(int32_t) * cap), *cols = malloc(sizeof(int32_t) * cap);
+    double *vals = malloc(sizeof(double) * cap);
     int64_t m = 0;
     for (int32_t i = 0; i < v.nrows; i++)
         for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
-            if ((i == r && v.ind[k] == r - 1) || (i == r - 1 && v.ind[k] == r)) continue;
+            if (!add && ((i == r && v.ind[k] == c) || (i == c && v.ind[k] == r))) continue;
             rows[m] = i, cols[m] = v.ind[k], vals[m] = ((const double *)v.val)[k];
             m++;
         }
+    if (add) {
+        rows[m] = r, cols[m] = c, vals[m++] = -0.5;
+        rows[m] = c, cols[m] = r, vals[m++] = -0.5;
+    }
     CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, v.nrows, v.ncols, m, rows, cols,
                                        vals, &B));
     free(rows), free(cols), free(vals);
@@ -226,8 +232,9 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
  * equal the CPU's bit for bit (both kinds); in mode 1 (table path only)
  * one whose interior rows do takes the table path (the default), whose
  * factors equal the searching kernel's (mode 0) bit for bit; with 32 lanes a row and with 4
- * (entries past the held ones).  Stencils a pair of entries short in the
- * interior take neither path, at a boundary row only the table path. */
+ * (entries past the held ones).  Stencils a pair of entries short or long
+ * in the interior take neither path, a pair short at a boundary row only
+ * the table path. */
 static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
                                int want_table, int want_line, const char *label)
 {
@@ -272,17 +279,19 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
 
 static void test_stencil_path(domino_handle h)
 {
-    enum { COUNT = 8 };
+    enum { COUNT = 9 };
     domino_matrix A[COUNT] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
                               stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
                               stencil(h, DOMINO_D3N13, 45, 9, 10), stencil(h, DOMINO_D3N19, 70, 9, 6),
-                              NULL, NULL};
+                              NULL, NULL, NULL};
     const char *names[COUNT] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
                                 "d3n13 45x9x10", "d3n19 70x9x6", "d3n7 10^3 less an interior pair",
-                                "d3n7 10^3 less a boundary pair"};
+                                "d3n7 10^3 less a boundary pair", "d3n7 10^3 and an interior pair"};
     domino_matrix P = stencil(h, DOMINO_D3N7, 10, 10, 10);
-    A[6] = drop_pair(h, P, 5 + 10 * (5 + 10 * 5));
-    A[7] = drop_pair(h, P, 1);
+    const int32_t mid = 5 + 10 * (5 + 10 * 5);
+    A[6] = edit_pair(h, P, mid, mid - 1, 0);
+    A[7] = edit_pair(h, P, 1, 0, 0);
+    A[8] = edit_pair(h, P, mid, mid - 3, 1);
     domino_matrix_free(P);
     const char *lanes[2] = {"32", "4"};
     for (int l = 0; l < 2; l++) {
@@ -290,8 +299,8 @@ static void test_stencil_path(domino_handle h)
         for (int m = 0; m < COUNT; m++) {
             char label[64];
             snprintf(label, sizeof label, "%s, %s lanes", names[m], lanes[l]);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6, m < 6, label);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6, m < 6, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6 && m != 8, m < 6, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6 && m != 8, m < 6, label);
         }
     }
     unsetenv("DOMINO_FACTOR_LANES");
@@ -635,6 +644,9 @@ int main(void)
     test_stencil_pivots(h);
     test_pivots(h);
     test_batch(h);
+    setenv("DOMINO_FACTOR_STENCIL", "2", 1); /* the batch on the line path (an exact D3N7) */
+    test_batch(h);
+    unsetenv("DOMINO_FACTOR_STENCIL");
     /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more
      * take) on the bad pivots, the shifts and the batches too */
     setenv("DOMINO_FACTOR_LANES", "8", 1);
