@@ -1081,7 +1081,9 @@ void domino_factor_options_init(domino_factor_options *opt);
 /* Analysis of the factorization `kind` of square CSR dA (double, rows sorted,
  * no duplicates, every diagonal stored; IC0 reads only the lower triangle):
  * diagonal positions, the level order of the rows, for IC0 the pattern of
- * tril(dA).  A missing diagonal is
+ * tril(dA); when dA is a generator stencil in natural order (the detector of
+ * the triangular solve, then a check of every interior row), the slot
+ * tables of the stencil path (domino_factor_plan_method).  A missing diagonal is
  * DOMINO_ZERO_DIAGONAL naming the row, an unsorted row or a duplicate
  * DOMINO_BAD_INPUT naming the row.  dA must outlive the plan.  opt may be NULL. */
 domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
@@ -1113,6 +1115,13 @@ domino_status domino_factor_get(domino_handle h, domino_factor_plan plan, int32_
 /* seconds of the analysis and of the last compute (synchronized wall clock) */
 double domino_factor_plan_analysis_seconds(domino_factor_plan plan);
 double domino_factor_plan_compute_seconds(domino_factor_plan plan);
+/* how the plan factors: "cusparse" (the baseline), "stencil-table" (a
+ * generator stencil in natural order: the positions of the entries an
+ * update meets come from a table of slots, not from searches),
+ * "stencil-lines" (the experimental line path, DOMINO_FACTOR_STENCIL=2),
+ * "rows" (the synchronization-free row kernel with searches); "none" for a
+ * NULL or freed plan.  A static string. */
+const char *domino_factor_plan_method(domino_factor_plan plan);
 void domino_factor_plan_free(domino_factor_plan plan);
 
 /* *A = a new host matrix with the pattern and values of device matrix dA
@@ -1146,6 +1155,8 @@ typedef struct domino_gpu_krylov_times {
     double factor_seconds;          /* domino_factor_compute */
     double trsv_analysis_seconds;   /* the two domino_trsv_analysis */
     double transfer_seconds;        /* b, x up and x down (outside setup and solve) */
+    const char *factor_method;      /* domino_factor_plan_method of the factorization, "none"
+                                       without one (Jacobi, no preconditioner) */
 } domino_gpu_krylov_times;
 
 /* Preconditioned CG on the GPU: the contract of domino_ref_cg (same

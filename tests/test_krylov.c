@@ -545,6 +545,7 @@ int main(void)
 {
     domino_handle h = NULL;
     CHECK_OK(h, domino_create(&h));
+    CHECK(strcmp(domino_factor_plan_method(NULL), "none") == 0); /* with or without CUDA */
     test_ilu0_hand(h);
     test_ilu0_tridiagonal(h);
     test_ilu0_stencil_pattern(h);

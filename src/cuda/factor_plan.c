@@ -342,3 +342,11 @@ double domino_factor_plan_compute_seconds(domino_factor_plan p)
 {
     return (p && p->magic == DOMINO_FACTOR_PLAN_MAGIC) ? p->compute_seconds : 0;
 }
+
+const char *domino_factor_plan_method(domino_factor_plan p)
+{
+    if (!p || p->magic != DOMINO_FACTOR_PLAN_MAGIC) return "none";
+    if (p->use_cusparse) return "cusparse";
+    if (p->stencil.line_path) return "stencil-lines";
+    return p->stencil.nx > 0 ? "stencil-table" : "rows";
+}

@@ -319,6 +319,7 @@ static domino_status factor_setup(gpu_krylov *K, const char *what, domino_krylov
     times->factor_analysis_seconds = t1 - t0;
     times->factor_seconds = t2 - t1;
     times->trsv_analysis_seconds = domino_wtime() - t2;
+    times->factor_method = domino_factor_plan_method(P->factor);
     return DOMINO_SUCCESS;
 }
 
@@ -426,6 +427,7 @@ static domino_status gpu_krylov_run(domino_handle h, const char *what, domino_dm
     K.A = A;
     domino_gpu_krylov_times tm;
     memset(&tm, 0, sizeof(tm));
+    tm.factor_method = "none";
     if (res) *res = (domino_krylov_result){0};
     domino_status s = domino_gpu_context_get(h, &K.gpu);
     if (s) return s;

@@ -163,6 +163,11 @@ double domino_factor_plan_compute_seconds(domino_factor_plan plan)
     (void)plan;
     return 0;
 }
+const char *domino_factor_plan_method(domino_factor_plan plan)
+{
+    (void)plan;
+    return "none";
+}
 void domino_factor_plan_free(domino_factor_plan plan) { (void)plan; }
 domino_status domino_gpu_cg(domino_handle h, domino_dmatrix A, const double *b, double *x,
                             const domino_gpu_krylov_options *opt, domino_krylov_result *res,

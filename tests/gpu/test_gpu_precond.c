@@ -114,6 +114,7 @@ static void check_factor(domino_handle h, domino_matrix A, domino_factor_kind ki
     CHECK_OK(h, domino_factor_analysis(h, kind, dA, &opt, &plan));
     CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
     CHECK(gpu_replaced == cpu_replaced);
+    if (use_cusparse) CHECK(strcmp(domino_factor_plan_method(plan), "cusparse") == 0);
     double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
     printf("%-34s %s %-8s max rel diff %.2e (%.1f eps)  analysis %.3f ms compute %.3f ms\n", label,
            kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ", use_cusparse ? "cusparse" : "domino", diff,
@@ -256,6 +257,8 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
         int table = plan->stencil.nx > 0 && !plan->stencil.line_path, line = plan->stencil.line_path;
         CHECK(table == (mode == 1 ? want_table : mode == 2 ? want_table && !want_line : 0));
         CHECK(line == (mode == 2 && want_line));
+        CHECK(strcmp(domino_factor_plan_method(plan),
+                     line ? "stencil-lines" : table ? "stencil-table" : "rows") == 0);
         CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
         double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
         if (mode)

@@ -27,6 +27,7 @@ typedef struct precond_row {
     const char *method;     /* "cg" or "bicgstab" */
     double fact_ms[2];      /* median factorization, ours / cuSPARSE */
     double fact_diff;       /* max |ours - cuSPARSE| / max |cuSPARSE| */
+    const char *fact_method; /* domino_factor_plan_method of ours */
     int iterations[2];      /* ours / baseline loop */
     double setup_ms[2];     /* analysis + factorization + trsv analysis */
     double parts_ms[2][3];  /* setup parts: factor analysis, factorization, trsv analyses */
@@ -124,6 +125,7 @@ static void run_row(domino_handle h, domino_dmatrix dA, const double *b, double 
     for (int w = 0; w < 2 && !s; w++)
         s = time_factor(h, dA, kind, w, &row->fact_ms[w], &plans[w]);
     if (!s) s = factor_difference(h, plans[0], plans[1], &row->fact_diff);
+    row->fact_method = domino_factor_plan_method(plans[0]);
     domino_factor_plan_free(plans[0]);
     domino_factor_plan_free(plans[1]);
     for (int w = 0; w < 2 && !s; w++) {
@@ -247,19 +249,20 @@ static int write_csv(const char *path, const precond_row *rows, int count)
                "cusparse_solve_ms,time_to_solution_ms,cusparse_time_to_solution_ms,"
                "ms_per_iteration,cusparse_ms_per_iteration,residual,cusparse_residual,"
                "factor_analysis_ms,setup_factor_ms,trsv_analysis_ms,cusparse_factor_analysis_ms,"
-               "cusparse_setup_factor_ms,cusparse_trsv_analysis_ms,status\n");
+               "cusparse_setup_factor_ms,cusparse_trsv_analysis_ms,factor_method,status\n");
     for (int i = 0; i < count; i++) {
         const precond_row *r = &rows[i];
         double t0 = r->setup_ms[0] + r->solve_ms[0], t1 = r->setup_ms[1] + r->solve_ms[1];
         fprintf(f, "%s,\"%s\",%d,%lld,%s,%.6f,%.6f,%.4f,%.3e,%s,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,"
-                   "%.6f,%.6f,%.3e,%.3e,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,\"%s\"\n",
+                   "%.6f,%.6f,%.3e,%.3e,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%s,\"%s\"\n",
                 r->problem, r->values, r->n, (long long)r->nnz, r->kind, r->fact_ms[0], r->fact_ms[1],
                 r->fact_ms[0] > 0 ? r->fact_ms[1] / r->fact_ms[0] : 0.0, r->fact_diff, r->method,
                 r->iterations[0], r->iterations[1], r->setup_ms[0], r->solve_ms[0], r->setup_ms[1],
                 r->solve_ms[1], t0, t1, r->iterations[0] ? r->solve_ms[0] / r->iterations[0] : 0.0,
                 r->iterations[1] ? r->solve_ms[1] / r->iterations[1] : 0.0, r->residual[0],
                 r->residual[1], r->parts_ms[0][0], r->parts_ms[0][1], r->parts_ms[0][2],
-                r->parts_ms[1][0], r->parts_ms[1][1], r->parts_ms[1][2], r->status);
+                r->parts_ms[1][0], r->parts_ms[1][1], r->parts_ms[1][2],
+                r->fact_method ? r->fact_method : "none", r->status);
     }
     return fclose(f) != 0;
 }
@@ -273,14 +276,15 @@ static int write_json(const char *path, const char *device, const precond_row *r
     for (int i = 0; i < count; i++) {
         const precond_row *r = &rows[i];
         fprintf(f, "    {\"problem\": \"%s\", \"values\": \"%s\", \"n\": %d, \"nnz\": %lld, "
-                   "\"factor\": \"%s\", \"factor_ms\": %.6f, \"cusparse_factor_ms\": %.6f, "
+                   "\"factor\": \"%s\", \"factor_method\": \"%s\", \"factor_ms\": %.6f, "
+                   "\"cusparse_factor_ms\": %.6f, "
                    "\"factor_max_rel_diff\": %.3e, \"method\": \"%s\", \"iterations\": %d, "
                    "\"cusparse_iterations\": %d, \"setup_ms\": %.6f, \"solve_ms\": %.6f, "
                    "\"cusparse_setup_ms\": %.6f, \"cusparse_solve_ms\": %.6f, \"residual\": %.3e, "
                    "\"cusparse_residual\": %.3e, \"setup_parts_ms\": [%.6f, %.6f, %.6f], "
                    "\"cusparse_setup_parts_ms\": [%.6f, %.6f, %.6f], \"failed\": %s, \"status\": \"%s\"}%s\n",
-                r->problem, r->values, r->n, (long long)r->nnz, r->kind, r->fact_ms[0],
-                r->fact_ms[1], r->fact_diff, r->method, r->iterations[0], r->iterations[1],
+                r->problem, r->values, r->n, (long long)r->nnz, r->kind,
+                r->fact_method ? r->fact_method : "none", r->fact_ms[0], r->fact_ms[1], r->fact_diff, r->method, r->iterations[0], r->iterations[1],
                 r->setup_ms[0], r->solve_ms[0], r->setup_ms[1], r->solve_ms[1], r->residual[0],
                 r->residual[1], r->parts_ms[0][0], r->parts_ms[0][1], r->parts_ms[0][2],
                 r->parts_ms[1][0], r->parts_ms[1][1], r->parts_ms[1][2],

@@ -193,7 +193,8 @@ static void print_text(const krylov_request *rq, const krylov_outcome *out)
         printf("  analysis:     %.3f ms (factor pattern %.3f, triangular solves %.3f)\n",
                (t->factor_analysis_seconds + t->trsv_analysis_seconds) * 1e3,
                t->factor_analysis_seconds * 1e3, t->trsv_analysis_seconds * 1e3);
-        printf("  factorization: %.3f ms\n", t->factor_seconds * 1e3);
+        printf("  factorization: %.3f ms (%s)\n", t->factor_seconds * 1e3,
+               t->factor_method ? t->factor_method : "none");
         printf("transfers:      %.3f ms (b, x to and from the device)\n", t->transfer_seconds * 1e3);
     }
     printf("iteration time: %.3f ms\n", res->solve_seconds * 1e3);
@@ -231,6 +232,7 @@ static void print_json(const krylov_request *rq, const krylov_outcome *out)
         cli_json_number(stdout, (t->factor_analysis_seconds + t->trsv_analysis_seconds) * 1e3);
         printf(",\n  \"factorization_ms\": ");
         cli_json_number(stdout, t->factor_seconds * 1e3);
+        printf(",\n  \"factor_method\": \"%s\"", t->factor_method ? t->factor_method : "none");
         printf(",\n  \"transfer_ms\": ");
         cli_json_number(stdout, t->transfer_seconds * 1e3);
     }
