@@ -3,6 +3,7 @@
 #include "stencil_gpu.h"
 #include "matrix/stencil_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* record neighbour line (dy, dz) read up to dx in A's wait list */
@@ -89,7 +90,18 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
     A->noff = A->nlow = A->nwait = A->order = 0;
     A->line_window = 1;
     for (int w = 0; w < STENCIL_MAX_WAIT; w++) A->waitoff[w][0] = A->waitoff[w][1] = A->waitoff[w][2] = -1;
-    for (int p = 0; p < npoints; p++) {
+    /* the offsets in increasing order of their solve-coordinate delta: an
+     * upper triangle's reflected ones taken from the last, so that its
+     * neighbour lines and offsets are numbered as a lower triangle's (the
+     * oldest line of the wavefront first, the line y - 1 last).  Numbered
+     * the other way, the tiled solve's upper triangles were 16-20% slower
+     * than its lower ones on D3N19 and D3N27, and now run as fast (H100,
+     * bench/results/h100-stencil6/upper-order.txt);
+     * DOMINO_STENCIL_UPPER_ORDER=0 keeps the old numbering (A/B). */
+    const char *env = getenv("DOMINO_STENCIL_UPPER_ORDER");
+    int reverse = fill == DOMINO_UPPER && !(env && atoi(env) == 0);
+    for (int q = 0; q < npoints; q++) {
+        int p = reverse ? npoints - 1 - q : q;
         const int *off = offsets + 3 * p;
         int side = stencil_offset_sign(off);
         slot_of[p] = -1;
