@@ -151,9 +151,7 @@ __global__ void factor_stencil_check_kernel(const int64_t *__restrict__ ptr,
     const uint64_t all = a.npoints >= 64 ? ~0ULL : (1ULL << a.npoints) - 1;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         int64_t x = i % a.nx, y = (i / a.nx) % a.ny, z = i / ((int64_t)a.nx * a.ny);
-        uint64_t m = a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a.nx, a.rad[0])] &
-                     a.axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a.ny, a.rad[1])] &
-                     a.axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a.nz, a.rad[2])];
+        uint64_t m = domino_factor_row_mask(&a, x, y, z);
         int64_t q = __ldg(&ptr[i]), end = __ldg(&ptr[i + 1]);
         bool bad = false;
         for (int s = 0; s < a.width && !bad; s++)
@@ -230,16 +228,6 @@ template <int LANES> __device__ __forceinline__ double group_sum(double v, unsig
  * published, only their (re)loads remain on the critical path; entries past
  * these are looked up after the wait. */
 #define FACTOR_HELD 2
-
-/* row i is deep in the stencil path's grid (domino_factor_stencil_deep);
- * 32-bit arithmetic: n < 2^31 */
-__device__ __forceinline__ bool stencil_deep(const factor_stencil_args &a, int32_t i)
-{
-    if (a.nx == 0) return false;
-    int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
-    return x >= 2 * a.rad[0] && x < a.nx - 2 * a.rad[0] && y >= 2 * a.rad[1] &&
-           y < a.ny - 2 * a.rad[1] && z >= 2 * a.rad[2] && z < a.nz - 2 * a.rad[2];
-}
 
 /* ILU(0), IKJ, row i of one matrix (w its working values, v its published
  * factor) by the LANES lanes gmask of a group, gl the lane's place in it;
@@ -393,7 +381,7 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     int64_t di = __ldg(&diag[i]);
     double pivot;
     bool bad;
-    const int8_t *rtab = STENCIL && stencil_deep(sa, i) ? tab : NULL;
+    const int8_t *rtab = STENCIL && domino_factor_stencil_deep(&sa, i) ? tab : NULL;
     if (KIND == 0) {
         ilu0_row<LANES>(i, ptr, ind, diag, w, v, gl, gmask, cap, rtab, sa.width, sa.lower);
         pivot = w[di];

@@ -37,15 +37,6 @@
 
 __device__ __forceinline__ uint64_t below_bits(int s) { return (1ULL << s) - 1; }
 
-/* mask of the row at (x, y, z): the bits of the offsets inside the grid */
-__device__ __forceinline__ uint64_t line_row_mask(const factor_stencil_args &a, int64_t x,
-                                                  int64_t y, int64_t z)
-{
-    return a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a.nx, a.rad[0])] &
-           a.axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a.ny, a.rad[1])] &
-           a.axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a.nz, a.rad[2])];
-}
-
 /* value q of row k: from the chunk in shared memory (ks) or, for a row of
  * an earlier chunk or another line (ks NULL), from the factor */
 __device__ __forceinline__ double row_value(const double *ks, const double *kg, int q)
@@ -149,8 +140,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *_
         const double *src = valA + (int64_t)b * nnzA;
         double *v = val + (int64_t)b * nnz;
         int32_t *prog = progress + (int64_t)b * lines;
-        const uint64_t myz = a.axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a.ny, a.rad[1])] &
-                             a.axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a.nz, a.rad[2])] & wmask;
+        const uint64_t myz = domino_factor_line_mask(&a, y, z) & wmask;
         const int64_t start = __ldg(&ptr[(int64_t)line * a.nx]);
         /* lane q < nlines: other line q's first entry and mask */
         int64_t qy = y, qz = z;
@@ -161,9 +151,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *_
             qlive = qy >= 0 && qy < a.ny && qz >= 0 && qz < a.nz;
             if (qlive) {
                 other_start[warp][lane] = __ldg(&ptr[(qy + a.ny * qz) * a.nx]);
-                other_myz[warp][lane] = a.axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(qy, a.ny, a.rad[1])] &
-                                        a.axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(qz, a.nz, a.rad[2])] &
-                                        wmask;
+                other_myz[warp][lane] = domino_factor_line_mask(&a, qy, qz) & wmask;
             }
         }
         for (int32_t x0 = 0; x0 < a.nx; x0 += LINE_ROWS) {
@@ -173,7 +161,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *_
             const bool active = lane < rows;
             const int64_t first = domino_factor_row_prefix(&a, x0, myz), base = start + first,
                           count = domino_factor_row_prefix(&a, x0 + rows, myz) - first;
-            const uint64_t mi = active ? a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a.nx, a.rad[0])] & myz : 0;
+            const uint64_t mi = active ? domino_factor_x_mask(&a, x) & myz : 0;
             double *Ri = R + (active ? domino_factor_row_prefix(&a, x, myz) - first : 0);
             /* 1. initial values (the previous chunk's stores are done: __syncwarp) */
             if (KIND == 0) {
@@ -204,7 +192,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *_
                     const int q = a.line_of[s1];
                     const int64_t kx = x + a.dxyz[s1][0];
                     const uint64_t kyz = other_myz[warp][q];
-                    const uint64_t mk = a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(kx, a.nx, a.rad[0])] & kyz;
+                    const uint64_t mk = domino_factor_x_mask(&a, kx) & kyz;
                     const double *kg = v + other_start[warp][q] + domino_factor_row_prefix(&a, kx, kyz);
                     if (KIND == 0) ilu0_update(Ri, mi, s1, mk, NULL, kg, lower, a.npoints, tab);
                     else ic0_update(Ri, mi, s1, mk, NULL, kg, lower, tab, &pivot);
@@ -217,7 +205,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, const int64_t *_
                 for (int s1 = other; s1 < lower; s1++) {
                     if (!(mi >> s1 & 1)) continue;
                     const int dx = a.dxyz[s1][0];
-                    const uint64_t mk = a.axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x + dx, a.nx, a.rad[0])] & myz;
+                    const uint64_t mk = domino_factor_x_mask(&a, x + dx) & myz;
                     const int64_t pk = domino_factor_row_prefix(&a, x + dx, myz);
                     const double *ks = lane + dx >= 0 ? R + (pk - first) : NULL;
                     if (KIND == 0) ilu0_update(Ri, mi, s1, mk, ks, v + start + pk, lower, a.npoints, tab);

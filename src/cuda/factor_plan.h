@@ -91,6 +91,37 @@ static inline DOMINO_FACTOR_HD int domino_factor_popcount(uint64_t m)
 #endif
 }
 
+/* Masks of grid a: the bits of the offsets whose neighbour lies inside the
+ * grid (all of them on an interior row), along x at column x, along y and z
+ * for the line (y, z), and for the row at (x, y, z) */
+static inline DOMINO_FACTOR_HD uint64_t domino_factor_x_mask(const factor_stencil_args *a, int64_t x)
+{
+    return a->axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a->nx, a->rad[0])];
+}
+static inline DOMINO_FACTOR_HD uint64_t domino_factor_line_mask(const factor_stencil_args *a,
+                                                                int64_t y, int64_t z)
+{
+    return a->axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a->ny, a->rad[1])] &
+           a->axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a->nz, a->rad[2])];
+}
+static inline DOMINO_FACTOR_HD uint64_t domino_factor_row_mask(const factor_stencil_args *a,
+                                                               int64_t x, int64_t y, int64_t z)
+{
+    return domino_factor_x_mask(a, x) & domino_factor_line_mask(a, y, z);
+}
+
+/* 1 if row i of grid a is deep: every row it reads is interior (its
+ * stencil neighbours all inside the grid).  32-bit arithmetic (n < 2^31):
+ * the factorization kernel asks it of every row. */
+static inline DOMINO_FACTOR_HD int domino_factor_stencil_deep(const factor_stencil_args *a,
+                                                              int32_t i)
+{
+    if (a->nx == 0) return 0;
+    int32_t x = i % a->nx, r = i / a->nx, y = r % a->ny, z = r / a->ny;
+    return x >= 2 * a->rad[0] && x < a->nx - 2 * a->rad[0] && y >= 2 * a->rad[1] &&
+           y < a->ny - 2 * a->rad[1] && z >= 2 * a->rad[2] && z < a->nz - 2 * a->rad[2];
+}
+
 /* Line path: entries of the rows x' < x of a grid line whose y and z
  * classes leave the offsets myz (axis_mask[1] & axis_mask[2] & the factor's
  * slots): where row x starts, counted from the line's first entry */
@@ -113,16 +144,6 @@ static inline DOMINO_FACTOR_HD int64_t domino_factor_row_prefix(const factor_ste
  * tables, or the grid has no deep row. */
 int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t ny, int32_t nz,
                                 int kind, factor_stencil_args *a);
-/* 1 if row i of grid a is deep: every row it reads is interior (its
- * stencil neighbours all inside the grid) */
-static inline int domino_factor_stencil_deep(const factor_stencil_args *a, int64_t i)
-{
-    if (a->nx == 0) return 0;
-    int64_t x = i % a->nx, y = (i / a->nx) % a->ny, z = i / ((int64_t)a->nx * a->ny);
-    return x >= 2 * a->rad[0] && x < a->nx - 2 * a->rad[0] && y >= 2 * a->rad[1] &&
-           y < a->ny - 2 * a->rad[1] && z >= 2 * a->rad[2] && z < a->nz - 2 * a->rad[2];
-}
-
 struct domino_factor_plan_s {
     uint64_t magic;              /* DOMINO_FACTOR_PLAN_MAGIC while alive */
     domino_factor_kind kind;     /* ILU0 or IC0 */

@@ -43,12 +43,9 @@ static int check_masks(const domino_matrix_view *v, const factor_stencil_args *a
     uint64_t below = a->width >= 64 ? ~0ULL : (1ULL << a->width) - 1;
     for (int64_t i = 0; i < v->nrows; i++) {
         int64_t x = i % a->nx, y = (i / a->nx) % a->ny, z = i / ((int64_t)a->nx * a->ny);
-        uint64_t m = a->axis_mask[0][DOMINO_FACTOR_AXIS_CLASS(x, a->nx, a->rad[0])] &
-                     a->axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a->ny, a->rad[1])] &
-                     a->axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a->nz, a->rad[2])] & below;
+        uint64_t m = domino_factor_row_mask(a, x, y, z) & below;
         int64_t q = v->ptr[i], line = i / a->nx;
-        uint64_t myz = a->axis_mask[1][DOMINO_FACTOR_AXIS_CLASS(y, a->ny, a->rad[1])] &
-                       a->axis_mask[2][DOMINO_FACTOR_AXIS_CLASS(z, a->nz, a->rad[2])] & below;
+        uint64_t myz = domino_factor_line_mask(a, y, z) & below;
         int ok = v->ptr[line * a->nx] + domino_factor_row_prefix(a, x, myz) == q;
         if (x == a->nx - 1) /* the line's end too */
             ok &= v->ptr[line * a->nx] + domino_factor_row_prefix(a, a->nx, myz) == v->ptr[i + 1];
@@ -66,7 +63,7 @@ static int64_t check_table(const domino_matrix_view *v, const factor_stencil_arg
 {
     int64_t deep = 0;
     for (int64_t i = 0; i < v->nrows; i++) {
-        if (!domino_factor_stencil_deep(a, i)) continue;
+        if (!domino_factor_stencil_deep(a, (int32_t)i)) continue;
         deep++;
         if (!holds_stencil(v, a, i)) {
             (*bad)++;
