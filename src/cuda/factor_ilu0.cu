@@ -42,6 +42,7 @@ __global__ void factor_status_reset_kernel(domino_factor_status *st)
 {
     st->ticket = 0;
     st->replaced = 0;
+    st->walked = 0;
     st->bad_pivot = LLONG_MAX;
     st->missing_diag = INT32_MAX;
     st->unsorted_row = INT32_MAX;

@@ -23,6 +23,7 @@ void domino_factor_plan_free(domino_factor_plan p)
     cudaFree(p->order);
     cudaFree(p->line_order);
     cudaFree(p->progress);
+    cudaFree(p->pivots);
     cudaFree(p->st);
     if (p->alias)
         for (int32_t b = 0; b < p->batch; b++)
@@ -175,7 +176,8 @@ static domino_status allocate_values(domino_handle h, struct domino_factor_plan_
     cudaError_t e;
     size_t bytes = (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8;
     if ((e = cudaMalloc((void **)&p->val, bytes)) ||
-        (!p->use_cusparse && !p->stencil.line_path && (e = cudaMalloc((void **)&p->work, bytes))))
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path &&
+         (e = cudaMalloc((void **)&p->work, bytes))))
         return domino_cuda_status(h, e, fn);
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
     if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -214,7 +216,8 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
      * and no working copy */
     if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
-        (!p->use_cusparse && !p->stencil.line_path && (s = build_order(h, gpu, p, fn))) ||
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path &&
+         (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
         return s;
@@ -226,7 +229,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
 }
 
 /* our kernel into p->val: the row kernel from the initial values in
- * p->work, or the line kernel (stencil line path) from src, the values of A;
+ * p->work, or the line or scan kernel (stencil paths) from src, the values of A;
  * reports the first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                 struct domino_factor_plan_s *p, const double *src,
@@ -239,10 +242,18 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
     if (p->stencil.line_path)
         e = cudaMemsetAsync(p->progress, 0xff, (size_t)lines * (size_t)p->batch * sizeof(int32_t),
                             gpu->stream);
+    else if (p->stencil.scan_path)
+        e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->n, p->pivots);
     else
         e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val);
     if (!e) e = domino_launch_factor_status_reset(gpu->stream, p->st);
-    if (!e && p->stencil.line_path)
+    if (!e && p->stencil.scan_path) {
+        const char *env = getenv("DOMINO_FACTOR_SCAN"); /* "serial": every chunk walked */
+        e = domino_launch_factor_scan(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
+                                      p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
+                                      p->line_order, p->pivots, p->pivot_shift,
+                                      env && strcmp(env, "serial") == 0, p->st);
+    } else if (!e && p->stencil.line_path)
         e = domino_launch_factor_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
                                        p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                        p->line_order, p->progress, p->pivot_shift, p->st);
@@ -262,6 +273,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
         return domino_error(h, DOMINO_ZERO_PIVOT, "%s: %s pivot at row %lld", fn, what, row);
     }
     *replaced = (int64_t)hst.replaced;
+    p->walked = (int64_t)hst.walked;
     return DOMINO_SUCCESS;
 }
 
@@ -286,8 +298,8 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
      * into our kernel's working copy */
     double *init = p->use_cusparse ? p->val : p->work;
     cudaError_t e = cudaSuccess;
-    if (p->stencil.line_path)
-        ; /* the line kernel reads src itself */
+    if (p->stencil.line_path || p->stencil.scan_path)
+        ; /* the line and scan kernels read src themselves */
     else if (p->kind == DOMINO_FACTOR_ILU0)
         e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
                             cudaMemcpyDeviceToDevice, gpu->stream);
@@ -348,5 +360,6 @@ const char *domino_factor_plan_method(domino_factor_plan p)
     if (!p || p->magic != DOMINO_FACTOR_PLAN_MAGIC) return "none";
     if (p->use_cusparse) return "cusparse";
     if (p->stencil.line_path) return "stencil-lines";
+    if (p->stencil.scan_path) return "stencil-scan";
     return p->stencil.nx > 0 ? "stencil-table" : "rows";
 }

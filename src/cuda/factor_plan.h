@@ -15,6 +15,7 @@ extern "C" {
 typedef struct domino_factor_status {
     unsigned long long ticket;   /* next logical row (row-major over rows x batch) */
     unsigned long long replaced; /* pivots replaced */
+    unsigned long long walked;   /* scan path: chunks walked lane after lane */
     long long bad_pivot;         /* smallest b * n + row with a bad pivot, LLONG_MAX if none */
     int32_t missing_diag;        /* smallest row without a diagonal, INT32_MAX if none */
     int32_t unsorted_row;        /* smallest row unsorted or with a duplicate, INT32_MAX if none */
@@ -47,6 +48,10 @@ typedef struct factor_stencil_args {
     int32_t width;          /* entries of an interior row of the factor pattern (ILU0 all, IC0 lower + 1) */
     int32_t lower;          /* entries left of the diagonal in an interior row (slot of the diagonal) */
     int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
+    int32_t scan_path;      /* 1: the scan path (every row checked, triangle_free), 0: not */
+    int32_t triangle_free;  /* 1: no two offsets differ by an offset: no point's neighbours are
+                               neighbours of each other, so ILU(0) / IC(0) change only the
+                               diagonal (D2N5, D3N7) */
     int32_t same_line;      /* offsets (dx < 0, 0, 0): the last same_line slots left of the
                                diagonal; -1: the line path cannot take the stencil */
     int32_t nlines;         /* other lines (dy, dz) != 0 the lower offsets reach */
@@ -163,13 +168,15 @@ struct domino_factor_plan_s {
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
-    int32_t *line_order;         /* line path: the grid lines (y + ny z) by y + 2 z, ny * nz */
+    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + 2 z, ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
+    double *pivots;              /* scan path: the pivots, n * batch */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
     double analysis_seconds;     /* wall time of the analysis */
     double compute_seconds;      /* wall time of the last compute */
+    int64_t walked;              /* scan path: chunks walked lane after lane in the last compute */
 };
 
 /* cuSPARSE baseline (factor_cusparse.c): factor p->val in place, matrix by
@@ -225,6 +232,22 @@ cudaError_t domino_launch_factor_lines(cudaStream_t stream, int kind, int num_sm
                                        const int64_t *ptr, int64_t nnz, double *val,
                                        const int32_t *line_order, int32_t *progress,
                                        double pivot_shift, domino_factor_status *st);
+
+/* ---- factor_scan.cu: the scan path ---- */
+
+#define FACTOR_SCAN_OTHER 2 /* lower offsets on other lines the scan path takes, at most */
+/* the scan-path factorization (a->triangle_free; kind 0 ILU0 on A's
+ * pattern, ptr == ptrA; 1 IC0 on the lower triangle ptr) from A's values
+ * into val, batch matrices; lines ticketed in line_order; pivots (batch *
+ * n) all pending and st reset on entry; serial: every chunk walked lane
+ * after lane (the CPU's factors bit for bit); as many blocks as num_sms
+ * multiprocessors hold at once */
+cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, int num_sms,
+                                      const factor_stencil_args *a, int32_t batch,
+                                      const int64_t *ptrA, int64_t nnzA, const double *valA,
+                                      const int64_t *ptr, int64_t nnz, double *val,
+                                      const int32_t *line_order, double *pivots,
+                                      double pivot_shift, int serial, domino_factor_status *st);
 
 /* val[0, count) := the pending sentinel */
 cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);

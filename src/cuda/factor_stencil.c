@@ -1,16 +1,20 @@
-/* factor_stencil.c: does a factorization take the kernel's stencil path?
- * The analysis asks the stencil detector of the triangular solve
+/* factor_stencil.c: does a factorization take a stencil path?  The
+ * analysis asks the stencil detector of the triangular solve
  * (stencil_detect.c) which generator stencil and grid the lower triangle
  * of the matrix holds, makes the slot tables (factor_stencil_table.c), and
  * lets a kernel check that every interior row of the factor pattern holds
  * exactly the stencil's entries: then the table path.  When every row,
- * boundary rows too, holds exactly its entries inside the grid, the line
- * path (factor_lines.cu) instead: its line order is made here.  Cost: the
- * detector's sampling, one pass over the pattern (a thread per row), the
- * order (ny nz words).  DOMINO_FACTOR_STENCIL=0 turns both paths off;
- * the line path is taken only with DOMINO_FACTOR_STENCIL=2 (an experiment:
- * correct, the CPU's factors bit for bit, but 3-25x slower than the table
- * path on the 3D Poisson problems, bench/results/h100-precond13/line-path). */
+ * boundary rows too, holds exactly its entries inside the grid:
+ *  - the scan path (factor_scan.cu) for a stencil without triangles (D2N5,
+ *    D3N7), whose factorization changes only the pivots;
+ *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
+ *    experiment: correct, the CPU's factors bit for bit, but 3-25x slower
+ *    than the table path on the 3D Poisson problems,
+ *    bench/results/h100-precond13/line-path).
+ * Their line order is made here.  Cost: the detector's sampling, one pass
+ * over the pattern (a thread per row), the order (ny nz words).
+ * DOMINO_FACTOR_STENCIL=0 turns every path off, =1 leaves the table path
+ * only. */
 #include "factor_plan.h"
 #include "stencil_gpu.h"
 
@@ -41,19 +45,31 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         return domino_cuda_status(h, e, fn);
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
-    if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || !env || atoi(env) != 2)
-        return DOMINO_SUCCESS;
-    /* the line order: keys y + 2 z; every line read must have a smaller key */
+    int mode = env ? atoi(env) : 3;
+    if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || mode < 2) return DOMINO_SUCCESS;
+    /* the line order: keys y + w z, w = 1 where every line read has dy + dz
+     * < 0 (D2N5, D3N7: the wavefront), else 2; every line read must have a
+     * smaller key.  DOMINO_FACTOR_ORDER_W=2 forces w = 2 (experiments). */
+    int w = 1;
     for (int q = 0; q < a.nlines; q++)
-        if (a.line_dy[q] + 2 * a.line_dz[q] >= 0) return DOMINO_SUCCESS;
+        if (a.line_dy[q] + a.line_dz[q] >= 0) w = 2;
+    const char *wenv = getenv("DOMINO_FACTOR_ORDER_W");
+    if (wenv && atoi(wenv) == 2) w = 2;
+    for (int q = 0; q < a.nlines; q++)
+        if (a.line_dy[q] + w * a.line_dz[q] >= 0) return DOMINO_SUCCESS;
+    int scan = mode != 2 && a.triangle_free && a.same_line == 1 &&
+               a.dxyz[a.lower - 1][0] == -1 && a.lower - 1 <= FACTOR_SCAN_OTHER;
+    if (mode != 2 && !scan) return DOMINO_SUCCESS;
     int64_t lines = (int64_t)ny * nz, count = 0;
     int32_t *order = domino_malloc((size_t)lines * sizeof(int32_t));
     if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    for (int64_t key = 0; key <= (int64_t)(ny - 1) + 2 * (int64_t)(nz - 1); key++)
-        for (int64_t z = key - ny + 1 > 0 ? (key - ny + 2) / 2 : 0; z < nz && 2 * z <= key; z++)
-            order[count++] = (int32_t)(key - 2 * z + ny * z); /* y = key - 2 z < ny */
+    for (int64_t key = 0; key <= (int64_t)(ny - 1) + w * (int64_t)(nz - 1); key++)
+        for (int64_t z = key - ny + 1 > 0 ? (key - ny + w) / w : 0; z < nz && w * z <= key; z++)
+            order[count++] = (int32_t)(key - w * z + ny * z); /* y = key - w z < ny */
     if ((e = cudaMalloc((void **)&p->line_order, (size_t)lines * sizeof(int32_t))) ||
-        (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t))) ||
+        (scan && (e = cudaMalloc((void **)&p->pivots,
+                                 (size_t)lines * nx * (size_t)p->batch * sizeof(double)))) ||
+        (!scan && (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t)))) ||
         (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t),
                              cudaMemcpyHostToDevice, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {
@@ -61,6 +77,7 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         return domino_cuda_status(h, e, fn);
     }
     domino_free(order);
-    p->stencil.line_path = 1;
+    if (scan) p->stencil.scan_path = 1;
+    else p->stencil.line_path = 1;
     return DOMINO_SUCCESS;
 }

@@ -17,7 +17,7 @@ static int slot_of(const int64_t *offset, int count, int64_t c)
 int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t ny, int32_t nz,
                                 int kind, factor_stencil_args *a)
 {
-    memset(a, 0, sizeof(*a)); /* line_path 0: the caller decides */
+    memset(a, 0, sizeof(*a)); /* line_path, scan_path 0: the caller decides */
     if (!off || npoints < 1 || npoints > FACTOR_STENCIL_SLOTS || nx < 1 || ny < 1 || nz < 1) return 0;
     int64_t all[FACTOR_STENCIL_SLOTS];
     int rad[3] = {0, 0, 0}, lower = 0;
@@ -95,6 +95,16 @@ int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t
                 if (c < rad[d] ? dd >= -c : c > rad[d] ? dd <= 2 * rad[d] - c : 1) m |= 1ULL << p;
             }
             a->axis_mask[d][c] = m;
+        }
+    a->triangle_free = 1; /* offsets p, q, r != 0 with off[p] - off[q] == off[r]: a triangle */
+    for (int p = 0; p < npoints; p++)
+        for (int q = 0; q < npoints; q++) {
+            if (p == q || p == lower || q == lower) continue;
+            for (int r = 0; r < npoints; r++)
+                if (r != lower && off[3 * r] == off[3 * p] - off[3 * q] &&
+                    off[3 * r + 1] == off[3 * p + 1] - off[3 * q + 1] &&
+                    off[3 * r + 2] == off[3 * p + 2] - off[3 * q + 2])
+                    a->triangle_free = 0;
         }
     a->nx = nx;
     a->ny = ny;

@@ -10,7 +10,8 @@
  * k's upper part of each later column of row i, for IC(0) the position in
  * row i, left of column k, of each column of row k's lower part.  Tables
  * are refused for grids without deep rows and for offsets that are not
- * symmetric or not in increasing order. */
+ * symmetric or not in increasing order.  The flag of the scan path
+ * (triangle_free) equals a search for triangles in the matrix. */
 #include "check.h"
 #include "domino.h"
 #include "cuda/factor_plan.h"
@@ -54,6 +55,22 @@ static int check_masks(const domino_matrix_view *v, const factor_stencil_args *a
         if (!ok || q != v->ptr[i + 1]) bad++;
     }
     return bad;
+}
+
+/* 1 if no row of v has two neighbours k, j (k != j, both off the
+ * diagonal) with j among k's columns: a graph without triangles */
+static int triangle_free(const domino_matrix_view *v)
+{
+    for (int64_t i = 0; i < v->nrows; i++)
+        for (int64_t p = v->ptr[i]; p < v->ptr[i + 1]; p++) {
+            int64_t k = v->ind[p];
+            if (k == i) continue;
+            for (int64_t q = v->ptr[i]; q < v->ptr[i + 1]; q++) {
+                int64_t j = v->ind[q];
+                if (j != i && j != k && search(v->ind, v->ptr[k], v->ptr[k + 1], j) >= 0) return 0;
+            }
+        }
+    return 1;
 }
 
 /* table a (kind 0 ILU0, 1 IC0) against searches in the CSR v; returns the
@@ -134,6 +151,9 @@ int main(void)
                 }
                 int bad = check_masks(kind ? &vl : &v, &a);
                 CHECK(bad == 0);
+                /* the scan path's test: no triangles in the matrix, only D2N5 and D3N7 */
+                if (kind == 0) CHECK(a.triangle_free == triangle_free(&v));
+                CHECK(a.triangle_free == (st == DOMINO_D2N5 || st == DOMINO_D3N7));
                 int same = 0;
                 for (int p = 0; p < a.lower; p++)
                     same += a.dxyz[p][1] == 0 && a.dxyz[p][2] == 0;

@@ -23,9 +23,12 @@
  *  - the stencil paths taken where they should be: the table path (slot
  *    tables instead of searches on deep rows), factors bit for bit the
  *    searching kernel's; the line path (a warp a grid line), factors bit
- *    for bit the CPU's, its bad pivots named and replaced as on the CPU;
+ *    for bit the CPU's; the scan path (stencils without triangles: pivots
+ *    by a warp scan along a grid line), factors within FACTOR_EPS of the
+ *    CPU's, bit for bit when walked serially; bad pivots named and
+ *    replaced as on the CPU on both;
  *  - batched (3 matrices, different values) equals one by one, and a bad
- *    pivot in the batch names its batch index;
+ *    pivot in the batch names its batch index (scan, line and table paths);
  *  - GPU CG / BiCGSTAB with NONE, JACOBI, ILU0, IC0 (ours and the cuSPARSE
  *    baseline loop) converge to the CPU solution, iterations within +-1 of
  *    the CPU's. */
@@ -227,54 +230,66 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
 }
 
 /* The stencil paths of the factorization (factor_stencil.c), white box
- * (plan->stencil): in mode 2 (DOMINO_FACTOR_STENCIL=2, the experimental
- * line path) a stencil whose every row holds
- * exactly its entries inside the grid takes the line path, whose factors
- * equal the CPU's bit for bit (both kinds); in mode 1 (table path only)
- * one whose interior rows do takes the table path (the default), whose
- * factors equal the searching kernel's (mode 0) bit for bit; with 32 lanes a row and with 4
- * (entries past the held ones).  Stencils a pair of entries short or long
- * in the interior take neither path, a pair short at a boundary row only
- * the table path. */
+ * (plan->stencil), by DOMINO_FACTOR_STENCIL mode: 0 none (the searching
+ * row kernel); 1 the table path where every interior row holds exactly the
+ * stencil's entries, its factors bit for bit the searching kernel's (with
+ * 32 lanes a row and with 4: entries past the held ones); 2 the
+ * experimental line path where every row holds exactly its entries inside
+ * the grid, its factors bit for bit the CPU's; unset (the default) the
+ * scan path for such a stencil without triangles (want_scan: D2N5, D3N7),
+ * its factors within FACTOR_EPS of the CPU's and, with
+ * DOMINO_FACTOR_SCAN=serial, bit for bit the CPU's, else the table path.
+ * Stencils a pair of entries short or long in the interior take no path, a
+ * pair short at a boundary row only the table path. */
 static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
-                               int want_table, int want_line, const char *label)
+                               int want_table, int want_line, int want_scan, const char *label)
 {
+    enum { MODES = 5 };
     domino_matrix F = NULL;
     int64_t replaced = 0;
     if (kind == DOMINO_FACTOR_ILU0) CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &F, &replaced));
     else CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &F, &replaced));
     domino_dmatrix dA = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-    double *got[3] = {NULL, NULL, NULL};
-    int64_t nnz[3] = {0, 0, 0};
-    const char *modes[3] = {"0", NULL, "2"};
-    for (int mode = 0; mode < 3; mode++) {
+    double *got[MODES] = {NULL, NULL, NULL, NULL, NULL};
+    int64_t nnz[MODES] = {0, 0, 0, 0, 0};
+    const char *modes[MODES] = {"0", "1", "2", NULL, NULL}; /* the last: DOMINO_FACTOR_SCAN=serial */
+    for (int mode = 0; mode < MODES; mode++) {
         domino_factor_plan plan = NULL;
         if (modes[mode]) setenv("DOMINO_FACTOR_STENCIL", modes[mode], 1);
         CHECK_OK(h, domino_factor_analysis(h, kind, dA, NULL, &plan));
         unsetenv("DOMINO_FACTOR_STENCIL");
         if (!plan) continue;
-        int table = plan->stencil.nx > 0 && !plan->stencil.line_path, line = plan->stencil.line_path;
-        CHECK(table == (mode == 1 ? want_table : mode == 2 ? want_table && !want_line : 0));
-        CHECK(line == (mode == 2 && want_line));
-        CHECK(strcmp(domino_factor_plan_method(plan),
-                     line ? "stencil-lines" : table ? "stencil-table" : "rows") == 0);
+        int line = plan->stencil.line_path, scan = plan->stencil.scan_path;
+        int table = plan->stencil.nx > 0 && !line && !scan;
+        int want_l = mode == 2 && want_line, want_s = mode >= 3 && want_scan;
+        CHECK(line == want_l);
+        CHECK(scan == want_s);
+        CHECK(table == (mode >= 1 && want_table && !want_l && !want_s));
+        CHECK(strcmp(domino_factor_plan_method(plan), line   ? "stencil-lines"
+                                                      : scan  ? "stencil-scan"
+                                                      : table ? "stencil-table"
+                                                              : "rows") == 0);
+        if (mode == 4) setenv("DOMINO_FACTOR_SCAN", "serial", 1);
         CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
+        unsetenv("DOMINO_FACTOR_SCAN");
         double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
         if (mode)
-            printf("%-34s %s %-6s path  max rel diff %.2e (%.1f eps)  analysis %.3f compute %.3f ms\n",
+            printf("%-34s %s %-6s path%s max rel diff %.2e (%.1f eps)  analysis %.3f compute %.3f ms"
+                   "  walked %lld\n",
                    label, kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ",
-                   line ? "line" : table ? "table" : "no", diff, diff / eps,
+                   line ? "line" : scan ? "scan" : table ? "table" : "no",
+                   mode == 4 ? " (serial)" : "", diff, diff / eps,
                    1e3 * domino_factor_plan_analysis_seconds(plan),
-                   1e3 * domino_factor_plan_compute_seconds(plan));
+                   1e3 * domino_factor_plan_compute_seconds(plan), (long long)plan->walked);
         CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
-        if (line) CHECK(diff == 0.0);
+        if (line || (scan && mode == 4)) CHECK(diff == 0.0);
         got[mode] = factor_values(h, plan, &nnz[mode]);
         domino_factor_plan_free(plan);
     }
     CHECK(nnz[0] == nnz[1] && got[0] && got[1] &&
           memcmp(got[0], got[1], sizeof(double) * (size_t)nnz[0]) == 0);
-    for (int mode = 0; mode < 3; mode++)
+    for (int mode = 0; mode < MODES; mode++)
         free(got[mode]);
     domino_dmatrix_free(dA);
     domino_matrix_free(F);
@@ -282,14 +297,16 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
 
 static void test_stencil_path(domino_handle h)
 {
-    enum { COUNT = 9 };
+    enum { COUNT = 11 };
     domino_matrix A[COUNT] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
                               stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
                               stencil(h, DOMINO_D3N13, 45, 9, 10), stencil(h, DOMINO_D3N19, 70, 9, 6),
-                              NULL, NULL, NULL};
+                              NULL, NULL, NULL, stencil(h, DOMINO_D2N5, 23, 19, 1),
+                              stencil(h, DOMINO_D3N7, 71, 9, 7)};
     const char *names[COUNT] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
                                 "d3n13 45x9x10", "d3n19 70x9x6", "d3n7 10^3 less an interior pair",
-                                "d3n7 10^3 less a boundary pair", "d3n7 10^3 and an interior pair"};
+                                "d3n7 10^3 less a boundary pair", "d3n7 10^3 and an interior pair",
+                                "d2n5 23x19", "d3n7 71x9x7"};
     domino_matrix P = stencil(h, DOMINO_D3N7, 10, 10, 10);
     const int32_t mid = 5 + 10 * (5 + 10 * 5);
     A[6] = edit_pair(h, P, mid, mid - 1, 0);
@@ -301,59 +318,82 @@ static void test_stencil_path(domino_handle h)
         setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
         for (int m = 0; m < COUNT; m++) {
             char label[64];
+            int exact = m < 6 || m > 8, scan = m == 0 || m > 8;
             snprintf(label, sizeof label, "%s, %s lanes", names[m], lanes[l]);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6 && m != 8, m < 6, label);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6 && m != 8, m < 6, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6 && m != 8, exact, scan, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6 && m != 8, exact, scan, label);
         }
     }
     unsetenv("DOMINO_FACTOR_LANES");
     for (int m = 0; m < COUNT; m++)
         domino_matrix_free(A[m]);
+    /* ILU(0) of a D3N7 without diagonal dominance (off-diagonals in [-1, 1],
+     * diagonal in [2, 3): pivots small, negative, cancelling): the scan
+     * path walks the chunks where its scan could lose accuracy */
+    domino_matrix R = stencil(h, DOMINO_D3N7, 75, 10, 9);
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, R, &v));
+    double *val = v.val;
+    uint64_t state = 12345;
+    for (int32_t i = 0; i < v.nrows; i++)
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            double u = (double)(state >> 11) * 0x1p-53;
+            val[k] = v.ind[k] == i ? 2.0 + u : 2.0 * u - 1.0;
+        }
+    check_stencil_path(h, R, DOMINO_FACTOR_ILU0, 1, 1, 1, "d3n7 75x10x9, values without dominance");
+    domino_matrix_free(R);
 }
 
-/* bad pivots on the line path: the row the CPU names (ILU(0): row r's
- * lower part and diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0,
- * a negative pivot), and with a shift the CPU's replacements and factor */
+/* bad pivots on the line path (DOMINO_FACTOR_STENCIL=2) and on the scan
+ * path (the default): the row the CPU names (ILU(0): row r's lower part
+ * and diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0, a
+ * negative pivot), and with a shift the CPU's replacements and factor (the
+ * scan path walks the chunk of the bad pivot lane after lane) */
 static void test_stencil_pivots(domino_handle h)
 {
-    const int32_t r = 5 + 12 * (6 + 11 * 4); /* (5, 6, 4) of 12 x 11 x 10 */
-    for (int kind = 0; kind < 2; kind++) {
-        domino_matrix A = stencil(h, DOMINO_D3N7, 12, 11, 10), F = NULL;
-        domino_matrix_view v;
-        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-        double *val = v.val;
-        for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
-            if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
-        domino_dmatrix dA = NULL;
-        domino_factor_plan plan = NULL;
-        domino_factor_options opt;
-        domino_factor_options_init(&opt);
-        CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-        setenv("DOMINO_FACTOR_STENCIL", "2", 1);
-        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
-        unsetenv("DOMINO_FACTOR_STENCIL");
-        CHECK(plan && plan->stencil.line_path);
-        CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
-        char want[32];
-        snprintf(want, sizeof want, "row %d", r);
-        CHECK(strstr(domino_last_error(h), want) != NULL);
-        printf("d3n7 12x11x10 %s, line path: %s\n", kind ? "IC0 " : "ILU0", domino_last_error(h));
-        domino_factor_plan_free(plan);
-        int64_t cpu_replaced = 0, gpu_replaced = -1;
-        opt.pivot_shift = kind ? 4.0 : 1e-3;
-        if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-        else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-        setenv("DOMINO_FACTOR_STENCIL", "2", 1);
-        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
-        unsetenv("DOMINO_FACTOR_STENCIL");
-        CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
-        CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
-        CHECK(F && plan && factor_difference(h, plan, 0, F) == 0.0);
-        domino_factor_plan_free(plan);
-        domino_dmatrix_free(dA);
-        domino_matrix_free(F);
-        domino_matrix_free(A);
-    }
+    const int32_t r = 5 + 40 * (6 + 11 * 4); /* (5, 6, 4) of 40 x 11 x 10 */
+    const char *modes[2] = {"2", NULL};
+    for (int m = 0; m < 2; m++)
+        for (int kind = 0; kind < 2; kind++) {
+            domino_matrix A = stencil(h, DOMINO_D3N7, 40, 11, 10), F = NULL;
+            domino_matrix_view v;
+            CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+            double *val = v.val;
+            for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
+                if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
+            domino_dmatrix dA = NULL;
+            domino_factor_plan plan = NULL;
+            domino_factor_options opt;
+            domino_factor_options_init(&opt);
+            CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+            if (modes[m]) setenv("DOMINO_FACTOR_STENCIL", modes[m], 1);
+            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            CHECK(plan && (m == 0 ? plan->stencil.line_path : plan->stencil.scan_path));
+            CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+            char want[32];
+            snprintf(want, sizeof want, "row %d", r);
+            CHECK(strstr(domino_last_error(h), want) != NULL);
+            printf("d3n7 40x11x10 %s, %s path: %s\n", kind ? "IC0 " : "ILU0", m ? "scan" : "line",
+                   domino_last_error(h));
+            domino_factor_plan_free(plan);
+            int64_t cpu_replaced = 0, gpu_replaced = -1;
+            opt.pivot_shift = kind ? 4.0 : 1e-3;
+            if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+            else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            unsetenv("DOMINO_FACTOR_STENCIL");
+            CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+            CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
+            double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
+            CHECK(diff >= 0.0 && (m ? diff <= FACTOR_EPS * eps : diff == 0.0));
+            printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
+                   (long long)gpu_replaced, (long long)cpu_replaced, diff);
+            domino_factor_plan_free(plan);
+            domino_dmatrix_free(dA);
+            domino_matrix_free(F);
+            domino_matrix_free(A);
+        }
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -648,6 +688,8 @@ int main(void)
     test_pivots(h);
     test_batch(h);
     setenv("DOMINO_FACTOR_STENCIL", "2", 1); /* the batch on the line path (an exact D3N7) */
+    test_batch(h);
+    setenv("DOMINO_FACTOR_STENCIL", "1", 1); /* on the table path (the default takes the scan path) */
     test_batch(h);
     unsetenv("DOMINO_FACTOR_STENCIL");
     /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more

@@ -1,0 +1,293 @@
+/* factor_scan.cu: the scan path of the GPU ILU(0) / IC(0) of a stencil
+ * matrix whose stencil has no triangles (factor_stencil_args.triangle_free:
+ * D2N5, D3N7; factor_stencil.c decides).
+ *
+ * Without triangles an update of row i reaches only its diagonal: the L
+ * entries are a_ik / u_kk (IC(0): a_ik / l_kk), the off-diagonal U entries
+ * are A's, and the pivots obey
+ *   d_i = a_ii - sum_k (a_ik / d_k) a_ki      (IC(0): - sum_k (a_ik / sqrt d_k)^2)
+ * over the lower neighbours k of row i, in increasing column order: a
+ * recurrence with the stencil's dependencies, solved the way the
+ * structured triangular solve solves x (stencil_trsv.cu).  A warp takes a
+ * grid line (y, z), lines ticketed by y + z, and walks it 32 points (a
+ * lane each) at a time, a chunk:
+ *  1. the lane loads its row's values, and for each neighbour k on another
+ *     line a_ki and k's published value, its own ready flag (the pending
+ *     sentinel; the loads are repeated until none is pending);
+ *  2. S_i = a_ii less the other lines' terms q_k / d_k (q_k = a_ik a_ki,
+ *     IC(0): a_ik^2), multiplied by the published reciprocals r_k = 1 / d_k;
+ *  3. along the line d_i = S_i - q_i / d_{i-1} is a Moebius map of d_{i-1}:
+ *     the chunk's maps are composed by a warp scan of 2 x 2 matrices and
+ *     applied to the previous chunk's last pivot, num / den, which gives
+ *     d_i = num / den and r_i = den / num at once (two independent
+ *     divisions: one division's latency on the critical path a step);
+ *  4. r_i is published, then the row's factor values written: L entries
+ *     a_ik r_k (IC(0): a_ik sqrt r_k), the pivot d_i (IC(0): sqrt d_i), A's U.
+ * A chunk with a pivot that is not good (zero, not finite; IC(0): not
+ * positive), that lost more than SCAN_CANCEL of its terms to cancellation,
+ * or whose step would magnify an error of its predecessor's pivot
+ * (|q_i / d_{i-1}| > |d_{i-1}|) is walked again lane after lane, its
+ * pivots checked, replaced or reported as the CPU does (ref_ilu0.c,
+ * ref_ic0.c); st->walked counts such chunks.  The factors agree with the
+ * CPU's to a few ulps.  DOMINO_FACTOR_SCAN=serial instead publishes d_i
+ * and walks every chunk with the CPU's operations (divisions by d_k, in
+ * the CPU's order): the factors are then the CPU's bit for bit.
+ *
+ * A warp waits only on lines of smaller tickets (every line read has a
+ * smaller key y + w z, factor_stencil.c), taken by warps that are running or
+ * done: the kernel is launched with no more blocks than the device holds
+ * at once, and its warps loop over tickets. */
+#include "factor_plan.h"
+#include "device_util.cuh"
+
+#include <stdlib.h>
+
+#define SCAN_WARPS 4             /* warps a block */
+#define SCAN_OTHER FACTOR_SCAN_OTHER /* lower offsets on other lines, at most */
+#define SCAN_SLEEP_CAP 64        /* back-off cap of the waits, ns (64-256 within 5%, 1024 worse) */
+#define SCAN_CANCEL 0x1p-8       /* |d_i| below this times its largest term: walked */
+#define SCAN_FULL 0xffffffffu
+#define SCAN_MIN_BLOCKS 8        /* blocks an SM (64 registers): within 5% of 1 on H100 */
+
+__device__ __forceinline__ uint64_t scan_below(int s) { return (1ULL << s) - 1; }
+
+/* the pivot of a row from S, its in-line entries a = a_{i,i-1} and c =
+ * a_{i-1,i} (IC0: unused) and its predecessor's pivot prev, with the CPU's
+ * operations; *l its L entry l_{i,i-1}.  No predecessor (has false): S. */
+template <int KIND>
+__device__ __forceinline__ double scan_pivot(double S, double a, double c, double prev, bool has,
+                                             double *l)
+{
+    if (!has) {
+        *l = 0.0;
+        return S;
+    }
+    *l = KIND == 0 ? a / prev : a / sqrt(prev);
+    return __dsub_rn(S, __dmul_rn(*l, KIND == 0 ? c : *l));
+}
+
+/* a pivot the CPU would replace or report */
+template <int KIND> __device__ __forceinline__ bool scan_bad(double d)
+{
+    return KIND == 0 ? !(d != 0.0 && isfinite(d)) : !(d > 0.0 && isfinite(d));
+}
+
+/* a bad pivot d of row b n + i: pivot_shift, counted, or reported (d kept) */
+__device__ __forceinline__ double scan_replace(double d, double pivot_shift, domino_factor_status *st,
+                                               long long row)
+{
+    if (pivot_shift == 0.0) {
+        atomicMin(&st->bad_pivot, row);
+        return d;
+    }
+    atomicAdd(&st->replaced, 1ULL);
+    return pivot_shift;
+}
+
+/* m * 2^-e, e the exponent of the largest |m[0..3]| (exact; nothing done
+ * when that is 0, subnormal or not finite) */
+__device__ __forceinline__ void scan_rescale(double *m)
+{
+    double big = fmax(fmax(fabs(m[0]), fabs(m[1])), fmax(fabs(m[2]), fabs(m[3])));
+    long long bits = __double_as_longlong(big) >> 52; /* biased exponent: big >= 0 */
+    if (bits == 0 || bits == 0x7ff) return;
+    double scale = __longlong_as_double((2046LL - bits) << 52); /* 2^(1023 - bits) */
+#pragma unroll
+    for (int k = 0; k < 4; k++) m[k] *= scale;
+}
+
+/* M_lane(M_lane-1(... M_0(carry))) = *num / *den for M_j(d) = (S_j d -
+ * q_j) / d and the identity on lanes not live: an inclusive Kogge-Stone
+ * scan of the matrices [[S, -q], [1, 0]], later times earlier, each
+ * product rescaled */
+__device__ __forceinline__ void scan_mobius(double S, double q, bool live, double carry, double *num,
+                                            double *den)
+{
+    const int lane = threadIdx.x & 31;
+    double m[4] = {live ? S : 1.0, live ? -q : 0.0, live ? 1.0 : 0.0, live ? 0.0 : 1.0};
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        double p[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++) p[k] = __shfl_up_sync(SCAN_FULL, m[k], o);
+        if (lane >= o) {
+            double r[4] = {m[0] * p[0] + m[1] * p[2], m[0] * p[1] + m[1] * p[3],
+                           m[2] * p[0] + m[3] * p[2], m[2] * p[1] + m[3] * p[3]};
+            scan_rescale(r);
+#pragma unroll
+            for (int k = 0; k < 4; k++) m[k] = r[k];
+        }
+    }
+    *num = m[0] * carry + m[1];
+    *den = m[2] * carry + m[3];
+}
+
+/* KIND 0 ILU0 on A's pattern (the factor at the positions of A), 1 IC0 on
+ * its lower triangle (ptr, the factor's); matrix b of the batch at valA + b
+ * nnzA, its factor at val + b nnz, its pivots at pivots + b n (all pending
+ * on entry: the pivots d_i with serial, else their reciprocals).  Positions
+ * in a row: the ranks of the bits of its mask. */
+template <int KIND, bool SERIAL>
+__global__ void __launch_bounds__(32 * SCAN_WARPS, SCAN_MIN_BLOCKS)
+factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__restrict__ ptrA,
+                   int64_t nnzA, const double *__restrict__ valA, const int64_t *__restrict__ ptr,
+                   int64_t nnz, double *val, const int32_t *__restrict__ line_order, double *pivots,
+                   double pivot_shift, int cap, domino_factor_status *st)
+{
+    const int lane = threadIdx.x & 31, lower = a.lower, in_slot = lower - 1, other = lower - 1;
+    const int64_t lines = (int64_t)a.ny * a.nz, n = lines * a.nx;
+    const uint64_t all = scan_below(a.npoints);
+    for (;;) {
+        unsigned long long t = 0;
+        if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
+        t = __shfl_sync(SCAN_FULL, t, 0);
+        if (t >= (unsigned long long)lines * batch) return;
+        const int32_t line = __ldg(&line_order[t / batch]), b = (int32_t)(t % batch);
+        const int32_t y = line % a.ny, z = line / a.ny;
+        const double *src = valA + (int64_t)b * nnzA;
+        double *v = val + (int64_t)b * nnz, *piv = pivots + (int64_t)b * n;
+        const uint64_t myz = domino_factor_line_mask(&a, y, z) & all;
+        double carry = 1.0, carry_r = 1.0; /* the previous chunk's last pivot, its reciprocal */
+        for (int32_t x0 = 0; x0 < a.nx; x0 += 32) {
+            const int rows = a.nx - x0 < 32 ? a.nx - x0 : 32;
+            const bool active = lane < rows;
+            const int32_t x = active ? x0 + lane : x0;
+            const int64_t i = (int64_t)line * a.nx + x;
+            const uint64_t mi = domino_factor_x_mask(&a, x) & myz;
+            const int64_t pa = __ldg(&ptrA[i]);
+            const int dpos = __popcll(mi & scan_below(lower)); /* the diagonal's rank */
+            /* 1. the row and its neighbours on other lines (loads issued together) */
+            double ak[SCAN_OTHER], ck[SCAN_OTHER], dk[SCAN_OTHER];
+            int64_t nb[SCAN_OTHER];
+#pragma unroll
+            for (int s = 0; s < SCAN_OTHER; s++) {
+                nb[s] = -1;
+                ak[s] = ck[s] = dk[s] = 0.0;
+                if (!active || s >= other || !(mi >> s & 1)) continue;
+                const int64_t k = i + a.offset[s];
+                nb[s] = k;
+                dk[s] = load_relaxed(&piv[k]);
+                ak[s] = __ldg(&src[pa + __popcll(mi & scan_below(s))]);
+                if (KIND == 0) {
+                    const uint64_t mk = domino_factor_row_mask(&a, x + a.dxyz[s][0], y + a.dxyz[s][1],
+                                                               z + a.dxyz[s][2]) & all;
+                    ck[s] = __ldg(&src[__ldg(&ptrA[k]) + __popcll(mk & scan_below(a.npoints - 1 - s))]);
+                }
+            }
+            const double aii = __ldg(&src[pa + dpos]);
+            const bool has = active && (mi >> in_slot & 1);
+            double ain = 0.0, cin = 0.0;
+            if (has) {
+                ain = __ldg(&src[pa + dpos - 1]);
+                if (KIND == 0) { /* row i - 1's entry right of its diagonal */
+                    const uint64_t mp = domino_factor_x_mask(&a, x - 1) & myz;
+                    cin = __ldg(&src[__ldg(&ptrA[i - 1]) + __popcll(mp & scan_below(lower)) + 1]);
+                }
+            }
+            wait_pending<double, int64_t, SCAN_OTHER>(piv, nb, dk, cap);
+            /* 2.-3. the pivots of the chunk: with the CPU's operations, or the scan */
+            double d = 0.0, r = 0.0, prev = carry, lin = 0.0, lk[SCAN_OTHER];
+            if (SERIAL) { /* dk: pivots; S_i exactly as the CPU */
+                double S = aii;
+#pragma unroll
+                for (int s = 0; s < SCAN_OTHER; s++) {
+                    lk[s] = 0.0;
+                    if (nb[s] < 0) continue;
+                    lk[s] = KIND == 0 ? ak[s] / dk[s] : ak[s] / sqrt(dk[s]);
+                    S = __dsub_rn(S, __dmul_rn(lk[s], KIND == 0 ? ck[s] : lk[s]));
+                }
+                if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                double p = carry;
+                for (int j = 0; j < rows; j++) {
+                    if (lane == j) {
+                        prev = p;
+                        d = scan_pivot<KIND>(S, ain, cin, prev, has, &lin);
+                        if (scan_bad<KIND>(d)) d = scan_replace(d, pivot_shift, st, (long long)b * n + i);
+                    }
+                    p = __shfl_sync(SCAN_FULL, d, j);
+                }
+            } else { /* dk: reciprocals */
+                const double qin = KIND == 0 ? ain * cin : ain * ain;
+                double S = aii;
+#pragma unroll
+                for (int s = 0; s < SCAN_OTHER; s++)
+                    if (nb[s] >= 0) S -= (KIND == 0 ? ak[s] * ck[s] : ak[s] * ak[s]) * dk[s];
+                double num, den;
+                scan_mobius(S, qin, active, carry, &num, &den);
+                d = num / den;
+                r = den / num;
+                const double up = __shfl_up_sync(SCAN_FULL, d, 1);
+                if (lane > 0) prev = up;
+                /* the step's terms: S and t = S - d; errors of prev pass to d
+                 * times |t / prev| (walked above 1) */
+                const double term = fabs(S - d);
+                const bool off = active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) ||
+                                            !(fabs(d) >= SCAN_CANCEL * fmax(fabs(S), term)) ||
+                                            !(term <= fabs(prev)));
+                if (__any_sync(SCAN_FULL, off)) { /* lane after lane, the CPU's pivot rules */
+                    if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                    double p = carry;
+                    for (int j = 0; j < rows; j++) {
+                        if (lane == j) {
+                            prev = p;
+                            d = has ? S - qin / prev : S;
+                            if (scan_bad<KIND>(d)) d = scan_replace(d, pivot_shift, st, (long long)b * n + i);
+                            r = 1.0 / d;
+                        }
+                        p = __shfl_sync(SCAN_FULL, d, j);
+                    }
+                }
+            }
+            carry = __shfl_sync(SCAN_FULL, d, rows - 1);
+            const double rprev = __shfl_up_sync(SCAN_FULL, r, 1); /* lane 0: below */
+            const double rcarry = carry_r;
+            carry_r = __shfl_sync(SCAN_FULL, r, rows - 1);
+            if (!active) continue;
+            /* 4. the published value, then the row of the factor */
+            store_relaxed(&piv[i], publishable(SERIAL ? d : r));
+            if (!SERIAL) {
+#pragma unroll
+                for (int s = 0; s < SCAN_OTHER; s++)
+                    lk[s] = nb[s] < 0 ? 0.0 : KIND == 0 ? ak[s] * dk[s] : ak[s] * sqrt(dk[s]);
+                const double rp = lane > 0 ? rprev : rcarry;
+                if (has) lin = KIND == 0 ? ain * rp : ain * sqrt(rp);
+            }
+            double *row = KIND == 0 ? v + pa : v + __ldg(&ptr[i]);
+#pragma unroll
+            for (int s = 0; s < SCAN_OTHER; s++)
+                if (nb[s] >= 0) row[__popcll(mi & scan_below(s))] = lk[s];
+            if (has) row[dpos - 1] = lin;
+            row[dpos] = KIND == 0 ? d : sqrt(d);
+            if (KIND == 0) /* U right of the diagonal: A's */
+                for (int q = dpos + 1; q < __popcll(mi); q++) row[q] = __ldg(&src[pa + q]);
+        }
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, int num_sms,
+                                                 const factor_stencil_args *a, int32_t batch,
+                                                 const int64_t *ptrA, int64_t nnzA,
+                                                 const double *valA, const int64_t *ptr, int64_t nnz,
+                                                 double *val, const int32_t *line_order,
+                                                 double *pivots, double pivot_shift, int serial,
+                                                 domino_factor_status *st)
+{
+    typedef void (*scan_fn)(const factor_stencil_args, int32_t, const int64_t *, int64_t,
+                            const double *, const int64_t *, int64_t, double *, const int32_t *,
+                            double *, double, int, domino_factor_status *);
+    const char *poll = getenv("DOMINO_FACTOR_POLL"); /* experiments */
+    int cap = poll ? atoi(poll) : SCAN_SLEEP_CAP;
+    if (cap < 32 || cap > 1000000) cap = SCAN_SLEEP_CAP;
+    scan_fn k = kind == 0 ? (serial ? factor_scan_kernel<0, true> : factor_scan_kernel<0, false>)
+                          : (serial ? factor_scan_kernel<1, true> : factor_scan_kernel<1, false>);
+    int per_sm = 0;
+    cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, 32 * SCAN_WARPS, 0);
+    if (e) return e;
+    if (per_sm < 1) return cudaErrorInvalidConfiguration;
+    int64_t tasks = (int64_t)a->ny * a->nz * batch, blocks = (int64_t)per_sm * num_sms;
+    if (blocks > (tasks + SCAN_WARPS - 1) / SCAN_WARPS) blocks = (tasks + SCAN_WARPS - 1) / SCAN_WARPS;
+    if (blocks < 1) return cudaSuccess;
+    k<<<(unsigned)blocks, 32 * SCAN_WARPS, 0, stream>>>(*a, batch, ptrA, nnzA, valA, ptr, nnz, val,
+                                                         line_order, pivots, pivot_shift, cap, st);
+    return cudaGetLastError();
+}
