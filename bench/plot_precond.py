@@ -26,7 +26,7 @@ def main():
                      "precond suite: ours over the cuSPARSE loop (csrilu02/csric02 + SpSV), same run",
                      speed, ["factorization", "time_to_solution"], ylabel="speedup (targets: 3x, 2x on 3D)",
                      settings="""set logscale y 2
-set yrange [0.5:8]
+set yrange [0.5:16]
 set xtics rotate by -50 left noenhanced
 set arrow from graph 0, first 3 to graph 1, first 3 nohead dt 2 lc rgb '#1f77b4'
 set arrow from graph 0, first 2 to graph 1, first 2 nohead dt 2 lc rgb '#ff7f0e'

@@ -313,6 +313,12 @@ static void run_problem(domino_handle h, domino_matrix A, const char *name, cons
     for (int32_t i = 0; !s && i < v.nrows; i++)
         ones[i] = 1.0;
     if (!s) s = domino_ref_spmv(h, DOMINO_OP_N, 1.0, A, ones, 0.0, b);
+    /* experiments: DOMINO_PRECOND_PERTURB=k moves every 7th b_i by k ulps
+     * (how far rounding alone moves the iteration counts) */
+    const char *perturb = getenv("DOMINO_PRECOND_PERTURB");
+    for (int32_t i = 0; !s && perturb && i < v.nrows; i += 7)
+        for (int k = 0; k < atoi(perturb); k++)
+            b[i] = nextafter(b[i], INFINITY);
     if (!s) s = domino_dmatrix_upload(h, A, &dA);
     for (int k = 0; k < 2; k++) {
         precond_row *r = &rows[k];
