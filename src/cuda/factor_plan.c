@@ -264,6 +264,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
     if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);
+    p->walked = (int64_t)hst.walked;
     if (hst.bad_pivot != LLONG_MAX) {
         long long row = hst.bad_pivot % p->n, b = hst.bad_pivot / p->n;
         const char *what = p->kind == DOMINO_FACTOR_IC0 ? "non-positive" : "zero";
@@ -273,7 +274,6 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
         return domino_error(h, DOMINO_ZERO_PIVOT, "%s: %s pivot at row %lld", fn, what, row);
     }
     *replaced = (int64_t)hst.replaced;
-    p->walked = (int64_t)hst.walked;
     return DOMINO_SUCCESS;
 }
 

@@ -13,7 +13,8 @@ extern "C" {
 
 /* device record of one factorization: ticket and error reports */
 typedef struct domino_factor_status {
-    unsigned long long ticket;   /* next logical row (row-major over rows x batch) */
+    unsigned long long ticket;   /* next logical row (row-major over rows x batch); line and
+                                    scan paths: next (line, batch) */
     unsigned long long replaced; /* pivots replaced */
     unsigned long long walked;   /* scan path: chunks walked lane after lane */
     long long bad_pivot;         /* smallest b * n + row with a bad pivot, LLONG_MAX if none */
@@ -36,10 +37,12 @@ typedef struct domino_factor_status {
  * on the slots alone:
  *  - the table path: tables made once replace the row kernel's binary
  *    searches on the rows whose rows k are interior too ("deep" rows);
- *  - the line path (factor_lines.cu), when every row, boundary rows too,
- *    holds exactly the stencil's entries that fall inside the grid (the
- *    bits of its mask): a warp factors a grid line (y, z) 32 rows at a
- *    time, waiting on the lines it reads, not on rows. */
+ *  - when every row, boundary rows too, holds exactly the stencil's
+ *    entries that fall inside the grid (the bits of its mask), a warp
+ *    factors a grid line (y, z) 32 rows at a time, waiting on the lines it
+ *    reads, not on rows: the scan path (factor_scan.cu) for stencils
+ *    without triangles, whose factorization changes only the pivots, or
+ *    the experimental line path (factor_lines.cu). */
 #define FACTOR_STENCIL_LINES 8 /* other lines a line reads, at most */
 typedef struct factor_stencil_args {
     int32_t nx, ny, nz;     /* the grid; nx == 0: no stencil path */
@@ -168,7 +171,7 @@ struct domino_factor_plan_s {
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
-    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + 2 z, ny * nz */
+    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     domino_factor_status *st;    /* device status record */

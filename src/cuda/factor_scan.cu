@@ -15,41 +15,61 @@
  *     line a_ki and k's published value, its own ready flag (the pending
  *     sentinel; the loads are repeated until none is pending);
  *  2. S_i = a_ii less the other lines' terms q_k / d_k (q_k = a_ik a_ki,
- *     IC(0): a_ik^2), multiplied by the published reciprocals r_k = 1 / d_k;
+ *     IC(0): a_ik^2), q_k multiplied by the published reciprocal r_k = 1 / d_k;
  *  3. along the line d_i = S_i - q_i / d_{i-1} is a Moebius map of d_{i-1}:
  *     the chunk's maps are composed by a warp scan of 2 x 2 matrices and
  *     applied to the previous chunk's last pivot, num / den, which gives
  *     d_i = num / den and r_i = den / num at once (two independent
- *     divisions: one division's latency on the critical path a step);
+ *     divisions: one division's latency on the critical path a step).  The
+ *     scan runs on e_i = d_i / sigma_i, sigma_i the power of two of a_ii,
+ *     so its entries stay near 1 whatever the matrix's scale;
  *  4. r_i is published, then the row's factor values written: L entries
  *     a_ik r_k (IC(0): a_ik sqrt r_k), the pivot d_i (IC(0): sqrt d_i), A's U.
- * A chunk with a pivot that is not good (zero, not finite; IC(0): not
- * positive), that lost more than SCAN_CANCEL of its terms to cancellation,
- * or whose step would magnify an error of its predecessor's pivot
- * (|q_i / d_{i-1}| > |d_{i-1}|) is walked again lane after lane, its
- * pivots checked, replaced or reported as the CPU does (ref_ilu0.c,
- * ref_ic0.c); st->walked counts such chunks.  The factors agree with the
- * CPU's to a few ulps.  DOMINO_FACTOR_SCAN=serial instead publishes d_i
- * and walks every chunk with the CPU's operations (divisions by d_k, in
- * the CPU's order): the factors are then the CPU's bit for bit.
+ * Relative errors grow by |t_i / d_i| a step (t_i = S_i - d_i, the in-line
+ * term): a chunk whose growth, summed over its lanes by exponents, passes
+ * 2^SCAN_GROWTH, or that holds a bad pivot (zero, not finite; IC(0): not
+ * positive), is walked again lane after lane with the CPU's operations from
+ * S_i, its pivots checked, replaced or reported as the CPU does
+ * (ref_ilu0.c, ref_ic0.c); st->walked counts such chunks.  So the factors
+ * agree with the CPU's to the tests' tolerance (1e3 eps, pivots compared
+ * one by one); S_i itself comes from the reciprocals, so where the CPU
+ * finds a pivot exactly zero by cancellation this path may find a tiny
+ * one.  DOMINO_FACTOR_SCAN=serial instead publishes d_i and walks every
+ * chunk with the CPU's operations (divisions by d_k, in the CPU's order):
+ * the factors are then the CPU's bit for bit.
  *
  * A warp waits only on lines of smaller tickets (every line read has a
- * smaller key y + w z, factor_stencil.c), taken by warps that are running or
- * done: the kernel is launched with no more blocks than the device holds
- * at once, and its warps loop over tickets. */
+ * smaller key y + w z, factor_stencil.c), and a warp takes a ticket only
+ * while it runs: the line it waits on is being factored or done, whatever
+ * the blocks' order or residency.  The kernel is launched with as many
+ * blocks as the device holds at once, and its warps loop over tickets. */
 #include "factor_plan.h"
 #include "device_util.cuh"
-
-#include <stdlib.h>
 
 #define SCAN_WARPS 4             /* warps a block */
 #define SCAN_OTHER FACTOR_SCAN_OTHER /* lower offsets on other lines, at most */
 #define SCAN_SLEEP_CAP 64        /* back-off cap of the waits, ns (64-256 within 5%, 1024 worse) */
-#define SCAN_CANCEL 0x1p-8       /* |d_i| below this times its largest term: walked */
+#define SCAN_GROWTH 10           /* log2 of the relative error growth a scanned chunk may have */
 #define SCAN_FULL 0xffffffffu
 #define SCAN_MIN_BLOCKS 8        /* blocks an SM (64 registers): within 5% of 1 on H100 */
 
 __device__ __forceinline__ uint64_t scan_below(int s) { return (1ULL << s) - 1; }
+
+/* the biased exponent of |v| (0: zero or subnormal, 2047: not finite) */
+__device__ __forceinline__ int scan_exponent(double v)
+{
+    return (int)((__double_as_longlong(v) >> 52) & 0x7ff);
+}
+
+/* *scale = 2^e for the exponent e of |v|, *inv = 2^-e (both 1 when v is 0,
+ * subnormal, not finite or at least 2^1023): v * inv is exact and near 1 */
+__device__ __forceinline__ void scan_scale(double v, double *scale, double *inv)
+{
+    long long bits = scan_exponent(v);
+    bool plain = bits == 0 || bits >= 2046;
+    *scale = plain ? 1.0 : __longlong_as_double(bits << 52);
+    *inv = plain ? 1.0 : __longlong_as_double((2046LL - bits) << 52);
+}
 
 /* the pivot of a row from S, its in-line entries a = a_{i,i-1} and c =
  * a_{i-1,i} (IC0: unused) and its predecessor's pivot prev, with the CPU's
@@ -90,7 +110,7 @@ __device__ __forceinline__ void scan_rescale(double *m)
 {
     double big = fmax(fmax(fabs(m[0]), fabs(m[1])), fmax(fabs(m[2]), fabs(m[3])));
     long long bits = __double_as_longlong(big) >> 52; /* biased exponent: big >= 0 */
-    if (bits == 0 || bits == 0x7ff) return;
+    if (bits == 0 || bits >= 2046) return; /* 2^(1023 - bits) would be 0 or subnormal */
     double scale = __longlong_as_double((2046LL - bits) << 52); /* 2^(1023 - bits) */
 #pragma unroll
     for (int k = 0; k < 4; k++) m[k] *= scale;
@@ -134,7 +154,9 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                    int64_t nnz, double *val, const int32_t *__restrict__ line_order, double *pivots,
                    double pivot_shift, int cap, domino_factor_status *st)
 {
-    const int lane = threadIdx.x & 31, lower = a.lower, in_slot = lower - 1, other = lower - 1;
+    /* the in-line entry (-1, 0, 0) is the last lower slot, in_slot; the
+     * other-line slots are the `other` before it (same_line == 1) */
+    const int lane = threadIdx.x & 31, lower = a.lower, in_slot = lower - 1, other = in_slot;
     const int64_t lines = (int64_t)a.ny * a.nz, n = lines * a.nx;
     const uint64_t all = scan_below(a.npoints);
     for (;;) {
@@ -147,7 +169,8 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
         const double *src = valA + (int64_t)b * nnzA;
         double *v = val + (int64_t)b * nnz, *piv = pivots + (int64_t)b * n;
         const uint64_t myz = domino_factor_line_mask(&a, y, z) & all;
-        double carry = 1.0, carry_r = 1.0; /* the previous chunk's last pivot, its reciprocal */
+        /* the previous chunk's last pivot, its reciprocal, 1 / its scale (scan_scale of a_ii) */
+        double carry = 1.0, carry_r = 1.0, carry_inv = 1.0;
         for (int32_t x0 = 0; x0 < a.nx; x0 += 32) {
             const int rows = a.nx - x0 < 32 ? a.nx - x0 : 32;
             const bool active = lane < rows;
@@ -184,6 +207,17 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                     cin = __ldg(&src[__ldg(&ptrA[i - 1]) + __popcll(mp & scan_below(lower)) + 1]);
                 }
             }
+            /* the scan works on e_i = d_i / sigma_i, sigma_i the power of two of
+             * a_ii: e_i = S_i / sigma_i - q'_i / e_{i-1}, q'_i = (a_in / sigma_i)
+             * (c_in / sigma_{i-1}), S_i / sigma_i = a_ii / sigma_i - sum_k p_k r_k,
+             * p_k = (a_ik / sigma_i) a_ki (IC0: a_ik): entries near 1 whatever
+             * the matrix's scale, all but the r_k terms ready before the wait */
+            double sig, inv, pk[SCAN_OTHER];
+            scan_scale(aii, &sig, &inv);
+            const double inv_up = __shfl_up_sync(SCAN_FULL, inv, 1);
+            const double qs = (ain * inv) * ((KIND == 0 ? cin : ain) * (lane > 0 ? inv_up : carry_inv));
+#pragma unroll
+            for (int s = 0; s < SCAN_OTHER; s++) pk[s] = (ak[s] * inv) * (KIND == 0 ? ck[s] : ak[s]);
             wait_pending<double, int64_t, SCAN_OTHER>(piv, nb, dk, cap);
             /* 2.-3. the pivots of the chunk: with the CPU's operations, or the scan */
             double d = 0.0, r = 0.0, prev = carry, lin = 0.0, lk[SCAN_OTHER];
@@ -207,30 +241,37 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                     p = __shfl_sync(SCAN_FULL, d, j);
                 }
             } else { /* dk: reciprocals */
-                const double qin = KIND == 0 ? ain * cin : ain * ain;
-                double S = aii;
+                double Ss = aii * inv;
 #pragma unroll
                 for (int s = 0; s < SCAN_OTHER; s++)
-                    if (nb[s] >= 0) S -= (KIND == 0 ? ak[s] * ck[s] : ak[s] * ak[s]) * dk[s];
+                    if (nb[s] >= 0) Ss -= pk[s] * dk[s];
+                const double S = Ss * sig;
                 double num, den;
-                scan_mobius(S, qin, active, carry, &num, &den);
-                d = num / den;
-                r = den / num;
+                scan_mobius(Ss, qs, active, carry * carry_inv, &num, &den);
+                d = num / den * sig;
+                r = den / num * inv;
                 const double up = __shfl_up_sync(SCAN_FULL, d, 1);
                 if (lane > 0) prev = up;
-                /* the step's terms: S and t = S - d; errors of prev pass to d
-                 * times |t / prev| (walked above 1) */
-                const double term = fabs(S - d);
-                const bool off = active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) ||
-                                            !(fabs(d) >= SCAN_CANCEL * fmax(fabs(S), term)) ||
-                                            !(term <= fabs(prev)));
-                if (__any_sync(SCAN_FULL, off)) { /* lane after lane, the CPU's pivot rules */
+                /* relative errors grow by |t_i / d_i| a step, t_i = S_i - d_i: a
+                 * chunk whose growth (by exponents) passes 2^SCAN_GROWTH, or with
+                 * a bad pivot (here or before), is walked */
+                int bits = scan_exponent(S - d) - scan_exponent(d) + 1; /* >= log2 |t_i / d_i| */
+                if (bits < 0 || !active) bits = 0;
+                if (active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) ||
+                               scan_exponent(d) == 0 || scan_exponent(S - d) == 2047))
+                    bits = 3;
+                /* the chunk's growth, by votes: lanes of 1, 2, 3 or more bits */
+                const int total = __any_sync(SCAN_FULL, bits >= 3)
+                                      ? SCAN_GROWTH + 1
+                                      : __popc(__ballot_sync(SCAN_FULL, bits >= 1)) +
+                                            __popc(__ballot_sync(SCAN_FULL, bits >= 2));
+                if (total > SCAN_GROWTH) { /* lane after lane, the CPU's pivot rules */
                     if (lane == 0) atomicAdd(&st->walked, 1ULL);
                     double p = carry;
                     for (int j = 0; j < rows; j++) {
                         if (lane == j) {
                             prev = p;
-                            d = has ? S - qin / prev : S;
+                            d = scan_pivot<KIND>(S, ain, cin, prev, has, &lin);
                             if (scan_bad<KIND>(d)) d = scan_replace(d, pivot_shift, st, (long long)b * n + i);
                             r = 1.0 / d;
                         }
@@ -239,6 +280,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 }
             }
             carry = __shfl_sync(SCAN_FULL, d, rows - 1);
+            carry_inv = __shfl_sync(SCAN_FULL, inv, rows - 1);
             const double rprev = __shfl_up_sync(SCAN_FULL, r, 1); /* lane 0: below */
             const double rcarry = carry_r;
             carry_r = __shfl_sync(SCAN_FULL, r, rows - 1);
@@ -258,7 +300,8 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 if (nb[s] >= 0) row[__popcll(mi & scan_below(s))] = lk[s];
             if (has) row[dpos - 1] = lin;
             row[dpos] = KIND == 0 ? d : sqrt(d);
-            if (KIND == 0) /* U right of the diagonal: A's */
+            if (KIND == 0) /* U right of the diagonal: A's (loaded here: loading it before the
+                              wait, in registers, was 0.5-7% slower on H100) */
                 for (int q = dpos + 1; q < __popcll(mi); q++) row[q] = __ldg(&src[pa + q]);
         }
     }
@@ -275,9 +318,7 @@ extern "C" cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, 
     typedef void (*scan_fn)(const factor_stencil_args, int32_t, const int64_t *, int64_t,
                             const double *, const int64_t *, int64_t, double *, const int32_t *,
                             double *, double, int, domino_factor_status *);
-    const char *poll = getenv("DOMINO_FACTOR_POLL"); /* experiments */
-    int cap = poll ? atoi(poll) : SCAN_SLEEP_CAP;
-    if (cap < 32 || cap > 1000000) cap = SCAN_SLEEP_CAP;
+    const int cap = SCAN_SLEEP_CAP;
     scan_fn k = kind == 0 ? (serial ? factor_scan_kernel<0, true> : factor_scan_kernel<0, false>)
                           : (serial ? factor_scan_kernel<1, true> : factor_scan_kernel<1, false>);
     int per_sm = 0;

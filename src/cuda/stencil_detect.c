@@ -9,7 +9,9 @@
 #include <string.h>
 
 #define WINDOWS 2      /* sampled windows of rows */
-#define WINDOW 16      /* rows per window */
+#define WINDOW 256     /* rows per window at most (n / 2 below; one copy each): wide enough
+                          to hold an interior row of thin grids (70 x 7 x 6), where two
+                          windows of 16 rows could both fall on boundary lines */
 #define MAX_ROW 64     /* longest row looked at */
 #define MAX_TRIES 4    /* grids checked by the kernel at most */
 
@@ -27,12 +29,13 @@ static domino_status sample_row(domino_handle h, domino_dmatrix dA, int upper, i
     int64_t n = dA->nrows, ptr[WINDOW + 1], best_row = -1, best_len = -1, best_jb = 0;
     int32_t cols[MAX_ROW];
     int64_t starts[WINDOWS] = {n / 2 + n / 7 + 3, n / 3 + 17};
+    const int64_t rows = n / 2 < WINDOW ? n / 2 : WINDOW; /* n >= 32 */
     *count = 0;
     for (int w = 0; w < WINDOWS; w++) {
-        int64_t s0 = starts[w] < 0 ? 0 : starts[w] > n - WINDOW ? n - WINDOW : starts[w];
-        domino_status s = domino_gpu_download(h, ptr, dA->ptr + s0, sizeof(ptr));
+        int64_t s0 = starts[w] < 0 ? 0 : starts[w] > n - rows ? n - rows : starts[w];
+        domino_status s = domino_gpu_download(h, ptr, dA->ptr + s0, (size_t)(rows + 1) * sizeof(int64_t));
         if (s) return s;
-        for (int i = 0; i < WINDOW; i++)
+        for (int i = 0; i < rows; i++)
             if (ptr[i + 1] - ptr[i] > best_len && ptr[i + 1] - ptr[i] <= MAX_ROW) {
                 best_len = ptr[i + 1] - ptr[i];
                 best_row = s0 + i;
@@ -106,7 +109,7 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
     int64_t d[MAX_ROW];
     int count = 0, tries = 0, off[3 * DOMINO_STENCIL_MAX_POINTS];
     *found = 0;
-    if (dA->format != DOMINO_CSR || !dA->sorted || dA->nrows < 2 * WINDOW ||
+    if (dA->format != DOMINO_CSR || !dA->sorted || dA->nrows < 32 ||
         dA->nnz > (int64_t)DOMINO_STENCIL_MAX_POINTS * dA->nrows)
         return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
     domino_status s = domino_gpu_context_get(h, &gpu);

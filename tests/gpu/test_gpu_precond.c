@@ -100,6 +100,29 @@ static double factor_difference(domino_handle h, domino_factor_plan plan, int32_
     return worst < 0 ? -1.0 : worst / (scale > 0 ? scale : 1.0);
 }
 
+/* max |gpu - cpu| / |cpu| over the diagonal entries (the pivots, or their
+ * square roots) of the factor of batch index b: relative, so that errors of
+ * small pivots show; -1 on a size mismatch */
+static double pivot_difference(domino_handle h, domino_factor_plan plan, int32_t b, domino_matrix F)
+{
+    domino_dmatrix dF = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_factor_get(h, plan, b, &dF));
+    CHECK_OK(h, domino_matrix_get_view(h, F, &v));
+    if (!dF || dF->nnz != v.nnz) return -1.0;
+    double *got = malloc(sizeof(double) * (size_t)(v.nnz + 1)), worst = 0.0;
+    CHECK_OK(h, domino_gpu_download(h, got, dF->val, (size_t)v.nnz * sizeof(double)));
+    const double *want = v.val;
+    for (int32_t r = 0; r < v.nrows; r++)
+        for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
+            if (v.ind[k] == r) {
+                double e = fabs(got[k] - want[k]) / (want[k] != 0.0 ? fabs(want[k]) : 1.0);
+                if (!(e <= worst)) worst = e;
+            }
+    free(got);
+    return worst;
+}
+
 /* GPU factor (ours, or cuSPARSE's) of A equals the CPU reference's */
 static void check_factor(domino_handle h, domino_matrix A, domino_factor_kind kind, int use_cusparse,
                          const char *label)
@@ -274,15 +297,17 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
         CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
         unsetenv("DOMINO_FACTOR_SCAN");
         double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
+        double pdiff = F ? pivot_difference(h, plan, 0, F) : -1.0;
         if (mode)
-            printf("%-34s %s %-6s path%s max rel diff %.2e (%.1f eps)  analysis %.3f compute %.3f ms"
-                   "  walked %lld\n",
+            printf("%-34s %s %-6s path%s max rel diff %.2e (%.1f eps), pivots %.1f eps  analysis %.3f"
+                   " compute %.3f ms  walked %lld\n",
                    label, kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ",
                    line ? "line" : scan ? "scan" : table ? "table" : "no",
-                   mode == 4 ? " (serial)" : "", diff, diff / eps,
+                   mode == 4 ? " (serial)" : "", diff, diff / eps, pdiff / eps,
                    1e3 * domino_factor_plan_analysis_seconds(plan),
                    1e3 * domino_factor_plan_compute_seconds(plan), (long long)plan->walked);
         CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+        if (scan) CHECK(pdiff >= 0.0 && pdiff <= FACTOR_EPS * eps);
         if (line || (scan && mode == 4)) CHECK(diff == 0.0);
         got[mode] = factor_values(h, plan, &nnz[mode]);
         domino_factor_plan_free(plan);
@@ -300,11 +325,11 @@ static void test_stencil_path(domino_handle h)
     enum { COUNT = 11 };
     domino_matrix A[COUNT] = {stencil(h, DOMINO_D3N7, 13, 12, 11), stencil(h, DOMINO_D3N27, 11, 10, 9),
                               stencil(h, DOMINO_D3N33, 13, 13, 12), stencil(h, DOMINO_D2N9, 21, 20, 1),
-                              stencil(h, DOMINO_D3N13, 45, 9, 10), stencil(h, DOMINO_D3N19, 70, 9, 6),
+                              stencil(h, DOMINO_D3N13, 45, 9, 10), stencil(h, DOMINO_D3N19, 70, 7, 6),
                               NULL, NULL, NULL, stencil(h, DOMINO_D2N5, 23, 19, 1),
                               stencil(h, DOMINO_D3N7, 71, 9, 7)};
     const char *names[COUNT] = {"d3n7 13x12x11", "d3n27 11x10x9", "d3n33 13x13x12", "d2n9 21x20",
-                                "d3n13 45x9x10", "d3n19 70x9x6", "d3n7 10^3 less an interior pair",
+                                "d3n13 45x9x10", "d3n19 70x7x6", "d3n7 10^3 less an interior pair",
                                 "d3n7 10^3 less a boundary pair", "d3n7 10^3 and an interior pair",
                                 "d2n5 23x19", "d3n7 71x9x7"};
     domino_matrix P = stencil(h, DOMINO_D3N7, 10, 10, 10);
@@ -345,17 +370,86 @@ static void test_stencil_path(domino_handle h)
     domino_matrix_free(R);
 }
 
+/* The scan path's accuracy guards, against the CPU (factor and pivots):
+ *  - D2N5 64x40 with every value times 2^k, k = -360 .. 520: the scan
+ *    works on values scaled near 1, so no chunk is walked, nothing
+ *    overflows, no false zero pivot;
+ *  - an anisotropic D3N7 (x neighbours -1, the others -1e-3, diagonal
+ *    2 + 4e-3): along x the pivots approach 1.065 with d_i = 2.004 -
+ *    1/d_{i-1}, each step passing 0.88 of its predecessor's relative error;
+ *  - x-lines whose pivots halve at every step, d_x = 2^-x, with in-line
+ *    terms 1.5 d_x (diagonal 2.5 2^-x, 1 at x = 0, no other-line coupling:
+ *    d_x 2^x = 2.5 - 1.5 / (d_{x-1} 2^(x-1)) held on its unstable root 1):
+ *    relative errors grow 1.5x a step, so full chunks are walked lane after lane
+ *    (walked > 0) and the factors stay the CPU's (ILU(0) in exact binary
+ *    values, IC(0) with sqrt(3) 2^-x off the diagonal). */
+static void test_scan_accuracy(domino_handle h)
+{
+    static const int powers[5] = {-360, -345, 0, 345, 520};
+    for (int p = 0; p < 5; p++) {
+        domino_matrix A = stencil(h, DOMINO_D2N5, 64, 40, 1);
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+        double *val = v.val;
+        for (int64_t k = 0; k < v.nnz; k++) val[k] = ldexp(val[k], powers[p]);
+        char label[64];
+        snprintf(label, sizeof label, "d2n5 64x40 times 2^%d", powers[p]);
+        check_stencil_path(h, A, DOMINO_FACTOR_ILU0, 1, 1, 1, label);
+        check_stencil_path(h, A, DOMINO_FACTOR_IC0, 1, 1, 1, label);
+        domino_matrix_free(A);
+    }
+    for (int shape = 0; shape < 2; shape++)
+        for (int kind = 0; kind < 2; kind++) {
+            domino_matrix A = stencil(h, DOMINO_D3N7, 70, 6, 5);
+            domino_matrix_view v;
+            CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+            double *val = v.val;
+            for (int32_t i = 0; i < v.nrows; i++) {
+                int x = i % 70;
+                for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
+                    int32_t c = v.ind[k];
+                    if (shape == 0) /* anisotropic */
+                        val[k] = c == i ? 2.0 + 4e-3 : (c == i - 1 || c == i + 1) ? -1.0 : -1e-3;
+                    else if (c == i) /* halving pivots: d_0 = 1 starts them on the unstable root */
+                        val[k] = x == 0 ? 1.0 : ldexp(2.5, -x);
+                    else if (c == i - 1)
+                        val[k] = kind ? -sqrt(3.0) * ldexp(1.0, -x) : ldexp(-3.0, -x);
+                    else if (c == i + 1)
+                        val[k] = kind ? -sqrt(3.0) * ldexp(1.0, -x - 1) : ldexp(-1.0, -x - 1);
+                    else
+                        val[k] = 0.0;
+                }
+            }
+            const char *label = shape ? "d3n7 70x6x5 halving pivots" : "d3n7 70x6x5 anisotropic";
+            check_stencil_path(h, A, (domino_factor_kind)kind, 1, 1, 1, label);
+            if (shape == 1) {
+                domino_dmatrix dA = NULL;
+                domino_factor_plan plan = NULL;
+                CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+                CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, NULL, &plan));
+                CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
+                CHECK(plan && plan->stencil.scan_path && plan->walked > 0);
+                domino_factor_plan_free(plan);
+                domino_dmatrix_free(dA);
+            }
+            domino_matrix_free(A);
+        }
+}
+
 /* bad pivots on the line path (DOMINO_FACTOR_STENCIL=2) and on the scan
  * path (the default): the row the CPU names (ILU(0): row r's lower part
  * and diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0, a
- * negative pivot), and with a shift the CPU's replacements and factor (the
- * scan path walks the chunk of the bad pivot lane after lane) */
+ * negative pivot; at x = 5, 31 and 32: inside a chunk and on both sides of
+ * a chunk boundary), and with a shift the CPU's replacements and factor
+ * (the scan path walks the chunk of the bad pivot lane after lane) */
 static void test_stencil_pivots(domino_handle h)
 {
-    const int32_t r = 5 + 40 * (6 + 11 * 4); /* (5, 6, 4) of 40 x 11 x 10 */
+    static const int32_t xs[3] = {5, 31, 32}; /* inside a chunk, the last and the first of one */
     const char *modes[2] = {"2", NULL};
     for (int m = 0; m < 2; m++)
-        for (int kind = 0; kind < 2; kind++) {
+        for (int q = 0; q < 6; q++) {
+            const int kind = q & 1;
+            const int32_t r = xs[q / 2] + 40 * (6 + 11 * 4); /* (x, 6, 4) of 40 x 11 x 10 */
             domino_matrix A = stencil(h, DOMINO_D3N7, 40, 11, 10), F = NULL;
             domino_matrix_view v;
             CHECK_OK(h, domino_matrix_get_view(h, A, &v));
@@ -374,8 +468,8 @@ static void test_stencil_pivots(domino_handle h)
             char want[32];
             snprintf(want, sizeof want, "row %d", r);
             CHECK(strstr(domino_last_error(h), want) != NULL);
-            printf("d3n7 40x11x10 %s, %s path: %s\n", kind ? "IC0 " : "ILU0", m ? "scan" : "line",
-                   domino_last_error(h));
+            printf("d3n7 40x11x10 %s, %s path, row %d: %s\n", kind ? "IC0 " : "ILU0", m ? "scan" : "line",
+                   r, domino_last_error(h));
             domino_factor_plan_free(plan);
             int64_t cpu_replaced = 0, gpu_replaced = -1;
             opt.pivot_shift = kind ? 4.0 : 1e-3;
@@ -468,7 +562,7 @@ static void test_pivots(domino_handle h)
 static void test_batch(domino_handle h)
 {
     enum { BATCH = 3 };
-    domino_matrix A = stencil(h, DOMINO_D3N7, 10, 9, 8), M[BATCH];
+    domino_matrix A = stencil(h, DOMINO_D3N7, 40, 9, 8), M[BATCH]; /* lines of two chunks */
     domino_matrix_view v;
     CHECK_OK(h, domino_matrix_get_view(h, A, &v));
     size_t bytes = (size_t)v.nnz * sizeof(double);
@@ -684,6 +778,7 @@ int main(void)
     test_factors(h);
     test_factor_lanes(h);
     test_stencil_path(h);
+    test_scan_accuracy(h);
     test_stencil_pivots(h);
     test_pivots(h);
     test_batch(h);

@@ -314,12 +314,14 @@ static void test_bad_input(domino_handle h)
 /* the AUTO engine of domino_trsv_* on a stencil CSR takes the structured
  * solve (lower and upper, op N and op T -- the compact copy of S scattered
  * from the CSR of S^T --, several right-hand sides, new values, pivots);
- * on a DAG it does not, and a forced STENCIL engine says why */
+ * on a DAG it does not, and a forced STENCIL engine says why; thin grids
+ * (most lines on the boundary) are detected too */
 static void test_trsv_auto(domino_handle h)
 {
     static const struct { domino_stencil st; int32_t nx, ny, nz; } probs[] = {
-        {DOMINO_D3N27, 20, 17, 13}, {DOMINO_D2N5, 61, 40, 1}, {DOMINO_D3N13, 9, 33, 7}, {DOMINO_D3N7, 40, 1, 30}};
-    for (int k = 0; k < 4; k++)
+        {DOMINO_D3N27, 20, 17, 13}, {DOMINO_D2N5, 61, 40, 1}, {DOMINO_D3N13, 9, 33, 7}, {DOMINO_D3N7, 40, 1, 30},
+        {DOMINO_D3N19, 70, 7, 6}, {DOMINO_D3N27, 50, 6, 5}}; /* thin grids: the detector's windows */
+    for (int k = 0; k < (int)(sizeof probs / sizeof probs[0]); k++)
         for (int fo = 0; fo < 4; fo++) {
             int fill = fo & 1;
             domino_op op = fo >> 1 ? DOMINO_OP_T : DOMINO_OP_N; /* op T: S^T scattered, not transposed */
