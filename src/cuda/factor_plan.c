@@ -24,6 +24,7 @@ void domino_factor_plan_free(domino_factor_plan p)
     cudaFree(p->line_order);
     cudaFree(p->progress);
     cudaFree(p->pivots);
+    cudaFree(p->padded);
     cudaFree(p->st);
     if (p->alias)
         for (int32_t b = 0; b < p->batch; b++)
@@ -256,7 +257,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
     } else if (!e && p->stencil.line_path)
         e = domino_launch_factor_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
                                        p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
-                                       p->line_order, p->progress, p->pivot_shift, p->st);
+                                       p->padded, p->line_order, p->progress, p->pivot_shift, p->st);
     else if (!e)
         e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag, p->order,
                                  p->nnz, p->work, p->val, p->pivot_shift, p->st, p->lanes,

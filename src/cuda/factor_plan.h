@@ -174,6 +174,7 @@ struct domino_factor_plan_s {
     int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
+    double *padded;              /* line path: the slot-major working copy, width * n * batch */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
@@ -226,13 +227,14 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
 /* dynamic shared memory of a block of the line kernel */
 size_t domino_factor_lines_smem(const factor_stencil_args *a);
 /* the line-path factorization (kind 0 ILU0 on A's pattern, ptr == ptrA; 1
- * IC0 on the lower triangle ptr) from A's values into val, batch matrices;
+ * IC0 on the lower triangle ptr) from A's values into val, batch matrices,
+ * through padded (width * n * batch doubles: the slot-major working copy);
  * lines ticketed in line_order; progress all -1 and st reset on entry;
  * as many blocks as num_sms multiprocessors hold at once */
 cudaError_t domino_launch_factor_lines(cudaStream_t stream, int kind, int num_sms,
                                        const factor_stencil_args *a, int32_t batch,
                                        const int64_t *ptrA, int64_t nnzA, const double *valA,
-                                       const int64_t *ptr, int64_t nnz, double *val,
+                                       const int64_t *ptr, int64_t nnz, double *val, double *padded,
                                        const int32_t *line_order, int32_t *progress,
                                        double pivot_shift, domino_factor_status *st);
 

@@ -43,33 +43,15 @@
  * while it runs: the line it waits on is being factored or done, whatever
  * the blocks' order or residency.  The kernel is launched with as many
  * blocks as the device holds at once, and its warps loop over tickets. */
-#include "factor_plan.h"
+#include "factor_scan.cuh"
 #include "device_util.cuh"
 
 #define SCAN_WARPS 4             /* warps a block */
 #define SCAN_OTHER FACTOR_SCAN_OTHER /* lower offsets on other lines, at most */
 #define SCAN_SLEEP_CAP 64        /* back-off cap of the waits, ns (64-256 within 5%, 1024 worse) */
-#define SCAN_GROWTH 10           /* log2 of the relative error growth a scanned chunk may have */
-#define SCAN_FULL 0xffffffffu
 #define SCAN_MIN_BLOCKS 8        /* blocks an SM (64 registers): within 5% of 1 on H100 */
 
 __device__ __forceinline__ uint64_t scan_below(int s) { return (1ULL << s) - 1; }
-
-/* the biased exponent of |v| (0: zero or subnormal, 2047: not finite) */
-__device__ __forceinline__ int scan_exponent(double v)
-{
-    return (int)((__double_as_longlong(v) >> 52) & 0x7ff);
-}
-
-/* *scale = 2^e for the exponent e of |v|, *inv = 2^-e (both 1 when v is 0,
- * subnormal, not finite or at least 2^1023): v * inv is exact and near 1 */
-__device__ __forceinline__ void scan_scale(double v, double *scale, double *inv)
-{
-    long long bits = scan_exponent(v);
-    bool plain = bits == 0 || bits >= 2046;
-    *scale = plain ? 1.0 : __longlong_as_double(bits << 52);
-    *inv = plain ? 1.0 : __longlong_as_double((2046LL - bits) << 52);
-}
 
 /* the pivot of a row from S, its in-line entries a = a_{i,i-1} and c =
  * a_{i-1,i} (IC0: unused) and its predecessor's pivot prev, with the CPU's
@@ -84,62 +66,6 @@ __device__ __forceinline__ double scan_pivot(double S, double a, double c, doubl
     }
     *l = KIND == 0 ? a / prev : a / sqrt(prev);
     return __dsub_rn(S, __dmul_rn(*l, KIND == 0 ? c : *l));
-}
-
-/* a pivot the CPU would replace or report */
-template <int KIND> __device__ __forceinline__ bool scan_bad(double d)
-{
-    return KIND == 0 ? !(d != 0.0 && isfinite(d)) : !(d > 0.0 && isfinite(d));
-}
-
-/* a bad pivot d of row b n + i: pivot_shift, counted, or reported (d kept) */
-__device__ __forceinline__ double scan_replace(double d, double pivot_shift, domino_factor_status *st,
-                                               long long row)
-{
-    if (pivot_shift == 0.0) {
-        atomicMin(&st->bad_pivot, row);
-        return d;
-    }
-    atomicAdd(&st->replaced, 1ULL);
-    return pivot_shift;
-}
-
-/* m * 2^-e, e the exponent of the largest |m[0..3]| (exact; nothing done
- * when that is 0, subnormal or not finite) */
-__device__ __forceinline__ void scan_rescale(double *m)
-{
-    double big = fmax(fmax(fabs(m[0]), fabs(m[1])), fmax(fabs(m[2]), fabs(m[3])));
-    long long bits = __double_as_longlong(big) >> 52; /* biased exponent: big >= 0 */
-    if (bits == 0 || bits >= 2046) return; /* 2^(1023 - bits) would be 0 or subnormal */
-    double scale = __longlong_as_double((2046LL - bits) << 52); /* 2^(1023 - bits) */
-#pragma unroll
-    for (int k = 0; k < 4; k++) m[k] *= scale;
-}
-
-/* M_lane(M_lane-1(... M_0(carry))) = *num / *den for M_j(d) = (S_j d -
- * q_j) / d and the identity on lanes not live: an inclusive Kogge-Stone
- * scan of the matrices [[S, -q], [1, 0]], later times earlier, each
- * product rescaled */
-__device__ __forceinline__ void scan_mobius(double S, double q, bool live, double carry, double *num,
-                                            double *den)
-{
-    const int lane = threadIdx.x & 31;
-    double m[4] = {live ? S : 1.0, live ? -q : 0.0, live ? 1.0 : 0.0, live ? 0.0 : 1.0};
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        double p[4];
-#pragma unroll
-        for (int k = 0; k < 4; k++) p[k] = __shfl_up_sync(SCAN_FULL, m[k], o);
-        if (lane >= o) {
-            double r[4] = {m[0] * p[0] + m[1] * p[2], m[0] * p[1] + m[1] * p[3],
-                           m[2] * p[0] + m[3] * p[2], m[2] * p[1] + m[3] * p[3]};
-            scan_rescale(r);
-#pragma unroll
-            for (int k = 0; k < 4; k++) m[k] = r[k];
-        }
-    }
-    *num = m[0] * carry + m[1];
-    *den = m[2] * carry + m[3];
 }
 
 /* KIND 0 ILU0 on A's pattern (the factor at the positions of A), 1 IC0 on
@@ -260,12 +186,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 if (active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) ||
                                scan_exponent(d) == 0 || scan_exponent(S - d) == 2047))
                     bits = 3;
-                /* the chunk's growth, by votes: lanes of 1, 2, 3 or more bits */
-                const int total = __any_sync(SCAN_FULL, bits >= 3)
-                                      ? SCAN_GROWTH + 1
-                                      : __popc(__ballot_sync(SCAN_FULL, bits >= 1)) +
-                                            __popc(__ballot_sync(SCAN_FULL, bits >= 2));
-                if (total > SCAN_GROWTH) { /* lane after lane, the CPU's pivot rules */
+                if (scan_walk_vote(bits)) { /* lane after lane, the CPU's pivot rules */
                     if (lane == 0) atomicAdd(&st->walked, 1ULL);
                     double p = carry;
                     for (int j = 0; j < rows; j++) {

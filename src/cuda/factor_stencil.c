@@ -8,9 +8,8 @@
  *  - the scan path (factor_scan.cu) for a stencil without triangles (D2N5,
  *    D3N7), whose factorization changes only the pivots;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
- *    experiment: correct, the CPU's factors bit for bit, but 3-25x slower
- *    than the table path on the 3D Poisson problems,
- *    bench/results/h100-precond13/line-path).
+ *    experiment: correct, but 1.3-2.4x slower than the table path on
+ *    D3N27, bench/results/h100-precond16).
  * Their line order is made here.  Cost: the detector's sampling, one pass
  * over the pattern (a thread per row), the order (ny nz words).
  * DOMINO_FACTOR_STENCIL=0 turns every path off, =1 leaves the table path
@@ -70,6 +69,8 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         (scan && (e = cudaMalloc((void **)&p->pivots,
                                  (size_t)lines * nx * (size_t)p->batch * sizeof(double)))) ||
         (!scan && (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t)))) ||
+        (!scan && (e = cudaMalloc((void **)&p->padded, (size_t)lines * nx * (size_t)a.width *
+                                                          (size_t)p->batch * sizeof(double)))) ||
         (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t),
                              cudaMemcpyHostToDevice, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {

@@ -258,25 +258,30 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
  * stencil's entries, its factors bit for bit the searching kernel's (with
  * 32 lanes a row and with 4: entries past the held ones); 2 the
  * experimental line path where every row holds exactly its entries inside
- * the grid, its factors bit for bit the CPU's; unset (the default) the
- * scan path for such a stencil without triangles (want_scan: D2N5, D3N7),
- * its factors within FACTOR_EPS of the CPU's and, with
- * DOMINO_FACTOR_SCAN=serial, bit for bit the CPU's, else the table path.
+ * the grid, its factors within FACTOR_EPS of the CPU's (its in-line part
+ * by a scan where the stencil allows) and bit for bit with
+ * DOMINO_FACTOR_LINES=walk; unset (the default) the scan path for such a
+ * stencil without triangles (want_scan: D2N5, D3N7), its factors within
+ * FACTOR_EPS of the CPU's and, with DOMINO_FACTOR_SCAN=serial, bit for bit
+ * the CPU's, else the table path.
  * Stencils a pair of entries short or long in the interior take no path, a
  * pair short at a boundary row only the table path. */
 static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
                                int want_table, int want_line, int want_scan, const char *label)
 {
-    enum { MODES = 5 };
+    enum { MODES = 6 };
     domino_matrix F = NULL;
     int64_t replaced = 0;
     if (kind == DOMINO_FACTOR_ILU0) CHECK_OK(h, domino_ref_ilu0(h, A, 0.0, &F, &replaced));
     else CHECK_OK(h, domino_ref_ic0(h, A, 0.0, &F, &replaced));
     domino_dmatrix dA = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-    double *got[MODES] = {NULL, NULL, NULL, NULL, NULL};
-    int64_t nnz[MODES] = {0, 0, 0, 0, 0};
-    const char *modes[MODES] = {"0", "1", "2", NULL, NULL}; /* the last: DOMINO_FACTOR_SCAN=serial */
+    double *got[MODES] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    int64_t nnz[MODES] = {0, 0, 0, 0, 0, 0};
+    /* DOMINO_FACTOR_STENCIL of each mode; mode 3: the line path walked
+     * (DOMINO_FACTOR_LINES=walk), mode 5: the scan path walked
+     * (DOMINO_FACTOR_SCAN=serial) */
+    const char *modes[MODES] = {"0", "1", "2", "2", NULL, NULL};
     for (int mode = 0; mode < MODES; mode++) {
         domino_factor_plan plan = NULL;
         if (modes[mode]) setenv("DOMINO_FACTOR_STENCIL", modes[mode], 1);
@@ -285,7 +290,8 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
         if (!plan) continue;
         int line = plan->stencil.line_path, scan = plan->stencil.scan_path;
         int table = plan->stencil.nx > 0 && !line && !scan;
-        int want_l = mode == 2 && want_line, want_s = mode >= 3 && want_scan;
+        int want_l = (mode == 2 || mode == 3) && want_line, want_s = mode >= 4 && want_scan;
+        int walked = mode == 3 || mode == 5;
         CHECK(line == want_l);
         CHECK(scan == want_s);
         CHECK(table == (mode >= 1 && want_table && !want_l && !want_s));
@@ -293,8 +299,10 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
                                                       : scan  ? "stencil-scan"
                                                       : table ? "stencil-table"
                                                               : "rows") == 0);
-        if (mode == 4) setenv("DOMINO_FACTOR_SCAN", "serial", 1);
+        if (mode == 3) setenv("DOMINO_FACTOR_LINES", "walk", 1);
+        if (mode == 5) setenv("DOMINO_FACTOR_SCAN", "serial", 1);
         CHECK_OK(h, domino_factor_compute(h, plan, NULL, NULL));
+        unsetenv("DOMINO_FACTOR_LINES");
         unsetenv("DOMINO_FACTOR_SCAN");
         double diff = F ? factor_difference(h, plan, 0, F) : -1.0;
         double pdiff = F ? pivot_difference(h, plan, 0, F) : -1.0;
@@ -303,12 +311,12 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
                    " compute %.3f ms  walked %lld\n",
                    label, kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ",
                    line ? "line" : scan ? "scan" : table ? "table" : "no",
-                   mode == 4 ? " (serial)" : "", diff, diff / eps, pdiff / eps,
+                   (line || scan) && walked ? " (walk)" : "", diff, diff / eps, pdiff / eps,
                    1e3 * domino_factor_plan_analysis_seconds(plan),
                    1e3 * domino_factor_plan_compute_seconds(plan), (long long)plan->walked);
         CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
-        if (scan) CHECK(pdiff >= 0.0 && pdiff <= FACTOR_EPS * eps);
-        if (line || (scan && mode == 4)) CHECK(diff == 0.0);
+        if (line || scan) CHECK(pdiff >= 0.0 && pdiff <= FACTOR_EPS * eps);
+        if ((line || scan) && walked) CHECK(diff == 0.0);
         got[mode] = factor_values(h, plan, &nnz[mode]);
         domino_factor_plan_free(plan);
     }
@@ -462,6 +470,7 @@ static void test_stencil_pivots(domino_handle h)
             domino_factor_options_init(&opt);
             CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
             if (modes[m]) setenv("DOMINO_FACTOR_STENCIL", modes[m], 1);
+            if (modes[m]) setenv("DOMINO_FACTOR_LINES", "walk", 1); /* the CPU's factor bit for bit */
             CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
             CHECK(plan && (m == 0 ? plan->stencil.line_path : plan->stencil.scan_path));
             CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
@@ -478,6 +487,7 @@ static void test_stencil_pivots(domino_handle h)
             CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
             unsetenv("DOMINO_FACTOR_STENCIL");
             CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+            unsetenv("DOMINO_FACTOR_LINES");
             CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
             double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
             CHECK(diff >= 0.0 && (m ? diff <= FACTOR_EPS * eps : diff == 0.0));
