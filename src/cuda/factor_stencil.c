@@ -8,7 +8,7 @@
  *  - the scan path (factor_scan.cu) for a stencil without triangles (D2N5,
  *    D3N7), whose factorization changes only the pivots;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
- *    experiment: correct, but 1.3-2.4x slower than the table path on
+ *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
  * Their line order is made here.  Cost: the detector's sampling, one pass
  * over the pattern (a thread per row), the order (ny nz words).
