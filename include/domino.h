@@ -1083,7 +1083,10 @@ void domino_factor_options_init(domino_factor_options *opt);
  * diagonal positions, the level order of the rows, for IC0 the pattern of
  * tril(dA); when dA is a generator stencil in natural order (the detector of
  * the triangular solve, then a check of every interior row), the slot
- * tables of the stencil path (domino_factor_plan_method).  A missing diagonal is
+ * tables of the stencil path, and when every row holds exactly its
+ * stencil's entries inside the grid and the stencil has no triangles (D2N5,
+ * D3N7), the scan path's line order instead of the level order
+ * (domino_factor_plan_method).  A missing diagonal is
  * DOMINO_ZERO_DIAGONAL naming the row, an unsorted row or a duplicate
  * DOMINO_BAD_INPUT naming the row.  dA must outlive the plan.  opt may be NULL. */
 domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, domino_dmatrix dA,
@@ -1115,7 +1118,11 @@ domino_status domino_factor_get(domino_handle h, domino_factor_plan plan, int32_
 /* seconds of the analysis and of the last compute (synchronized wall clock) */
 double domino_factor_plan_analysis_seconds(domino_factor_plan plan);
 double domino_factor_plan_compute_seconds(domino_factor_plan plan);
-/* how the plan factors: "cusparse" (the baseline), "stencil-table" (a
+/* how the plan factors: "cusparse" (the baseline), "stencil-scan" (a
+ * stencil without triangles, D2N5 / D3N7, every row exactly its entries
+ * inside the grid: only the pivots change, found by a warp scan along grid
+ * lines; factors within a few ulps of the CPU reference's, bit for bit with
+ * DOMINO_FACTOR_SCAN=serial), "stencil-table" (a
  * generator stencil in natural order: the positions of the entries an
  * update meets come from a table of slots, not from searches),
  * "stencil-lines" (the experimental line path, DOMINO_FACTOR_STENCIL=2),
