@@ -8,8 +8,8 @@
  * entries stay 0 (they only ever meet other outside entries), so the
  * arithmetic needs no positions: every row k's entry s is F[s n + k], and
  * the 32 rows of a chunk read a slot of 32 consecutive rows k in one
- * coalesced load.  A fill kernel copies A into F, a gather kernel copies F
- * into the factor's CSR values.
+ * coalesced load.  factor_pad_kernel copies A into F and F into the
+ * factor's CSR values.
  *
  * A warp factors a grid line (y, z), a chunk of up to 32 rows (a lane
  * each) at a time; chunks are staggered by (y + 2 z) mod 32 points, so
@@ -65,10 +65,13 @@ __device__ __forceinline__ int line_width(const factor_stencil_args &a, int kind
     return kind == 0 ? a.npoints : a.lower + 1;
 }
 
-/* F := A (thread per row and matrix of the batch), 0 where a neighbour is outside */
-__global__ void factor_pad_kernel(const factor_stencil_args a, int kind, int32_t batch,
-                                  const int64_t *__restrict__ ptrA, int64_t nnzA,
-                                  const double *__restrict__ valA, double *F)
+/* unpad 0: F := A (values src, pattern ptr = ptrA, nnz = nnzA), 0 where a
+ * neighbour is outside; unpad 1: the factor's CSR values dst (pattern ptr:
+ * ILU0 A's, IC0 its lower triangle) := F.  A thread per row and matrix of
+ * the batch. */
+__global__ void factor_pad_kernel(const factor_stencil_args a, int kind, int unpad, int32_t batch,
+                                  const int64_t *__restrict__ ptr, int64_t nnz, const double *src,
+                                  double *dst, double *F)
 {
     const int64_t n = (int64_t)a.nx * a.ny * a.nz, w = line_width(a, kind);
     for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * batch;
@@ -76,26 +79,12 @@ __global__ void factor_pad_kernel(const factor_stencil_args a, int kind, int32_t
         const int64_t i = t % n, b = t / n;
         const int64_t x = i % a.nx, y = (i / a.nx) % a.ny, z = i / ((int64_t)a.nx * a.ny);
         const uint64_t m = domino_factor_row_mask(&a, x, y, z);
-        int64_t q = __ldg(&ptrA[i]);
-        for (int s = 0; s < w; s++)
-            F[(b * w + s) * n + i] = (m >> s & 1) ? __ldg(&valA[b * nnzA + q++]) : 0.0;
-    }
-}
-
-/* the factor's CSR values (pattern ptr: ILU0 A's, IC0 its lower triangle) := F */
-__global__ void factor_unpad_kernel(const factor_stencil_args a, int kind, int32_t batch,
-                                    const int64_t *__restrict__ ptr, int64_t nnz, double *val,
-                                    const double *__restrict__ F)
-{
-    const int64_t n = (int64_t)a.nx * a.ny * a.nz, w = line_width(a, kind);
-    for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < n * batch;
-         t += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t i = t % n, b = t / n;
-        const int64_t x = i % a.nx, y = (i / a.nx) % a.ny, z = i / ((int64_t)a.nx * a.ny);
-        const uint64_t m = domino_factor_row_mask(&a, x, y, z);
-        int64_t q = __ldg(&ptr[i]);
-        for (int s = 0; s < w; s++)
-            if (m >> s & 1) val[b * nnz + q++] = F[(b * w + s) * n + i];
+        int64_t q = b * nnz + __ldg(&ptr[i]);
+        for (int s = 0; s < w; s++) {
+            double *f = &F[(b * w + s) * n + i];
+            if (unpad && (m >> s & 1)) dst[q++] = *f;
+            else if (!unpad) *f = (m >> s & 1) ? __ldg(&src[q++]) : 0.0;
+        }
     }
 }
 
@@ -212,13 +201,7 @@ __device__ __forceinline__ bool line_scan(double *R, int lane, bool active, uint
         l = KIND == 0 ? sv / prev : sv / sqrt(prev);
         d = __dsub_rn(P, __dmul_rn(l, KIND == 0 ? z : l));
     }
-    int bits = scan_exponent(P - d) - scan_exponent(d) + 1; /* >= log2 |t_i / d_i| */
-    if (bits < 0) bits = 0;
-    if (active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) || scan_exponent(d) == 0 ||
-                   scan_exponent(P - d) == 2047))
-        bits = 3;
-    if (!active) bits = 0;
-    if (scan_walk_vote(bits)) return false;
+    if (scan_walk_vote(scan_growth_bits<KIND>(P, d, prev, has, active))) return false;
     if (active) {
         if (has) R[in * LINE_COLS + lane] = l;
         R[lower * LINE_COLS + lane] = KIND == 0 ? d : sqrt(d);
@@ -402,9 +385,10 @@ extern "C" cudaError_t domino_launch_factor_lines(cudaStream_t stream, int kind,
     int64_t tasks = (int64_t)a->ny * a->nz * batch, blocks = (int64_t)per_sm * num_sms;
     if (blocks > (tasks + LINE_WARPS - 1) / LINE_WARPS) blocks = (tasks + LINE_WARPS - 1) / LINE_WARPS;
     if (blocks < 1 || grid < 1) return cudaSuccess;
-    factor_pad_kernel<<<(unsigned)grid, 256, 0, stream>>>(*a, kind, batch, ptrA, nnzA, valA, padded);
+    factor_pad_kernel<<<(unsigned)grid, 256, 0, stream>>>(*a, kind, 0, batch, ptrA, nnzA, valA, NULL,
+                                                         padded);
     k<<<(unsigned)blocks, 32 * LINE_WARPS, smem, stream>>>(*a, batch, padded, line_order, progress,
                                                            pivot_shift, scan, st);
-    factor_unpad_kernel<<<(unsigned)grid, 256, 0, stream>>>(*a, kind, batch, ptr, nnz, val, padded);
+    factor_pad_kernel<<<(unsigned)grid, 256, 0, stream>>>(*a, kind, 1, batch, ptr, nnz, NULL, val, padded);
     return cudaGetLastError();
 }

@@ -83,6 +83,21 @@ __device__ __forceinline__ void scan_mobius(double S, double q, bool live, doubl
     *den = m[2] * carry + m[3];
 }
 
+/* a lane's share of its chunk's relative error growth: log2 |t_i / d_i|
+ * rounded up by exponents (t_i = S_i - d_i, the in-line term), 3 (walk)
+ * for a bad pivot here or before or one outside the normal range, 0 for a
+ * lane off the chunk */
+template <int KIND>
+__device__ __forceinline__ int scan_growth_bits(double S, double d, double prev, bool has, bool active)
+{
+    if (!active) return 0;
+    if (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) || scan_exponent(d) == 0 ||
+        scan_exponent(S - d) == 2047)
+        return 3;
+    const int bits = scan_exponent(S - d) - scan_exponent(d) + 1;
+    return bits < 0 ? 0 : bits;
+}
+
 /* the votes of a chunk's growth: lane bits (>= 0; 3: any reason to walk) of
  * 1, 2, 3 or more; true when the sum passes SCAN_GROWTH */
 __device__ __forceinline__ bool scan_walk_vote(int bits)

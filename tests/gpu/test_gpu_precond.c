@@ -76,18 +76,31 @@ static domino_matrix stencil(domino_handle h, domino_stencil s, int32_t nx, int3
     return A;
 }
 
+/* the factor values of batch index b of the plan (malloc'd, F's nnz of them),
+ * NULL when the factor's size is not F's */
+static double *factor_download(domino_handle h, domino_factor_plan plan, int32_t b,
+                               const domino_matrix_view *v, int64_t **ptr)
+{
+    domino_dmatrix dF = NULL;
+    CHECK_OK(h, domino_factor_get(h, plan, b, &dF));
+    if (!dF || dF->nnz != v->nnz) return NULL;
+    double *got = malloc(sizeof(double) * (size_t)(v->nnz + 1));
+    CHECK_OK(h, domino_gpu_download(h, got, dF->val, (size_t)v->nnz * sizeof(double)));
+    if (ptr) {
+        *ptr = malloc(sizeof(int64_t) * ((size_t)v->nrows + 1));
+        CHECK_OK(h, domino_gpu_download(h, *ptr, dF->ptr, ((size_t)v->nrows + 1) * sizeof(int64_t)));
+    }
+    return got;
+}
+
 /* max |gpu - cpu| / max |cpu| over the factor of batch index b; -1 on a pattern mismatch */
 static double factor_difference(domino_handle h, domino_factor_plan plan, int32_t b, domino_matrix F)
 {
-    domino_dmatrix dF = NULL;
     domino_matrix_view v;
-    CHECK_OK(h, domino_factor_get(h, plan, b, &dF));
+    int64_t *ptr = NULL;
     CHECK_OK(h, domino_matrix_get_view(h, F, &v));
-    if (!dF || dF->nnz != v.nnz) return -1.0;
-    double *got = malloc(sizeof(double) * (size_t)(v.nnz + 1));
-    int64_t *ptr = malloc(sizeof(int64_t) * ((size_t)v.nrows + 1));
-    CHECK_OK(h, domino_gpu_download(h, got, dF->val, (size_t)v.nnz * sizeof(double)));
-    CHECK_OK(h, domino_gpu_download(h, ptr, dF->ptr, ((size_t)v.nrows + 1) * sizeof(int64_t)));
+    double *got = factor_download(h, plan, b, &v, &ptr);
+    if (!got) return -1.0;
     double worst = 0.0, scale = 0.0;
     const double *want = v.val;
     for (int64_t k = 0; k < v.nnz; k++) {
@@ -105,13 +118,10 @@ static double factor_difference(domino_handle h, domino_factor_plan plan, int32_
  * small pivots show; -1 on a size mismatch */
 static double pivot_difference(domino_handle h, domino_factor_plan plan, int32_t b, domino_matrix F)
 {
-    domino_dmatrix dF = NULL;
     domino_matrix_view v;
-    CHECK_OK(h, domino_factor_get(h, plan, b, &dF));
     CHECK_OK(h, domino_matrix_get_view(h, F, &v));
-    if (!dF || dF->nnz != v.nnz) return -1.0;
-    double *got = malloc(sizeof(double) * (size_t)(v.nnz + 1)), worst = 0.0;
-    CHECK_OK(h, domino_gpu_download(h, got, dF->val, (size_t)v.nnz * sizeof(double)));
+    double *got = factor_download(h, plan, b, &v, NULL), worst = 0.0;
+    if (!got) return -1.0;
     const double *want = v.val;
     for (int32_t r = 0; r < v.nrows; r++)
         for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
