@@ -68,28 +68,6 @@ __device__ __forceinline__ double scan_pivot(double S, double a, double c, doubl
     return __dsub_rn(S, __dmul_rn(*l, KIND == 0 ? c : *l));
 }
 
-/* The chunk's pivots lane after lane, rows lanes from carry, the CPU's
- * operations from each lane's S, and its pivot rules (bad pivots of row
- * b n + i replaced or reported): returns the lane's pivot; *prev its
- * predecessor's, *lin its in-line L entry */
-template <int KIND>
-__device__ __forceinline__ double scan_walk(double S, double ain, double cin, bool has, double carry,
-                                            int rows, double pivot_shift, domino_factor_status *st,
-                                            long long row, double *prev, double *lin)
-{
-    const int lane = threadIdx.x & 31;
-    double d = 0.0, p = carry;
-    for (int j = 0; j < rows; j++) {
-        if (lane == j) {
-            *prev = p;
-            d = scan_pivot<KIND>(S, ain, cin, p, has, lin);
-            if (scan_bad<KIND>(d)) d = scan_replace(d, pivot_shift, st, row);
-        }
-        p = __shfl_sync(SCAN_FULL, d, j);
-    }
-    return d;
-}
-
 /* KIND 0 ILU0 on A's pattern (the factor at the positions of A), 1 IC0 on
  * its lower triangle (ptr, the factor's); matrix b of the batch at valA + b
  * nnzA, its factor at val + b nnz, its pivots at pivots + b n (all pending
@@ -168,9 +146,9 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
             for (int s = 0; s < SCAN_OTHER; s++) pk[s] = (ak[s] * inv) * (KIND == 0 ? ck[s] : ak[s]);
             wait_pending<double, int64_t, SCAN_OTHER>(piv, nb, dk, cap);
             /* 2.-3. the pivots of the chunk: with the CPU's operations, or the scan */
-            double d = 0.0, r = 0.0, prev = carry, lin = 0.0, lk[SCAN_OTHER];
+            double d = 0.0, r = 0.0, prev = carry, lin = 0.0, lk[SCAN_OTHER], S = aii;
+            bool walk = SERIAL;
             if (SERIAL) { /* dk: pivots; S_i exactly as the CPU */
-                double S = aii;
 #pragma unroll
                 for (int s = 0; s < SCAN_OTHER; s++) {
                     lk[s] = 0.0;
@@ -178,15 +156,12 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                     lk[s] = KIND == 0 ? ak[s] / dk[s] : ak[s] / sqrt(dk[s]);
                     S = __dsub_rn(S, __dmul_rn(lk[s], KIND == 0 ? ck[s] : lk[s]));
                 }
-                if (lane == 0) atomicAdd(&st->walked, 1ULL);
-                d = scan_walk<KIND>(S, ain, cin, has, carry, rows, pivot_shift, st, (long long)b * n + i,
-                                    &prev, &lin);
             } else { /* dk: reciprocals */
                 double Ss = aii * inv;
 #pragma unroll
                 for (int s = 0; s < SCAN_OTHER; s++)
                     if (nb[s] >= 0) Ss -= pk[s] * dk[s];
-                const double S = Ss * sig;
+                S = Ss * sig;
                 double num, den;
                 scan_mobius(Ss, qs, active, carry * carry_inv, &num, &den);
                 d = num / den * sig;
@@ -195,12 +170,20 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 if (lane > 0) prev = up;
                 /* relative errors grow by |t_i / d_i| a step, t_i = S_i - d_i: a
                  * chunk whose growth passes 2^SCAN_GROWTH, or with a bad pivot
-                 * (here or before), is walked with the CPU's operations */
-                if (scan_walk_vote(scan_growth_bits<KIND>(S, d, prev, has, active))) {
-                    if (lane == 0) atomicAdd(&st->walked, 1ULL);
-                    d = scan_walk<KIND>(S, ain, cin, has, carry, rows, pivot_shift, st, (long long)b * n + i,
-                                        &prev, &lin);
-                    r = 1.0 / d;
+                 * (here or before), is walked */
+                walk = scan_walk_vote(scan_growth_bits<KIND>(S, d, prev, has, active));
+            }
+            if (walk) { /* lane after lane, the CPU's operations from S and pivot rules */
+                if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                double p = carry;
+                for (int j = 0; j < rows; j++) {
+                    if (lane == j) {
+                        prev = p;
+                        d = scan_pivot<KIND>(S, ain, cin, prev, has, &lin);
+                        if (scan_bad<KIND>(d)) d = scan_replace(d, pivot_shift, st, (long long)b * n + i);
+                        r = 1.0 / d;
+                    }
+                    p = __shfl_sync(SCAN_FULL, d, j);
                 }
             }
             carry = __shfl_sync(SCAN_FULL, d, rows - 1);

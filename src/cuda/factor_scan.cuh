@@ -90,12 +90,12 @@ __device__ __forceinline__ void scan_mobius(double S, double q, bool live, doubl
 template <int KIND>
 __device__ __forceinline__ int scan_growth_bits(double S, double d, double prev, bool has, bool active)
 {
-    if (!active) return 0;
-    if (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) || scan_exponent(d) == 0 ||
-        scan_exponent(S - d) == 2047)
-        return 3;
-    const int bits = scan_exponent(S - d) - scan_exponent(d) + 1;
-    return bits < 0 ? 0 : bits;
+    int bits = scan_exponent(S - d) - scan_exponent(d) + 1; /* selects, no branches: */
+    if (bits < 0 || !active) bits = 0;                      /* on the critical path */
+    if (active && (scan_bad<KIND>(d) || (has && scan_bad<KIND>(prev)) || scan_exponent(d) == 0 ||
+                   scan_exponent(S - d) == 2047))
+        bits = 3;
+    return bits;
 }
 
 /* the votes of a chunk's growth: lane bits (>= 0; 3: any reason to walk) of
