@@ -54,8 +54,6 @@
 #define LINE_COLS 34         /* shared columns a warp: 32 lanes, the two rows before the chunk */
 #define LINE_SLEEP_CAP 256   /* back-off cap of the waits, ns */
 
-__device__ __forceinline__ uint64_t line_below(int s) { return (1ULL << s) - 1; }
-
 /* shared column of the row at chunk position p (p >= -2) */
 __device__ __forceinline__ int line_col(int p) { return p >= 0 ? p : LINE_COLS + p; }
 
@@ -240,7 +238,7 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, double *F,
     const int w = KIND == 0 ? a.npoints : lower + 1, other = lower - a.same_line;
     double *R = line_smem + (int64_t)warp * w * LINE_COLS;
     const int64_t lines = (int64_t)a.ny * a.nz, n = lines * a.nx;
-    const uint64_t wmask = line_below(w);
+    const uint64_t wmask = domino_factor_below(w);
     for (;;) {
         unsigned long long t = 0;
         if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
@@ -357,7 +355,8 @@ factor_lines_kernel(const factor_stencil_args a, int32_t batch, double *F,
     }
 }
 
-extern "C" size_t domino_factor_lines_smem(const factor_stencil_args *a)
+/* dynamic shared memory of a block of the line kernel */
+static size_t lines_smem(const factor_stencil_args *a)
 {
     return (size_t)LINE_WARPS * LINE_COLS * (size_t)a->npoints * sizeof(double);
 }
@@ -374,7 +373,7 @@ extern "C" cudaError_t domino_launch_factor_lines(cudaStream_t stream, int kind,
               domino_factor_status *) = kind == 0 ? factor_lines_kernel<0> : factor_lines_kernel<1>;
     const char *env = getenv("DOMINO_FACTOR_LINES"); /* "walk": no scan (the CPU's factors bit for bit) */
     const int scan = a->same_line == 1 && a->rad[0] == 1 && !(env && strcmp(env, "walk") == 0);
-    size_t smem = domino_factor_lines_smem(a);
+    size_t smem = lines_smem(a);
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int per_sm = 0;
     if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, 32 * LINE_WARPS, smem);

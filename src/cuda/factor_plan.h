@@ -99,6 +99,9 @@ static inline DOMINO_FACTOR_HD int domino_factor_popcount(uint64_t m)
 #endif
 }
 
+/* the bits below bit s (s < 64): the slots before slot s of a mask */
+static inline DOMINO_FACTOR_HD uint64_t domino_factor_below(int s) { return (1ULL << s) - 1; }
+
 /* Masks of grid a: the bits of the offsets whose neighbour lies inside the
  * grid (all of them on an interior row), along x at column x, along y and z
  * for the line (y, z), and for the row at (x, y, z) */
@@ -224,8 +227,6 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
                                           struct domino_factor_plan_s *p, const char *fn);
 /* ---- factor_lines.cu: the line path ---- */
 
-/* dynamic shared memory of a block of the line kernel */
-size_t domino_factor_lines_smem(const factor_stencil_args *a);
 /* the line-path factorization (kind 0 ILU0 on A's pattern, ptr == ptrA; 1
  * IC0 on the lower triangle ptr) from A's values into val, batch matrices,
  * through padded (width * n * batch doubles: the slot-major working copy);

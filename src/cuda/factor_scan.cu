@@ -51,8 +51,6 @@
 #define SCAN_SLEEP_CAP 64        /* back-off cap of the waits, ns (64-256 within 5%, 1024 worse) */
 #define SCAN_MIN_BLOCKS 8        /* blocks an SM (64 registers): within 5% of 1 on H100 */
 
-__device__ __forceinline__ uint64_t scan_below(int s) { return (1ULL << s) - 1; }
-
 /* the pivot of a row from S, its in-line entries a = a_{i,i-1} and c =
  * a_{i-1,i} (IC0: unused) and its predecessor's pivot prev, with the CPU's
  * operations; *l its L entry l_{i,i-1}.  No predecessor (has false): S. */
@@ -84,7 +82,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
      * other-line slots are the `other` before it (same_line == 1) */
     const int lane = threadIdx.x & 31, lower = a.lower, in_slot = lower - 1, other = in_slot;
     const int64_t lines = (int64_t)a.ny * a.nz, n = lines * a.nx;
-    const uint64_t all = scan_below(a.npoints);
+    const uint64_t all = domino_factor_below(a.npoints);
     for (;;) {
         unsigned long long t = 0;
         if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
@@ -104,7 +102,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
             const int64_t i = (int64_t)line * a.nx + x;
             const uint64_t mi = domino_factor_x_mask(&a, x) & myz;
             const int64_t pa = __ldg(&ptrA[i]);
-            const int dpos = __popcll(mi & scan_below(lower)); /* the diagonal's rank */
+            const int dpos = __popcll(mi & domino_factor_below(lower)); /* the diagonal's rank */
             /* 1. the row and its neighbours on other lines (loads issued together) */
             double ak[SCAN_OTHER], ck[SCAN_OTHER], dk[SCAN_OTHER];
             int64_t nb[SCAN_OTHER];
@@ -116,11 +114,11 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 const int64_t k = i + a.offset[s];
                 nb[s] = k;
                 dk[s] = load_relaxed(&piv[k]);
-                ak[s] = __ldg(&src[pa + __popcll(mi & scan_below(s))]);
+                ak[s] = __ldg(&src[pa + __popcll(mi & domino_factor_below(s))]);
                 if (KIND == 0) {
                     const uint64_t mk = domino_factor_row_mask(&a, x + a.dxyz[s][0], y + a.dxyz[s][1],
                                                                z + a.dxyz[s][2]) & all;
-                    ck[s] = __ldg(&src[__ldg(&ptrA[k]) + __popcll(mk & scan_below(a.npoints - 1 - s))]);
+                    ck[s] = __ldg(&src[__ldg(&ptrA[k]) + __popcll(mk & domino_factor_below(a.npoints - 1 - s))]);
                 }
             }
             const double aii = __ldg(&src[pa + dpos]);
@@ -130,7 +128,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
                 ain = __ldg(&src[pa + dpos - 1]);
                 if (KIND == 0) { /* row i - 1's entry right of its diagonal */
                     const uint64_t mp = domino_factor_x_mask(&a, x - 1) & myz;
-                    cin = __ldg(&src[__ldg(&ptrA[i - 1]) + __popcll(mp & scan_below(lower)) + 1]);
+                    cin = __ldg(&src[__ldg(&ptrA[i - 1]) + __popcll(mp & domino_factor_below(lower)) + 1]);
                 }
             }
             /* the scan works on e_i = d_i / sigma_i, sigma_i the power of two of
@@ -204,7 +202,7 @@ factor_scan_kernel(const factor_stencil_args a, int32_t batch, const int64_t *__
             double *row = KIND == 0 ? v + pa : v + __ldg(&ptr[i]);
 #pragma unroll
             for (int s = 0; s < SCAN_OTHER; s++)
-                if (nb[s] >= 0) row[__popcll(mi & scan_below(s))] = lk[s];
+                if (nb[s] >= 0) row[__popcll(mi & domino_factor_below(s))] = lk[s];
             if (has) row[dpos - 1] = lin;
             row[dpos] = KIND == 0 ? d : sqrt(d);
             if (KIND == 0) /* U right of the diagonal: A's (loaded here: loading it before the
@@ -225,7 +223,6 @@ extern "C" cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, 
     typedef void (*scan_fn)(const factor_stencil_args, int32_t, const int64_t *, int64_t,
                             const double *, const int64_t *, int64_t, double *, const int32_t *,
                             double *, double, int, domino_factor_status *);
-    const int cap = SCAN_SLEEP_CAP;
     scan_fn k = kind == 0 ? (serial ? factor_scan_kernel<0, true> : factor_scan_kernel<0, false>)
                           : (serial ? factor_scan_kernel<1, true> : factor_scan_kernel<1, false>);
     int per_sm = 0;
@@ -236,6 +233,6 @@ extern "C" cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, 
     if (blocks > (tasks + SCAN_WARPS - 1) / SCAN_WARPS) blocks = (tasks + SCAN_WARPS - 1) / SCAN_WARPS;
     if (blocks < 1) return cudaSuccess;
     k<<<(unsigned)blocks, 32 * SCAN_WARPS, 0, stream>>>(*a, batch, ptrA, nnzA, valA, ptr, nnz, val,
-                                                         line_order, pivots, pivot_shift, cap, st);
+                                                         line_order, pivots, pivot_shift, SCAN_SLEEP_CAP, st);
     return cudaGetLastError();
 }
