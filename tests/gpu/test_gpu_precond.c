@@ -266,7 +266,7 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
  * (plan->stencil), by DOMINO_FACTOR_STENCIL mode: 0 none (the searching
  * row kernel); 1 the table path where every interior row holds exactly the
  * stencil's entries, its factors bit for bit the searching kernel's (with
- * 32 lanes a row and with 4: entries past the held ones); 2 the
+ * 32, 16 and 8 lanes a row, and with 4: entries past the held ones); 2 the
  * experimental line path where every row holds exactly its entries inside
  * the grid, its factors within FACTOR_EPS of the CPU's (its in-line part
  * by a scan where the stencil allows) and bit for bit with
@@ -356,8 +356,10 @@ static void test_stencil_path(domino_handle h)
     A[7] = edit_pair(h, P, 1, 0, 0);
     A[8] = edit_pair(h, P, mid, mid - 3, 1);
     domino_matrix_free(P);
-    const char *lanes[2] = {"32", "4"};
-    for (int l = 0; l < 2; l++) {
+    /* 32 lanes a row, 16 and 8 (plans of 10^6 rows and more), 4: entries
+     * past the held ones */
+    const char *lanes[4] = {"32", "16", "8", "4"};
+    for (int l = 0; l < 4; l++) {
         setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
         for (int m = 0; m < COUNT; m++) {
             char label[64];
@@ -501,6 +503,58 @@ static void test_stencil_pivots(domino_handle h)
             CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
             double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
             CHECK(diff >= 0.0 && (m ? diff <= FACTOR_EPS * eps : diff == 0.0));
+            printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
+                   (long long)gpu_replaced, (long long)cpu_replaced, diff);
+            domino_factor_plan_free(plan);
+            domino_dmatrix_free(dA);
+            domino_matrix_free(F);
+            domino_matrix_free(A);
+        }
+}
+
+/* bad pivots on a deep row of the table path (D3N27; 32, 16 and 8 lanes a
+ * row): the row the CPU names
+ * (ILU(0): row r's lower part and diagonal zero; IC(0): a_rr = 0), and with
+ * a shift the CPU's replacements and factor */
+static void test_deep_pivots(domino_handle h)
+{
+    const char *lanes[3] = {"32", "16", "8"};
+    const int32_t r = 6 + 12 * (6 + 11 * 5); /* (6, 6, 5) of 12 x 11 x 10 */
+    for (int l = 0; l < 3; l++)
+        for (int kind = 0; kind < 2; kind++) {
+            domino_matrix A = stencil(h, DOMINO_D3N27, 12, 11, 10), F = NULL;
+            domino_matrix_view v;
+            CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+            double *val = v.val;
+            for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
+                if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
+            domino_dmatrix dA = NULL;
+            domino_factor_plan plan = NULL;
+            domino_factor_options opt;
+            domino_factor_options_init(&opt);
+            CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+            setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
+            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            CHECK(plan && plan->stencil.nx > 0 && !plan->stencil.line_path &&
+                  !plan->stencil.scan_path && plan->lanes == atoi(lanes[l]));
+            CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+            char want[32];
+            snprintf(want, sizeof want, "row %d", r);
+            CHECK(strstr(domino_last_error(h), want) != NULL);
+            printf("d3n27 12x11x10 %s, table path, %s lanes: %s\n", kind ? "IC0 " : "ILU0",
+                   lanes[l], domino_last_error(h));
+            domino_factor_plan_free(plan);
+            int64_t cpu_replaced = 0, gpu_replaced = -1;
+            opt.pivot_shift = kind ? 4.0 : 1e-3;
+            if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+            else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            unsetenv("DOMINO_FACTOR_LANES");
+            CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+            CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
+            double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
+            /* ILU(0) the CPU's operations bit for bit; IC(0) sums in another order */
+            CHECK(diff >= 0.0 && (kind ? diff <= FACTOR_EPS * eps : diff == 0.0));
             printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
                    (long long)gpu_replaced, (long long)cpu_replaced, diff);
             domino_factor_plan_free(plan);
@@ -800,6 +854,7 @@ int main(void)
     test_stencil_path(h);
     test_scan_accuracy(h);
     test_stencil_pivots(h);
+    test_deep_pivots(h);
     test_pivots(h);
     test_batch(h);
     setenv("DOMINO_FACTOR_STENCIL", "2", 1); /* the batch on the line path (an exact D3N7) */
