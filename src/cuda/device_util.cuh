@@ -118,4 +118,44 @@ __device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int
     }
 }
 
+/* wait_pending with the addresses made once, before the first round: the
+ * loads' memory clobber made the compiler rebuild them from the kernel
+ * parameters every round (54 instructions a round of three values in the
+ * factorization row kernel, 44% of its instructions on D3N27 64^3; now 15).
+ * The row kernel's waits (bench/results/h100-precond17: 1-7% faster on
+ * D3N27, 11-15% on whitaker3 and luxembourg ILU(0)); the scan path lost
+ * 13-22% with it (more registers), the stencil solve neither gained nor
+ * lost: they keep wait_pending. */
+template <typename T, typename I, int K>
+__device__ __forceinline__ void wait_pending_pinned(const T *x, const I *nb, T *xv, int cap)
+{
+    bool need[K];
+    bool missing = false;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        need[k] = nb[k] >= 0 && is_pending(xv[k]);
+        missing |= need[k];
+    }
+    if (!missing) return;
+    const T *at[K];
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        at[k] = x + (nb[k] >= 0 ? nb[k] : 0);
+        asm volatile("" : "+l"(at[k])); /* kept in a register, not rebuilt each round */
+    }
+    unsigned ns = 32;
+    while (missing) {
+        back_off(&ns, cap);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (need[k]) xv[k] = load_relaxed(at[k]);
+        missing = false;
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            need[k] = need[k] && is_pending(xv[k]);
+            missing |= need[k];
+        }
+    }
+}
+
 #endif

@@ -267,7 +267,7 @@ __device__ void ilu0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u <= FACTOR_HELD; u++)
             u_kt[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
-        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, u_kt, cap);
+        wait_pending_pinned<double, int64_t, FACTOR_HELD + 1>(v, f, u_kt, cap);
         double l_ik = a_ie / u_kt[FACTOR_HELD]; /* IEEE division, as on the CPU */
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++) {
@@ -324,7 +324,7 @@ __device__ double ic0_row(int32_t i, const int64_t *__restrict__ ptr,
 #pragma unroll
         for (int u = 0; u <= FACTOR_HELD; u++)
             l_kf[u] = f[u] >= 0 ? load_relaxed(&v[f[u]]) : 0.0;
-        wait_pending<double, int64_t, FACTOR_HELD + 1>(v, f, l_kf, cap);
+        wait_pending_pinned<double, int64_t, FACTOR_HELD + 1>(v, f, l_kf, cap);
 #pragma unroll
         for (int u = 0; u < FACTOR_HELD; u++)
             if (f[u] >= 0) part = __dadd_rn(part, __dmul_rn(l_ij[u], l_kf[u]));
