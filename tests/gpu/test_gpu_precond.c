@@ -456,111 +456,88 @@ static void test_scan_accuracy(domino_handle h)
         }
 }
 
-/* bad pivots on the line path (DOMINO_FACTOR_STENCIL=2) and on the scan
- * path (the default): the row the CPU names (ILU(0): row r's lower part
- * and diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0, a
- * negative pivot; at x = 5, 31 and 32: inside a chunk and on both sides of
- * a chunk boundary), and with a shift the CPU's replacements and factor
- * (the scan path walks the chunk of the bad pivot lane after lane) */
+/* Row r of A (freed here) made a bad pivot (ILU(0): its lower part and
+ * diagonal zero, so its pivot is exactly 0; IC(0): a_rr = 0, a negative
+ * pivot): the factorization names the row the CPU names, and with a shift
+ * replaces what the CPU replaces, its factor the CPU's bit for bit (exact)
+ * or within FACTOR_EPS.  The caller's environment picks the path; the plan
+ * must take path (0 line, 1 scan, 2 table with lanes lanes a row). */
+static void check_bad_pivot(domino_handle h, domino_matrix A, int kind, int32_t r, int path,
+                            int lanes, int exact, const char *label)
+{
+    domino_matrix F = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    double *val = v.val;
+    for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
+        if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
+    domino_dmatrix dA = NULL;
+    domino_factor_plan plan = NULL;
+    domino_factor_options opt;
+    domino_factor_options_init(&opt);
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+    CHECK(plan && (path == 0   ? plan->stencil.line_path
+                   : path == 1 ? plan->stencil.scan_path
+                               : plan->stencil.nx > 0 && !plan->stencil.line_path &&
+                                     !plan->stencil.scan_path && plan->lanes == lanes));
+    CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
+    char want[32];
+    snprintf(want, sizeof want, "row %d", r);
+    CHECK(strstr(domino_last_error(h), want) != NULL);
+    printf("%s %s, row %d: %s\n", label, kind ? "IC0 " : "ILU0", r, domino_last_error(h));
+    domino_factor_plan_free(plan);
+    int64_t cpu_replaced = 0, gpu_replaced = -1;
+    opt.pivot_shift = kind ? 4.0 : 1e-3;
+    if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+    else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
+    CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+    CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
+    CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
+    double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
+    CHECK(diff >= 0.0 && (exact ? diff == 0.0 : diff <= FACTOR_EPS * eps));
+    printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
+           (long long)gpu_replaced, (long long)cpu_replaced, diff);
+    domino_factor_plan_free(plan);
+    domino_dmatrix_free(dA);
+    domino_matrix_free(F);
+    domino_matrix_free(A);
+}
+
+/* bad pivots on the line path (DOMINO_FACTOR_STENCIL=2, walked: the CPU's
+ * factor bit for bit) and on the scan path (the default, within
+ * FACTOR_EPS; it walks the chunk of the bad pivot lane after lane), at x =
+ * 5, 31 and 32: inside a chunk and on both sides of a chunk boundary */
 static void test_stencil_pivots(domino_handle h)
 {
     static const int32_t xs[3] = {5, 31, 32}; /* inside a chunk, the last and the first of one */
-    const char *modes[2] = {"2", NULL};
     for (int m = 0; m < 2; m++)
         for (int q = 0; q < 6; q++) {
-            const int kind = q & 1;
             const int32_t r = xs[q / 2] + 40 * (6 + 11 * 4); /* (x, 6, 4) of 40 x 11 x 10 */
-            domino_matrix A = stencil(h, DOMINO_D3N7, 40, 11, 10), F = NULL;
-            domino_matrix_view v;
-            CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-            double *val = v.val;
-            for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
-                if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
-            domino_dmatrix dA = NULL;
-            domino_factor_plan plan = NULL;
-            domino_factor_options opt;
-            domino_factor_options_init(&opt);
-            CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-            if (modes[m]) setenv("DOMINO_FACTOR_STENCIL", modes[m], 1);
-            if (modes[m]) setenv("DOMINO_FACTOR_LINES", "walk", 1); /* the CPU's factor bit for bit */
-            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
-            CHECK(plan && (m == 0 ? plan->stencil.line_path : plan->stencil.scan_path));
-            CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
-            char want[32];
-            snprintf(want, sizeof want, "row %d", r);
-            CHECK(strstr(domino_last_error(h), want) != NULL);
-            printf("d3n7 40x11x10 %s, %s path, row %d: %s\n", kind ? "IC0 " : "ILU0", m ? "scan" : "line",
-                   r, domino_last_error(h));
-            domino_factor_plan_free(plan);
-            int64_t cpu_replaced = 0, gpu_replaced = -1;
-            opt.pivot_shift = kind ? 4.0 : 1e-3;
-            if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-            else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            if (m == 0) setenv("DOMINO_FACTOR_STENCIL", "2", 1);
+            if (m == 0) setenv("DOMINO_FACTOR_LINES", "walk", 1);
+            check_bad_pivot(h, stencil(h, DOMINO_D3N7, 40, 11, 10), q & 1, r, m, 0, m == 0,
+                            m ? "d3n7 40x11x10, scan path" : "d3n7 40x11x10, line path");
             unsetenv("DOMINO_FACTOR_STENCIL");
-            CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
             unsetenv("DOMINO_FACTOR_LINES");
-            CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
-            double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
-            CHECK(diff >= 0.0 && (m ? diff <= FACTOR_EPS * eps : diff == 0.0));
-            printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
-                   (long long)gpu_replaced, (long long)cpu_replaced, diff);
-            domino_factor_plan_free(plan);
-            domino_dmatrix_free(dA);
-            domino_matrix_free(F);
-            domino_matrix_free(A);
         }
 }
 
 /* bad pivots on a deep row of the table path (D3N27; 32, 16 and 8 lanes a
- * row): the row the CPU names
- * (ILU(0): row r's lower part and diagonal zero; IC(0): a_rr = 0), and with
- * a shift the CPU's replacements and factor */
+ * row; ILU(0) the CPU's operations bit for bit, IC(0) sums in another
+ * order) */
 static void test_deep_pivots(domino_handle h)
 {
     const char *lanes[3] = {"32", "16", "8"};
     const int32_t r = 6 + 12 * (6 + 11 * 5); /* (6, 6, 5) of 12 x 11 x 10 */
     for (int l = 0; l < 3; l++)
         for (int kind = 0; kind < 2; kind++) {
-            domino_matrix A = stencil(h, DOMINO_D3N27, 12, 11, 10), F = NULL;
-            domino_matrix_view v;
-            CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-            double *val = v.val;
-            for (int64_t k = v.ptr[r]; k < v.ptr[r + 1]; k++)
-                if (v.ind[k] == r || (kind == 0 && v.ind[k] < r)) val[k] = 0.0;
-            domino_dmatrix dA = NULL;
-            domino_factor_plan plan = NULL;
-            domino_factor_options opt;
-            domino_factor_options_init(&opt);
-            CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+            char label[64];
+            snprintf(label, sizeof label, "d3n27 12x11x10, table path, %s lanes", lanes[l]);
             setenv("DOMINO_FACTOR_LANES", lanes[l], 1);
-            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
-            CHECK(plan && plan->stencil.nx > 0 && !plan->stencil.line_path &&
-                  !plan->stencil.scan_path && plan->lanes == atoi(lanes[l]));
-            CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
-            char want[32];
-            snprintf(want, sizeof want, "row %d", r);
-            CHECK(strstr(domino_last_error(h), want) != NULL);
-            printf("d3n27 12x11x10 %s, table path, %s lanes: %s\n", kind ? "IC0 " : "ILU0",
-                   lanes[l], domino_last_error(h));
-            domino_factor_plan_free(plan);
-            int64_t cpu_replaced = 0, gpu_replaced = -1;
-            opt.pivot_shift = kind ? 4.0 : 1e-3;
-            if (kind) CHECK_OK(h, domino_ref_ic0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-            else CHECK_OK(h, domino_ref_ilu0(h, A, opt.pivot_shift, &F, &cpu_replaced));
-            CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), kind, r, 2, atoi(lanes[l]),
+                            kind == 0, label);
             unsetenv("DOMINO_FACTOR_LANES");
-            CHECK_OK(h, domino_factor_compute(h, plan, NULL, &gpu_replaced));
-            CHECK(cpu_replaced >= 1 && gpu_replaced == cpu_replaced);
-            double diff = F && plan ? factor_difference(h, plan, 0, F) : -1.0;
-            /* ILU(0) the CPU's operations bit for bit; IC(0) sums in another order */
-            CHECK(diff >= 0.0 && (kind ? diff <= FACTOR_EPS * eps : diff == 0.0));
-            printf("  shift %g: %lld replaced (CPU %lld), max rel diff %.2e\n", opt.pivot_shift,
-                   (long long)gpu_replaced, (long long)cpu_replaced, diff);
-            domino_factor_plan_free(plan);
-            domino_dmatrix_free(dA);
-            domino_matrix_free(F);
-            domino_matrix_free(A);
         }
 }
 
