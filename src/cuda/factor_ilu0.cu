@@ -211,8 +211,11 @@ __device__ __forceinline__ int64_t find_column(const int32_t *__restrict__ ind, 
 }
 
 /* polls of published values back off from 32 ns up to this (default of
- * the launch's cap) */
-#define FACTOR_SLEEP_CAP 256
+ * the launch's cap; DOMINO_FACTOR_POLL overrides it).  With the cheaper
+ * rounds of wait_pending_pinned (bench/results/h100-precond17/cap/): 64
+ * against 256 made whitaker3 and luxembourg 5-18% faster, D3N27 64^3-192^3
+ * within 1% (1024 lost up to 2.2x on the real matrices) */
+#define FACTOR_SLEEP_CAP 64
 
 /* sum of v over the LANES lanes of a row's group (mask gmask), in a fixed
  * shuffle order */
