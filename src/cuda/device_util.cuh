@@ -123,9 +123,10 @@ __device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int
  * parameters every round (54 instructions a round of three values in the
  * factorization row kernel, 44% of its instructions on D3N27 64^3; now 15).
  * The row kernel's waits (bench/results/h100-precond17: 1-7% faster on
- * D3N27, 11-15% on whitaker3 and luxembourg ILU(0)); the scan path lost
- * 13-22% with it (more registers), the stencil solve neither gained nor
- * lost: they keep wait_pending. */
+ * D3N27, 11-15% on whitaker3 and luxembourg ILU(0)).  The scan path lost
+ * 13-22% with it (not understood: its registers did not grow, 59-64
+ * either way) and the stencil solve neither gained nor lost, so they keep
+ * wait_pending. */
 template <typename T, typename I, int K>
 __device__ __forceinline__ void wait_pending_pinned(const T *x, const I *nb, T *xv, int cap)
 {
