@@ -16,16 +16,10 @@ source bench/device-build.sh > /dev/null
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
 ( cd $B && timeout ${TEST_S:-150} ctest -L dist --timeout 100 --output-on-failure ) > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -10
-run_suite() { # name pes seconds args...
-  local name=$1 pes=$2 secs=$3
-  shift 3
-  echo "# $B/domino run -n $pes bench --suite spgemm $* --csv $name.csv ; $(date -u +%FT%TZ) ; $(tail -1 $OUT/device.txt)" > "$OUT/$name.txt"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite spgemm "$@" --csv "$OUT/$name.csv" 2>&1 | tee -a "$OUT/$name.txt" \
-    | grep -vE "^      PE" | tail -24
-}
+source bench/spgemm-suite.sh
 P=${PROBLEMS:-rmat:18,rmat:20}
 BIG=${PROBLEM_BIG:-rmat:22}
-run_suite spgemm-p2 2 ${S1:-90} --problem $P --repeat 3
-run_suite spgemm-p2-t4 2 ${S2:-90} --problem $P --tiles 4 --repeat 3
-run_suite spgemm-p1-t4 1 ${S3:-90} --problem $P --tiles 4 --repeat 3
-run_suite spgemm-p2-t8-big 2 ${S4:-120} --problem $BIG --tiles 8 --repeat 1
+spgemm_suite spgemm-p2 2 ${S1:-90} --problem $P --repeat 3
+spgemm_suite spgemm-p2-t4 2 ${S2:-90} --problem $P --tiles 4 --repeat 3
+spgemm_suite spgemm-p1-t4 1 ${S3:-90} --problem $P --tiles 4 --repeat 3
+spgemm_suite spgemm-p2-t8-big 2 ${S4:-120} --problem $BIG --tiles 8 --repeat 1

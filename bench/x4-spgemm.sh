@@ -20,19 +20,12 @@ export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
 ( cd $B && timeout ${TEST_S:-60} ctest -R "${TEST_RE:-test_dist_trsv\$|test_dist_spgemm_gpu|test_summa_nccl\$}" \
   --timeout 50 --output-on-failure ) > /tmp/domino-test.log 2>&1
 grep -E "Test *#|tests passed|FAIL|rror" /tmp/domino-test.log | tail -12
-run_suite() { # name pes seconds args...
-  local name=$1 pes=$2 secs=$3
-  shift 3
-  echo "# $B/domino run -n $pes bench --suite spgemm $* --csv $name.csv ; $(date -u +%FT%TZ) ; $(tail -1 $OUT/device.txt)" > "$OUT/$name.txt"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite spgemm "$@" --csv "$OUT/$name.csv" 2>&1 | tee -a "$OUT/$name.txt" \
-    | grep -vE "^      PE|^  model" | tail -24
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$OUT/$name.txt"
-}
+source bench/spgemm-suite.sh
 P=${PROBLEMS:-rmat:18,rmat:20}
 T=${TILES:-4}
-run_suite spgemm-p4-t$T 4 ${S1:-50} --problem $P --tiles $T --repeat 3
-run_suite spgemm-p1-t$T 1 ${S2:-50} --problem $P --tiles $T --repeat 3
-run_suite spgemm-p2-t$T 2 ${S3:-50} --problem $P --tiles $T --repeat 3
+spgemm_suite spgemm-p4-t$T 4 ${S1:-50} --problem $P --tiles $T --repeat 3
+spgemm_suite spgemm-p1-t$T 1 ${S2:-50} --problem $P --tiles $T --repeat 3
+spgemm_suite spgemm-p2-t$T 2 ${S3:-50} --problem $P --tiles $T --repeat 3
 # R-MAT 22 squared (nnz(C) ~ 9e9) on 4 PEs, 8x8 tiles, one timed run: its table
 # to stdout only (the tool returns 8 files at most), its CSV kept
 BIG=${PROBLEM_BIG:-rmat:22}
