@@ -16,6 +16,11 @@ int dist_lcm(int a, int b);
 /* count[r * nc + c] = entries of the global CSR A in block (r, c) of the
  * grid cut at rows rb[0..nr] and columns cb[0..nc] (count zeroed first) */
 void dist_count_blocks(domino_matrix A, const int64_t *rb, int nr, const int64_t *cb, int nc, int64_t *count);
+/* the load balance of A (CSR) cut evenly into tiles x tiles tiles, tile
+ * (i, j) on rank (i tiles + j) mod ranks: the most entries a rank stores
+ * over the mean (1: even; ranks that own no tile count as 0); 1 for an
+ * empty A, NaN for bad arguments or when out of memory */
+double dist_tile_nnz_balance(domino_matrix A, int tiles, int ranks);
 /* permute a[0..n) at random (xorshift seeded with seed): the order in
  * which work stealing visits other ranks' tiles */
 void dist_shuffle(int *a, int n, uint64_t seed);

@@ -8,6 +8,7 @@
  * stolen.  Rank 0 prints a table and, with --csv, a CSV row per algorithm.
  *   mpirun -np 4 domino-spmm-mpi --scale 14 --k 64 --tiles 8 --repeat 5 */
 #define _POSIX_C_SOURCE 200809L
+#include "dist/dist_tile_cut.h"
 #include "dist/dist_tiles.h"
 
 #include <math.h>
@@ -170,9 +171,9 @@ static int run_spgemm(domino_handle h, os_world *w, domino_matrix A, const bench
     if (csv) fprintf(csv, "algorithm,ranks,scale,nnz_a,nnz_c,tiles,total_ms,compute_max_ms,compute_mean_ms,comm_max_ms,"
                           "comm_mean_ms,imbalance_max_ms,imbalance_mean_ms,stolen,same_product\n");
     if (rank == 0)
-        printf("%d ranks, R-MAT scale %d, C = A A (nnz A %lld, nnz C %lld), %d x %d tiles\n%-22s %9s %9s %9s %9s %9s "
-               "%9s %9s %7s %5s\n", size, a->scale, (long long)A->nnz, (long long)R->nnz, a->tiles, a->tiles,
-               "algorithm", "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen", "same");
+        printf("%d ranks, R-MAT scale %d, C = A A (nnz A %lld, nnz C %lld), %d x %d tiles, tile nnz max/mean per rank "
+               "%.2f\n%-22s %9s %9s %9s %9s %9s %9s %9s %7s %5s\n", size, a->scale, (long long)A->nnz, (long long)R->nnz,
+               a->tiles, a->tiles, dist_tile_nnz_balance(A, a->tiles, size), "algorithm", "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen", "same");
     for (int alg = 0; alg < 4; alg++) {
         double *runs = malloc((size_t)a->repeat * 7 * sizeof(double)), med[7], mx[7], sm[7];
         int64_t stolen = 0;
@@ -272,15 +273,7 @@ int main(int argc, char **argv)
             if (size % pr == 0) a.pr = pr, a.pc = size / pr;
     dist_summa *S = NULL;
     if (dist_summa_make(h, w, A, B, a.k, a.k, a.pr, a.pc, &S)) os_abort(w, 1, domino_last_error(h));
-    /* load balance of A's tiles over the ranks: max / mean entries per rank */
-    double nnz_rank[1024] = {0};
-    for (int t = 0; t < a.tiles * a.tiles && size <= 1024; t++)
-        nnz_rank[dist_tile_owner(w, a.tiles, t / a.tiles, t % a.tiles)] += (double)dA->nnz[t];
-    double nmax = 0, nsum = 0;
-    for (int r = 0; r < size && r < 1024; r++) {
-        nmax = fmax(nmax, nnz_rank[r]);
-        nsum += nnz_rank[r];
-    }
+    double balance = dist_tile_nnz_balance(A, a.tiles, size); /* max / mean entries of A per rank */
     model m;
     if (measure_model(h, w, dA, dB, ref_gflops, &m)) os_abort(w, 1, domino_last_error(h));
     if (rank == 0)
@@ -297,7 +290,7 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("%d ranks, R-MAT scale %d (n %lld, nnz %lld), k %lld, %d x %d tiles, tile nnz max/mean per "
                "rank %.2f\n%-22s %9s %9s %9s %9s %9s %9s %9s %7s %9s\n", size, a.scale, (long long)n,
-               (long long)A->nnz, (long long)a.k, a.tiles, a.tiles, nmax / (nsum / size), "algorithm",
+               (long long)A->nnz, (long long)a.k, a.tiles, a.tiles, balance, "algorithm",
                "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen",
                "rel err");
     for (int alg = 0; alg < ALGORITHMS; alg++) {
@@ -337,7 +330,7 @@ int main(int argc, char **argv)
                 fprintf(csv, "%s,%d,%d,%lld,%lld,%lld,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%lld,%.3e,"
                         "%.4f,%.3f,%.3f\n",
                         name, size, a.scale, (long long)n, (long long)A->nnz, (long long)a.k, a.tiles,
-                        nmax / (nsum / size), 1e3 * mx[0], 1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3],
+                        balance, 1e3 * mx[0], 1e3 * mx[1], 1e3 * sm[2] / size, 1e3 * mx[3],
                         1e3 * sm[4] / size, 1e3 * mx[5], 1e3 * sm[6] / size, (long long)stolen, err,
                         m.bound_ms, m.get_gbs, m.gflops);
             if (!(err <= 1e-12)) fprintf(stderr, "domino-spmm-mpi: %s: WRONG ANSWER (%.3e)\n", name, err);

@@ -6,12 +6,16 @@
  * its time is reported: C x against A (A x) in double, within 1e3 eps of
  * |A| (|A| |x|), and nnz(C) against the single-GPU product's.  Times are
  * medians of the timed runs (the slowest PE's), after one warm-up run;
- * the component breakdown is the last run's, one line per PE. */
+ * the component breakdown is the last run's, one line per PE.  Each
+ * problem's first line gives the load balance: of A's tiles over the PEs
+ * (max / mean entries) and of stationary-C's flops (its busiest PE's over
+ * the mean, from the plan's model). */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "bench_dist_spgemm.h"
 #include "bench_dist_common.h"
 #include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
+#include "dist/dist_tile_cut.h" /* dist_tile_nnz_balance */
 #include "domino.h"
 #include "internal.h" /* domino_wtime */
 
@@ -239,9 +243,11 @@ static int run_problem(domino_handle h, domino_dist D, const spgemm_bench_reques
     double flops = made ? NAN : domino_dspgemm_flops(P), mbytes = 0, mflops = 0;
     if (!made) domino_dspgemm_model(P, &mbytes, &mflops);
     if (rank == 0)
-        printf("%s: n %d, nnz %lld, %.3g GFLOP (2 x multiply-adds), %d PEs, %d x %d tiles\n"
+        printf("%s: n %d, nnz %lld, %.3g GFLOP (2 x multiply-adds), %d PEs, %d x %d tiles, tile nnz max/mean per PE "
+               "%.2f, busiest PE's flops (stationary-C) max/mean %.2f\n"
                "  %-20s %4s %5s %10s %8s %7s %6s %8s %8s %9s %9s %8s %6s %9s\n",
-               name, v.nrows, (long long)v.nnz, flops * 1e-9, npes, tiles, tiles, "config", "gpus", "tiles", "ms",
+               name, v.nrows, (long long)v.nnz, flops * 1e-9, npes, tiles, tiles, dist_tile_nnz_balance(A, tiles, npes),
+               made ? NAN : mflops / (flops / npes), "config", "gpus", "tiles", "ms",
                "GFLOP/s", "xcuSP", "eff", "fetch", "merge", "compute", "comp avg", "imb ms", "stolen", "rel err");
     /* single-GPU cuSPARSE on PE 0 (the plan's memory is small beside the product's) */
     spgemm_result base, r;

@@ -7,13 +7,15 @@
  * Every product is checked against the reference (the CPU for R-MAT scale
  * up to 18, else the single-GPU product) before its time is reported;
  * times are medians of the timed runs, the slowest PE's; "stolen0" is
- * the products PE 0 stole in the last run. */
+ * the products PE 0 stole in the last run.  Each problem's first line
+ * gives the load balance of A's tiles over the PEs (max / mean entries). */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "bench_dist_spmm.h"
 #include "bench_dist_common.h"
 #include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
 #include "cli_util.h"
+#include "dist/dist_tile_cut.h" /* dist_tile_nnz_balance */
 #include "domino.h"
 #include "internal.h" /* domino_wtime */
 
@@ -184,8 +186,9 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         cli_set(v.type, B, i, b);
     }
     if (rank == 0)
-        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles\n  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name,
-               v.nrows, (long long)v.nnz, (long long)width, npes, tiles, tiles, "config", "gpus", "ms", "GFLOP/s",
+        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles, tile nnz max/mean per PE %.2f\n"
+               "  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
+               tiles, tiles, dist_tile_nnz_balance(A, tiles, npes), "config", "gpus", "ms", "GFLOP/s",
                "xcuSP", "comp ms", "imb ms", "stolen0", "rel err");
     /* the reference and single-GPU cuSPARSE, on PE 0 */
     double base = NAN, secs = NAN, imb = 0;
