@@ -173,7 +173,8 @@ static int run_spgemm(domino_handle h, os_world *w, domino_matrix A, const bench
     if (rank == 0)
         printf("%d ranks, R-MAT scale %d, C = A A (nnz A %lld, nnz C %lld), %d x %d tiles, tile nnz max/mean per rank "
                "%.2f\n%-22s %9s %9s %9s %9s %9s %9s %9s %7s %5s\n", size, a->scale, (long long)A->nnz, (long long)R->nnz,
-               a->tiles, a->tiles, dist_tile_nnz_balance(A, a->tiles, size), "algorithm", "total", "comp max", "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen", "same");
+               a->tiles, a->tiles, dist_tile_nnz_balance(A, a->tiles, size), "algorithm", "total", "comp max",
+               "comp avg", "comm max", "comm avg", "imb max", "imb avg", "stolen", "same");
     for (int alg = 0; alg < 4; alg++) {
         double *runs = malloc((size_t)a->repeat * 7 * sizeof(double)), med[7], mx[7], sm[7];
         int64_t stolen = 0;
