@@ -238,6 +238,17 @@ domino_status domino_gen_rmat(domino_handle h, int scale, int edge_factor, doubl
 domino_status domino_gen_dag(domino_handle h, int32_t n, int32_t nnz_per_row, int32_t levels,
                              int32_t band, uint64_t seed, domino_type type, domino_matrix *A);
 
+/* A block of the pseudo-random dense matrix of ncols columns made from
+ * seed, row-major: B[(r - row0) ldb + c - col0] = entry (r, c) for
+ * row0 <= r < row0 + rows and col0 <= c < col0 + cols (col0 + cols <=
+ * ncols, ldb >= cols), type's values, uniform in [-0.5, 0.5).  An entry is
+ * a hash of seed and r ncols + c, so every block of one matrix agrees with
+ * the others wherever it is made (domino_gpu_gen_dense makes the same
+ * values on a GPU): the dense operands of the distributed SpMM are made
+ * tile by tile by their owners, never whole on one host. */
+domino_status domino_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
+                               int64_t col0, int64_t cols, domino_type type, void *B, int64_t ldb);
+
 /* ------------------------------------- distributed planning (plain C)
  * How the components of a triangular system (rows of x, columns of the CSC
  * of L, entries of b) are spread over npes PEs (one GPU each) for the
@@ -430,11 +441,23 @@ typedef struct domino_dspmm_times {
  * row-major, leading dimension ldb, A's type); tiles 1..256 per dimension. */
 domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t n,
                                 int64_t ldb, int tiles, domino_dspmm *P);
+/* Collective: as domino_dspmm_make, but B is the pseudo-random dense
+ * matrix domino_gen_dense(seed) of n columns, each tile made by its owner
+ * on its GPU: no PE ever holds all of B, on the host or the GPU (B larger
+ * than one host's memory; check the product with domino_dspmm_multiply).
+ * The buffers an algorithm needs beyond A's, B's and C's tiles are made by
+ * its first domino_dspmm_run. */
+domino_status domino_dspmm_make_random(domino_handle h, domino_dist D, domino_matrix A, int64_t n, uint64_t seed,
+                                       int tiles, domino_dspmm *P);
 /* Collective: C = A B; times may be NULL */
 domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_algorithm algorithm,
                                domino_dspmm_times *times);
 /* Collective: every PE gets all of C (host, m x n row-major, ldc >= n) */
 domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int64_t ldc);
+/* Collective: y = C x (which 'C', y of m doubles) or y = B x ('B', y of k
+ * doubles) for x of n doubles, on every PE, the PEs' tiles summed on the
+ * GPUs (in double): the check C x = A (B x) without gathering C */
+domino_status domino_dspmm_multiply(domino_handle h, domino_dspmm P, char which, const double *x, double *y);
 /* The roofline of stationary-C (Brock et al., Sec. 5) for P: the bytes the
  * busiest PE fetches from other PEs and the flops (2 nnz width per
  * product) the busiest PE computes (not collective) */
@@ -858,6 +881,16 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
                                    void *dC, int64_t ldc, domino_spmm_plan *plan);
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan);
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan);
+/* domino_gen_dense on the GPU: the same values, bit for bit, into the
+ * device array dB (row-major, leading dimension ldb); returns when done */
+domino_status domino_gpu_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
+                                   int64_t col0, int64_t cols, domino_type type, void *dB, int64_t ldb);
+/* y = A x on the GPU for a dense device array dA (rows x cols, row-major,
+ * leading dimension lda, type's values), x (cols) and y (rows) host
+ * doubles, sums in double: the check of dense products too large to bring
+ * to the host (C z against A (B z)) */
+domino_status domino_gpu_dense_multiply(domino_handle h, domino_type type, int64_t rows, int64_t cols,
+                                        const void *dA, int64_t lda, const double *x, double *y);
 /* C = A B on one GPU with cusparseSpGEMM (the single-GPU SpGEMM, and the
  * reference of the distributed ones): dA and dB CSR of one type, dA's
  * columns = dB's rows, each with fewer than 2^31 entries.  *dC is a new

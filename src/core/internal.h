@@ -122,6 +122,11 @@ double domino_rng_uniform(domino_rng *r);
 /* uniform integer in [0, bound) for bound > 0 */
 uint64_t domino_rng_below(domino_rng *r, uint64_t bound);
 
+/* the argument checks of domino_gen_dense and domino_gpu_gen_dense (fn
+ * names the caller): 0, or the status already reported on h */
+domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t ncols, int64_t row0, int64_t rows,
+                                     int64_t col0, int64_t cols, domino_type type, const void *B, int64_t ldb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -244,6 +244,12 @@ cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const i
  * columns unsorted as far as anyone knows) */
 void domino_dmatrix_borrow(struct domino_dmatrix_s *v, domino_type type, int32_t rows, int32_t cols, int64_t nnz,
                            int64_t *ptr, int32_t *ind, void *val);
+/* dense_gpu.cu: B = a block of the pseudo-random dense matrix (domino_gen_dense's values) */
+cudaError_t domino_launch_gen_dense(cudaStream_t stream, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
+                                    int64_t col0, int64_t cols, domino_type type, void *B, int64_t ldb);
+/* y += A x in double for a row-major dense A (rows x cols, leading dimension lda) */
+cudaError_t domino_launch_dense_apply_add(cudaStream_t stream, domino_type type, int64_t rows, int64_t cols,
+                                          const void *A, int64_t lda, const double *x, double *y);
 /* csr_apply.cu: y += A x in double (A: rows of a CSR with 64-bit offsets,
  * values of type t; x, y device), a row a thread */
 cudaError_t domino_launch_csr_apply_add(cudaStream_t stream, domino_type type, int32_t rows, const int64_t *ptr,

@@ -227,6 +227,18 @@ domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan)
     return NO_CUDA(h, "domino_gpu_spmm_run");
 }
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan) { (void)plan; }
+domino_status domino_gpu_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
+                                   int64_t col0, int64_t cols, domino_type type, void *dB, int64_t ldb)
+{
+    (void)seed; (void)ncols; (void)row0; (void)rows; (void)col0; (void)cols; (void)type; (void)dB; (void)ldb;
+    return NO_CUDA(h, "domino_gpu_gen_dense");
+}
+domino_status domino_gpu_dense_multiply(domino_handle h, domino_type type, int64_t rows, int64_t cols,
+                                        const void *dA, int64_t lda, const double *x, double *y)
+{
+    (void)type; (void)rows; (void)cols; (void)dA; (void)lda; (void)x; (void)y;
+    return NO_CUDA(h, "domino_gpu_dense_multiply");
+}
 domino_status domino_dmatrix_multiply(domino_handle h, domino_dmatrix dA, const double *x, double *y)
 {
     (void)dA; (void)x; (void)y;

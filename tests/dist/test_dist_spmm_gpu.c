@@ -3,12 +3,16 @@
  * work stealing, by row blocks, and stationary-A) against
  * domino_ref_spmm, one PE per GPU of the machine: R-MAT and a shared
  * matrix, double and float, tile grids that do not divide the sizes, more
- * tiles than PEs, one tile; a bad tile count fails on every PE.  One PE per
+ * tiles than PEs, one tile; a bad tile count fails on every PE.  B made
+ * on the GPUs (domino_dspmm_make_random): the gathered C against the
+ * CPU's product with domino_gen_dense's B, and domino_dspmm_multiply's
+ * B x and C x against host sums.  One PE per
  * GPU, or DOMINO_TEST_PES (e.g. 2 PEs sharing one GPU).  Label dist. */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +49,57 @@ static void check_product(domino_handle h, domino_dist D, const char *name, domi
     free(R);
 }
 
+/* B = domino_gen_dense(seed) made by the PEs: every algorithm's C against
+ * the CPU's product; B x and C x summed over the PEs against the host's */
+static void check_random(domino_handle h, domino_dist D, const char *name, domino_matrix A, int64_t n, int tiles)
+{
+    domino_matrix_view v;
+    domino_dspmm P = NULL;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t vs = domino_type_size(v.type);
+    void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
+         *R = malloc((size_t)(v.nrows * n) * vs + 8);
+    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * ((size_t)v.nrows + v.ncols));
+    CHECK_OK(h, domino_gen_dense(h, 5, n, 0, v.ncols, 0, n, v.type, B, n));
+    CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
+    for (int64_t c = 0; c < n; c++) x[c] = (double)(c % 5) - 2;
+    CHECK_OK(h, domino_dspmm_make_random(h, D, A, n, 5, tiles, &P));
+    if (P) { /* B x: the tiles are the generator's */
+        CHECK_OK(h, domino_dspmm_multiply(h, P, 'B', x, y));
+        double d = 0;
+        for (int64_t r = 0; r < v.ncols; r++) {
+            double want = 0;
+            for (int64_t c = 0; c < n; c++) want += get_value(B, v.type, r * n + c) * x[c];
+            d = fmax(d, fabs(y[r] - want));
+        }
+        CHECK(d <= 16 * DBL_EPSILON * (double)n);
+    }
+    for (int alg = 0; alg < 5 && P; alg++) {
+        CHECK_OK(h, domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, NULL));
+        CHECK_OK(h, domino_dspmm_gather(h, P, C, n));
+        double diff = 0;
+        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: PE %d: %s (B made on the GPUs) n=%lld tiles %d algorithm %d: max diff %.3e\n",
+                    domino_dist_rank(D), name, (long long)n, tiles, alg, diff);
+        }
+        CHECK_OK(h, domino_dspmm_multiply(h, P, 'C', x, y)); /* C x from the tiles in place */
+        double d = 0, scale = 0;
+        for (int64_t r = 0; r < v.nrows; r++) {
+            double want = 0;
+            for (int64_t c = 0; c < n; c++) want += get_value(C, v.type, r * n + c) * x[c];
+            d = fmax(d, fabs(y[r] - want));
+            scale = fmax(scale, fabs(want));
+        }
+        CHECK(d <= 16 * DBL_EPSILON * (double)n * fmax(scale, 1.0));
+    }
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dspmm_multiply(h, P, 'A', x, y));
+    domino_dspmm_free(P);
+    free(B), free(C), free(R), free(x), free(y);
+}
+
 static int pe_main(const domino_launch_info *info, void *arg)
 {
     (void)info;
@@ -68,6 +123,9 @@ static int pe_main(const domino_launch_info *info, void *arg)
     snprintf(name, sizeof(name), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, name, DOMINO_FLOAT64, 0, &M));
     if (M) check_product(h, D, "cage8", M, 32, 4);
+    if (A) check_random(h, D, "rmat 10", A, 40, domino_dist_npes(D));
+    if (A) check_random(h, D, "rmat 10", A, 9, 3);
+    if (F) check_random(h, D, "rmat 10 float", F, 24, 2);
     /* a bad tile count: every PE fails, none hangs */
     domino_dspmm P = NULL;
     if (A) {
@@ -75,6 +133,8 @@ static int pe_main(const domino_launch_info *info, void *arg)
         CHECK_OK(h, domino_matrix_get_view(h, A, &v));
         double *Bw = calloc((size_t)v.ncols * 2 + 1, sizeof(double));
         CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dspmm_make(h, D, A, Bw, 2, 2, 0, &P));
+        CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dspmm_make(h, D, A, NULL, 2, 2, 2, &P));
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dspmm_make_random(h, D, A, 0, 5, 2, &P));
         free(Bw);
     }
     CHECK(P == NULL);

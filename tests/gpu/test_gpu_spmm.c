@@ -3,15 +3,20 @@
  * columns, leading dimensions larger than the width, one call and a plan
  * run twice; bad arguments.  domino_gpu_spgemm (cusparseSpGEMM by row
  * blocks) against domino_ref_spgemm: the same matrices squared, in one
- * block and in many (DOMINO_SPGEMM_BLOCK_ROWS), and mismatched shapes. */
+ * block and in many (DOMINO_SPGEMM_BLOCK_ROWS), and mismatched shapes.
+ * domino_gpu_gen_dense against domino_gen_dense (bit for bit, double and
+ * float, offsets and padded rows) and domino_gpu_dense_multiply against a
+ * host product; bad arguments of both. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void check_product(domino_handle h, const char *name, domino_matrix A, int64_t n, int64_t ld)
 {
@@ -103,6 +108,40 @@ static void check_spgemm(domino_handle h, const char *name, domino_matrix A, dom
     domino_dmatrix_free(dC);
 }
 
+/* a block of the pseudo-random matrix on the GPU equals the CPU's, and
+ * y = B x on the GPU equals the host's sum */
+static void check_dense(domino_handle h, domino_type type)
+{
+    enum { NC = 45, R0 = 1000003, ROWS = 301, C0 = 7, COLS = 33, LD = 40 };
+    size_t vs = domino_type_size(type);
+    void *B = calloc((size_t)ROWS * LD, vs), *G = calloc((size_t)ROWS * LD, vs), *dB = NULL;
+    double x[COLS], y[ROWS], want[ROWS];
+    CHECK_OK(h, domino_gen_dense(h, 99, NC, R0, ROWS, C0, COLS, type, B, LD));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)ROWS * LD * vs, &dB));
+    CHECK_OK(h, domino_gpu_upload(h, dB, G, (size_t)ROWS * LD * vs)); /* zero padding */
+    CHECK_OK(h, domino_gpu_gen_dense(h, 99, NC, R0, ROWS, C0, COLS, type, dB, LD));
+    CHECK_OK(h, domino_gpu_download(h, G, dB, (size_t)ROWS * LD * vs));
+    CHECK(memcmp(B, G, (size_t)ROWS * LD * vs) == 0);
+    double worst = 0;
+    for (int c = 0; c < COLS; c++) x[c] = 1.0 / (c + 1) - 0.25;
+    for (int r = 0; r < ROWS; r++) {
+        want[r] = 0;
+        for (int c = 0; c < COLS; c++) want[r] += get_value(B, type, (int64_t)r * LD + c) * x[c];
+    }
+    CHECK_OK(h, domino_gpu_dense_multiply(h, type, ROWS, COLS, dB, LD, x, y));
+    for (int r = 0; r < ROWS; r++) worst = fmax(worst, fabs(y[r] - want[r]));
+    CHECK(worst <= 64 * DBL_EPSILON * COLS);
+    /* bad arguments */
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_gpu_gen_dense(h, 99, NC, R0, ROWS, C0, NC, type, dB, LD));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_gpu_gen_dense(h, 99, NC, R0, ROWS, C0, COLS, type, NULL, LD));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_gpu_dense_multiply(h, type, ROWS, COLS, dB, COLS - 1, x, y));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_gpu_dense_multiply(h, type, ROWS, COLS, dB, LD, NULL, y));
+    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_gpu_dense_multiply(h, (domino_type)9, ROWS, COLS, dB, LD, x, y));
+    CHECK_OK(h, domino_gpu_dense_multiply(h, type, 0, COLS, dB, LD, x, NULL)); /* nothing to do */
+    domino_gpu_free(dB);
+    free(B), free(G);
+}
+
 int main(void)
 {
     if (domino_gpu_count() == 0) {
@@ -144,6 +183,8 @@ int main(void)
         domino_dmatrix_free(dA);
         domino_dmatrix_free(dM);
     }
+    check_dense(h, DOMINO_FLOAT64);
+    check_dense(h, DOMINO_FLOAT32);
     domino_matrix_free(A);
     domino_matrix_free(F);
     domino_matrix_free(M);

@@ -6,6 +6,10 @@
  * bulk-synchronous NCCL SUMMA where NCCL was found.
  * Every product is checked against the reference (the CPU for R-MAT scale
  * up to 18, else the single-GPU product) before its time is reported;
+ * with --lean, B is made on the GPUs tile by tile (domino_dspmm_make_random)
+ * and every product C is checked by C z against A (B z), so no host holds
+ * B or C (R-MAT 24 at width 512: 69 GB each; SUMMA, which takes B from the
+ * host, is not run);
  * times are medians of the timed runs, the slowest PE's; "stolen0" is
  * the products PE 0 stole in the last run.  Each problem's first line
  * gives the load balance of A's tiles over the PEs (max / mean entries). */
@@ -102,9 +106,9 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
 /* the get bandwidth between PEs, measured once (GB/s) */
 static double get_gbs;
 
-/* a one-sided algorithm of plan P on all PEs: median of the slowest PE's totals, C gathered */
-static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, int64_t width, int alg, int repeat,
-                               void *C, double *seconds, double *compute, double *imbalance, long long *stolen)
+/* a one-sided algorithm of plan P on all PEs: median of the slowest PE's totals */
+static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, int alg, int repeat, double *seconds,
+                               double *compute, double *imbalance, long long *stolen)
 {
     domino_dspmm_times t;
     double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
@@ -121,7 +125,6 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, i
         if (!s) s = domino_dist_max(h, D, t.compute, compute); /* the last run's busiest PE */
         *stolen = (long long)t.stolen;
     }
-    if (!s) s = domino_dspmm_gather(h, P, C, width);
     if (!s && times) {
         *seconds = bench_median(times, repeat);
     }
@@ -159,42 +162,178 @@ static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, 
 }
 #endif
 
-/* one problem at one width, every configuration; 0 or the count of wrong answers */
+/* the configurations of the suite after cuSPARSE: the one-sided algorithms
+ * (in domino_dspmm_algorithm order), then SUMMA */
+static const char *const config_names[] = {"stationary-c", "stationary-c+steal", "stationary-a",
+                                           "stationary-c+steal-local", "stationary-c-rows", "summa"};
+#define CONFIGS 6
+
+/* 1 if name is in the comma-separated list (NULL: every name) */
+static int listed(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) return 1;
+    return list == NULL;
+}
+
+/* max |y - w| / max |w| */
+static double vector_error(const double *y, const double *w, int64_t count)
+{
+    double d = 0, scale = 0;
+    for (int64_t i = 0; i < count; i++) {
+        d = fmax(d, isfinite(y[i]) ? fabs(y[i] - w[i]) : INFINITY);
+        scale = fmax(scale, fabs(w[i]));
+    }
+    return d / fmax(scale, 1e-300);
+}
+
+/* lean: w = A (B z) on PE 0, B = domino_gen_dense(seed) (k x width of A's
+ * type) made on the GPU a block of rows at a time and multiplied there,
+ * A applied on the host in double */
+static domino_status lean_reference(domino_handle h, domino_matrix A, int64_t width, uint64_t seed, const double *z,
+                                    double *w)
+{
+    domino_matrix_view v;
+    domino_status s = domino_matrix_get_view(h, A, &v);
+    size_t vs = domino_type_size(v.type);
+    int64_t block = ((int64_t)256 << 20) / ((int64_t)vs * width) + 1; /* rows of B per 256 MiB */
+    double *u = malloc(((size_t)v.ncols + 1) * sizeof(double));
+    void *dB = NULL;
+    if (!s && !u) s = DOMINO_OUT_OF_MEMORY;
+    if (!s) s = domino_gpu_malloc(h, (size_t)(block * width) * vs, &dB);
+    for (int64_t r = 0; r < v.ncols && !s; r += block) {
+        int64_t rows = v.ncols - r < block ? v.ncols - r : block;
+        s = domino_gpu_gen_dense(h, seed, width, r, rows, 0, width, v.type, dB, width);
+        if (!s) s = domino_gpu_dense_multiply(h, v.type, rows, width, dB, width, z, u + r);
+    }
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (int32_t i = 0; i < v.nrows; i++) {
+        double sum = 0;
+        for (int64_t k = v.ptr[i]; !s && k < v.ptr[i + 1]; k++)
+            sum += (v.type == DOMINO_FLOAT64 ? ((const double *)v.val)[k] : ((const float *)v.val)[k]) * u[v.ind[k]];
+        w[i] = sum;
+    }
+    domino_gpu_free(dB);
+    free(u);
+    return s;
+}
+
+/* lean: single-GPU cuSPARSE on PE 0 with B made on its GPU: median time, y = C z */
+static domino_status run_cusparse_lean(domino_handle h, domino_matrix A, int64_t width, uint64_t seed, int repeat,
+                                       const double *z, double *y, double *seconds)
+{
+    domino_matrix_view v;
+    domino_dmatrix dA = NULL;
+    void *dB = NULL, *dC = NULL;
+    domino_spmm_plan plan = NULL;
+    double *times = malloc(sizeof(double) * (size_t)repeat);
+    domino_status s = domino_matrix_get_view(h, A, &v);
+    size_t vs = domino_type_size(v.type);
+    if (!s && !times) s = DOMINO_OUT_OF_MEMORY;
+    if (!s) s = domino_dmatrix_upload(h, A, &dA);
+    if (!s) s = domino_gpu_malloc(h, (size_t)(v.ncols * width) * vs, &dB);
+    if (!s) s = domino_gpu_malloc(h, (size_t)(v.nrows * width) * vs, &dC);
+    if (!s) s = domino_gpu_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, dB, width);
+    if (!s) s = domino_gpu_spmm_plan(h, dA, width, dB, width, dC, width, &plan);
+    if (!s) s = domino_gpu_spmm_run(h, plan); /* warm-up */
+    for (int r = 0; r < repeat && !s; r++) {
+        double t0 = domino_wtime();
+        s = domino_gpu_spmm_run(h, plan);
+        times[r] = domino_wtime() - t0;
+    }
+    domino_gpu_spmm_plan_free(plan);
+    if (!s) s = domino_gpu_dense_multiply(h, v.type, v.nrows, width, dC, width, z, y);
+    if (!s) *seconds = bench_median(times, repeat);
+    free(times);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(dB);
+    domino_gpu_free(dC);
+    return s;
+}
+
+/* how the products of one case are checked (PE 0 decides) */
+typedef struct spmm_check {
+    int lean;         /* 0: C gathered against R; 1: C z against w = A (B z) */
+    int64_t count;    /* entries compared: m width, or m */
+    domino_type type; /* values of C */
+    const void *R;    /* the reference product (PE 0; not lean) */
+    void *C;          /* room for a gathered C (every PE; not lean) */
+    int64_t width;    /* C's leading dimension */
+    const double *z;  /* the vector (lean) */
+    const double *w;  /* A (B z) (PE 0; lean) */
+    double *y;        /* room for C z (every PE; lean) */
+} spmm_check;
+
+/* Collective: the error of plan P's C (on PE 0; 0 elsewhere), INFINITY when it cannot be read */
+static double product_error(domino_handle h, domino_dist D, domino_dspmm P, const spmm_check *k)
+{
+    int rank = domino_dist_rank(D);
+    domino_status s = k->lean ? domino_dspmm_multiply(h, P, 'C', k->z, k->y) : domino_dspmm_gather(h, P, k->C, k->width);
+    if (s) return INFINITY;
+    if (rank != 0) return 0;
+    return k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
+}
+
+/* one problem at one width, every configuration asked for; 0 or the count of wrong answers */
 static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq, const char *name, domino_matrix A,
                     int64_t width, FILE *csv)
 {
     domino_matrix_view v;
     domino_matrix_get_view(h, A, &v);
-    int rank = domino_dist_rank(D), npes = domino_dist_npes(D), wrong = 0;
+    int rank = domino_dist_rank(D), npes = domino_dist_npes(D), wrong = 0, lean = rq->lean;
     int is_float = v.type == DOMINO_FLOAT32;
     size_t vs = domino_type_size(v.type);
     double tol = is_float ? ANSWER_TOL_FLOAT : ANSWER_TOL_DOUBLE;
+    const uint64_t seed = 12345; /* the same B on every PE */
     /* npes tiles per dimension: C's column block j and B's (l, j) on PE j,
      * A's tiles fetched; every PE the same flops, npes products of whole
      * column blocks.  On 4 H200s this was 6.9x faster than 2 npes + 1 tiles
      * (a 2D spread of owners, but 9x more, 9x narrower products; R-MAT 22,
      * width 128: bench/results/h200x4-spmm-v1) */
     int tiles = rq->tiles > 0 ? (int)rq->tiles : npes;
+    spmm_check k = {lean, lean ? v.nrows : v.nrows * width, v.type, NULL, NULL, width, NULL, NULL, NULL};
     size_t cbytes = (size_t)(v.nrows * width) * vs + 8;
-    void *B = malloc((size_t)(v.ncols * width) * vs + 8), *C = malloc(cbytes);
-    void *R = rank == 0 ? malloc(cbytes) : NULL, *G = rank == 0 ? malloc(cbytes) : NULL; /* PE 0 checks */
-    domino_status s = B && C && (rank != 0 || (R && G)) ? DOMINO_SUCCESS : DOMINO_OUT_OF_MEMORY;
-    uint64_t x = 12345; /* the same B on every PE */
-    for (int64_t i = 0; B && i < v.ncols * width; i++) {
-        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-        double b = (double)(x >> 11) / 9007199254740992.0 - 0.5;
-        cli_set(v.type, B, i, b);
+    void *B = NULL, *R = NULL, *G = NULL;
+    double *z = NULL, *w = NULL;
+    domino_status s = DOMINO_SUCCESS;
+    if (lean) {
+        z = malloc((size_t)width * sizeof(double));
+        k.y = malloc(((size_t)v.nrows + 1) * sizeof(double));
+        if (rank == 0) w = malloc(((size_t)v.nrows + 1) * sizeof(double));
+        if (!z || !k.y || (rank == 0 && !w)) s = DOMINO_OUT_OF_MEMORY;
+        for (int64_t c = 0; z && c < width; c++) z[c] = (double)((c * 7919) % 1009) / 1009.0 - 0.5;
+        k.z = z;
+        k.w = w;
+    } else {
+        B = malloc((size_t)(v.ncols * width) * vs + 8);
+        k.C = malloc(cbytes);
+        if (rank == 0) R = malloc(cbytes), G = malloc(cbytes); /* PE 0 checks */
+        if (!B || !k.C || (rank == 0 && (!R || !G))) s = DOMINO_OUT_OF_MEMORY;
+        if (!s) s = domino_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, B, width);
+        k.R = R;
     }
     if (rank == 0)
-        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles, tile nnz max/mean per PE %.2f\n"
+        printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles, tile nnz max/mean per PE %.2f%s\n"
                "  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
-               tiles, tiles, dist_tile_nnz_balance(A, tiles, npes), "config", "gpus", "ms", "GFLOP/s",
+               tiles, tiles, dist_tile_nnz_balance(A, tiles, npes),
+               lean ? ", B made on the GPUs, checked by C z = A (B z)" : "", "config", "gpus", "ms", "GFLOP/s",
                "xcuSP", "comp ms", "imb ms", "stolen0", "rel err");
     /* the reference and single-GPU cuSPARSE, on PE 0 */
     double base = NAN, secs = NAN, imb = 0;
     long long stolen = 0;
     domino_status c = DOMINO_SUCCESS;
-    if (rank == 0 && !s) {
+    if (rank == 0 && !s && lean) {
+        c = lean_reference(h, A, width, seed, z, w);
+        if (c) fprintf(stderr, "domino bench: A (B z): %s\n", domino_last_error(h));
+        /* cuSPARSE may not fit one GPU (B and C whole): the one-sided runs go on without it */
+        domino_status cs = c ? c : run_cusparse_lean(h, A, width, seed, rq->repeat, z, k.y, &base);
+        double e = cs ? INFINITY : vector_error(k.y, w, v.nrows);
+        if (!c && cs) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
+        if (!c) report(csv, name, v.nnz, width, "cusparse-1gpu", 1, cs ? NAN : base, base, base, 0, 0, e, tol, NAN);
+        if (cs) base = NAN;
+        wrong += !cs && !(e <= tol);
+    } else if (rank == 0 && !s) {
         c = run_cusparse(h, A, B, width, vs, rq->repeat, G, &base);
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
@@ -208,47 +347,55 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
     if (domino_dist_agree(h, D, s ? s : c)) {
-        free(B), free(R), free(C), free(G);
+        free(B), free(R), free(k.C), free(G), free(z), free(w), free(k.y);
         return 1;
     }
-    static const char *const names[] = {"stationary-c", "stationary-c+steal", "stationary-a",
-                                        "stationary-c+steal-local", "stationary-c-rows"};
     domino_dspmm P = NULL; /* one plan for every algorithm (each run starts from a zero C) */
-    domino_status made = domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
+    domino_status made = lean ? domino_dspmm_make_random(h, D, A, width, seed, tiles, &P)
+                              : domino_dspmm_make(h, D, A, B, width, width, tiles, &P);
+    if (made && rank == 0) fprintf(stderr, "domino bench: the plan: %s\n", domino_last_error(h));
     double mbytes = 0, mflops = 0;
     if (!made) domino_dspmm_model(P, &mbytes, &mflops);
     for (int alg = 0; alg < 5; alg++) {
+        if (!listed(rq->engines, config_names[alg])) continue;
         double comp = NAN;
-        s = made ? made : run_dspmm(h, D, P, width, alg, rq->repeat, C, &secs, &comp, &imb, &stolen);
+        s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &secs, &comp, &imb, &stolen);
         double bound = NAN;
-        if (rank == 0 && !s && alg == 0) { /* the roofline of stationary-C (Brock et al., Sec. 5) */
+        if (rank == 0 && !s && !isnan(base) && alg != DOMINO_DSPMM_STATIONARY_A) { /* the roofline of
+                                                          stationary-C and its variants (Brock et al., Sec. 5) */
             double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
             double tb = mbytes / (get_gbs * 1e9), tf = mflops / rate;
             bound = tb > tf ? tb : tf;
-            printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f GFLOP "
-                   "at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the bound)\n",
-                   mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
-                   bound * 1e3, secs * 1e3, secs / bound);
+            if (alg == 0 || !listed(rq->engines, config_names[0]))
+                printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f "
+                       "GFLOP at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the "
+                       "bound)\n", mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
+                       bound * 1e3, secs * 1e3, secs / bound);
         }
-        double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, v.type) : 0;
-        if (rank == 0) report(csv, name, v.nnz, width, names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e, tol, bound);
-        if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", names[alg], domino_last_error(h));
+        double e = s ? INFINITY : product_error(h, D, P, &k);
+        if (rank == 0) report(csv, name, v.nnz, width, config_names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e,
+                              tol, bound);
+        if (rank == 0 && s && s != made) fprintf(stderr, "domino bench: %s: %s\n", config_names[alg], domino_last_error(h));
         wrong += rank == 0 && !s && !(e <= tol);
     }
     domino_dspmm_free(P);
 #ifdef DOMINO_HAVE_NCCL
-    int pr = 1, pc = npes;
-    s = run_summa(h, D, A, B, width, rq->repeat, C, &secs, &pr, &pc);
-    char label[64];
-    snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
-    double e = s ? INFINITY : rank == 0 ? rel_error(C, R, v.nrows * width, v.type) : 0;
-    if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol, NAN);
-    if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
-    wrong += rank == 0 && !s && !(e <= tol);
+    if (!lean && listed(rq->engines, "summa")) {
+        int pr = 1, pc = npes;
+        s = run_summa(h, D, A, B, width, rq->repeat, k.C, &secs, &pr, &pc);
+        char label[64];
+        snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
+        double e = s ? INFINITY : rank == 0 ? rel_error(k.C, R, v.nrows * width, v.type) : 0;
+        if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol, NAN);
+        if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
+        wrong += rank == 0 && !s && !(e <= tol);
+    } else if (lean && listed(rq->engines, "summa") && rank == 0) {
+        printf("  summa-nccl: not run (--lean: SUMMA takes all of B from the host)\n");
+    }
 #endif
     if (csv) fflush(csv);
     fflush(stdout);
-    free(B), free(R), free(C), free(G);
+    free(B), free(R), free(k.C), free(G), free(z), free(w), free(k.y);
     return wrong;
 }
 
@@ -261,6 +408,21 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
     int started = bench_dist_begin("spmm", &h, &D, &get_gbs);
     if (started) return started;
     int rank = domino_dist_rank(D);
+    for (const char *p = rq->engines; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        size_t len = strcspn(p, ",");
+        int known = len == 8 && strncmp(p, "cusparse", 8) == 0; /* always run: the baseline */
+        for (int c = 0; c < CONFIGS && !known; c++)
+            known = strlen(config_names[c]) == len && strncmp(p, config_names[c], len) == 0;
+        if (!known) {
+            if (rank == 0)
+                fprintf(stderr, "domino bench --suite spmm: --engines: unknown configuration '%.*s' (stationary-c, "
+                                "stationary-c+steal, stationary-a, stationary-c+steal-local, stationary-c-rows, summa)\n",
+                        (int)len, p);
+            domino_dist_leave(h, D);
+            domino_destroy(h);
+            return 2;
+        }
+    }
     const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
     const char *widths = rq->widths ? rq->widths : rq->quick ? "32" : "128,256,512";
     if (rank == 0) {

@@ -14,6 +14,8 @@ typedef struct spmm_bench_request {
     int repeat;            /* timed runs */
     int use_float;         /* single precision (the paper's) */
     const char *csv_path;  /* CSV output, NULL = none */
+    const char *engines;   /* comma-separated one-sided algorithms and summa, NULL = all */
+    int lean;              /* B made on the GPUs tile by tile, checks by C z = A (B z): no host B or C */
 } spmm_bench_request;
 
 /* every PE runs it; returns the exit code */

@@ -22,7 +22,7 @@
 
 static const char bench_usage[] =
     "usage: domino bench [--suite default|trsv|stencil|precond|dist-plan|trsv-dist|spmm|spgemm] [--quick]\n"
-    "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M] [--widths LIST] [--tiles T]\n"
+    "                    [--grid N | --problem NAME] [--pes N] [--budget-mb M] [--widths LIST] [--tiles T] [--lean]\n"
     "                    [--upper] [--repeat R] [--engines a,b,c] [--float] [--tune]\n"
     "                    [--json] [--csv FILE] [--json-out FILE]\n"
     "\n"
@@ -68,7 +68,12 @@ static const char bench_usage[] =
     "                   stationary-A (--tiles T per dimension, default the PEs)\n"
     "                   and NCCL SUMMA; R-MAT 18, 20, 22\n"
     "                   (--problem rmat:S,...), --widths 128,256,512 (quick: rmat:12, 32);\n"
-    "                   takes --quick, --problem, --widths, --tiles, --repeat, --float, --csv\n"
+    "                   --engines names some of stationary-c, stationary-c+steal,\n"
+    "                   stationary-a, stationary-c+steal-local, stationary-c-rows, summa;\n"
+    "                   --lean makes B on the GPUs tile by tile and checks C z = A (B z)\n"
+    "                   (no host copy of B or C, for B larger than a host; no SUMMA);\n"
+    "                   takes --quick, --problem, --widths, --tiles, --engines, --lean,\n"
+    "                   --repeat, --float, --csv\n"
     "  --suite spgemm   C = A A on GPUs, run as domino run -n N bench --suite spgemm (or\n"
     "                   under mpirun): cuSPARSE on PE 0's GPU, then on all PEs the one-sided\n"
     "                   stationary-C, stationary-C with random and with locality-aware work\n"
@@ -118,6 +123,7 @@ typedef struct bench_request {
     int64_t budget_mb;       /* --budget-mb (trsv-dist) */
     const char *widths;      /* --widths (spmm) */
     int64_t tiles;           /* --tiles (spmm) */
+    int lean;                /* --lean (spmm) */
     const bench_engine *engine_list[MAX_ENGINES]; /* engines to run */
     int nengines;            /* size of engine_list */
 } bench_request;
@@ -180,6 +186,7 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                               {"budget-mb", 0, OPT_INT, 1, 1e9, &rq->budget_mb},
                               {"widths", 0, OPT_STRING, 0, 0, &rq->widths},
                               {"tiles", 0, OPT_INT, 1, 256, &rq->tiles},
+                              {"lean", 0, OPT_FLAG, 0, 0, &rq->lean},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
@@ -197,6 +204,8 @@ static int parse_request(int argc, char **argv, bench_request *rq)
         return opts_usage_error("bench", bench_usage, "--widths goes with --suite spmm");
     if (rq->tiles && strcmp(rq->suite, "spmm") != 0 && strcmp(rq->suite, "spgemm") != 0)
         return opts_usage_error("bench", bench_usage, "--tiles goes with --suite spmm or spgemm");
+    if (rq->lean && strcmp(rq->suite, "spmm") != 0)
+        return opts_usage_error("bench", bench_usage, "--lean goes with --suite spmm");
     if (strcmp(rq->suite, "spgemm") == 0)
         return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->engines ||
                        rq->budget_mb
@@ -204,10 +213,9 @@ static int parse_request(int argc, char **argv, bench_request *rq)
                                       "--tiles, --repeat, --float and --csv")
                    : OPTS_OK;
     if (strcmp(rq->suite, "spmm") == 0)
-        return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->engines ||
-                       rq->budget_mb
+        return rq->upper || rq->tune || rq->json || rq->json_path || rq->grid || rq->pes || rq->budget_mb
                    ? opts_usage_error("bench", bench_usage, "--suite spmm takes only --quick, --problem, "
-                                      "--widths, --tiles, --repeat, --float and --csv")
+                                      "--widths, --tiles, --engines, --lean, --repeat, --float and --csv")
                    : OPTS_OK;
     if (rq->budget_mb && strcmp(rq->suite, "trsv-dist") != 0)
         return opts_usage_error("bench", bench_usage, "--budget-mb goes with --suite trsv-dist");
@@ -466,7 +474,8 @@ int cmd_bench(int argc, char **argv)
         return bench_dist_spgemm_run(&d);
     }
     if (strcmp(rq.suite, "spmm") == 0) {
-        spmm_bench_request d = {rq.quick, rq.problem, rq.widths, rq.tiles, (int)rq.repeat, rq.use_float, rq.csv_path};
+        spmm_bench_request d = {rq.quick,    rq.problem,  rq.widths,  rq.tiles, (int)rq.repeat,
+                                rq.use_float, rq.csv_path, rq.engines, rq.lean};
         return bench_dist_spmm_run(&d);
     }
     if (strcmp(rq.suite, "trsv-dist") == 0) {

@@ -32,6 +32,7 @@
  *    and no owner's work are needed. */
 #include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
+#include "dist/nvshmem/dist_runtime.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
 #include "dist/nvshmem/dist_tile_place.h"
 
@@ -51,6 +52,10 @@ struct domino_dspmm_s {
     domino_type type;         /* value type */
     int64_t m, k, n;          /* A m x k, B k x n, C m x n */
     int t;                    /* tiles per dimension */
+    const void *b_host;       /* B while the plan is made: the caller's host array (NULL: generated) */
+    int64_t ldb;              /* its leading dimension */
+    uint64_t seed;            /* B = domino_gen_dense(seed) when b_host is NULL */
+    int64_t most[4];          /* the largest A tile's rows + 1 and entries, B tile's and C tile's values */
     int64_t *rb, *kb, *cb;    /* boundaries of rows, inner dimension, columns */
     int64_t *nnz;             /* entries of A(i, l), t x t */
     int64_t *at_ptr, *at_ent; /* where A(i, l) starts in its owner's ptr (int32 units) and ind/val windows */
@@ -61,7 +66,8 @@ struct domino_dspmm_s {
                                  then one slot per product (locality-aware), t x t x t */
     int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
     void *r_val[2], *r_b[2];
-    void *part;               /* device partial tile (stealing, stationary-A) */
+    void *part;               /* device partial tile (stealing, stationary-A); the receive pairs, part
+                                 and claimed are made by the first run that needs them */
     long long *claimed;       /* device: the value the last claim fetched */
     void *work;               /* cusparseSpMM workspace */
     size_t work_bytes;
@@ -76,7 +82,8 @@ struct domino_dspmm_s {
     int64_t rows_nnz;         /* entries of the largest row block of A (< 2^31 for the merged CSR) */
     int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: the t tiles of a row block of A, two row blocks */
     void *ra_val[2];
-    int32_t *m_ptr, *m_ind;   /* device: a row block merged into one CSR */
+    int32_t *m_ptr, *m_ind;   /* device: a row block merged into one CSR (these buffers are made
+                                 by the first run by row blocks) */
     void *m_val;
     int64_t *d_off;           /* device, t x t: where tile (i, l)'s entries start in a fetched row block */
     int64_t *d_kb;            /* device: the inner-dimension boundaries, t + 1 */
@@ -85,6 +92,47 @@ struct domino_dspmm_s {
 };
 
 static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
+
+/* the buffers of pair_buffers, freed (collective) and NULL */
+static void pair_buffers_free(struct domino_dspmm_s *P)
+{
+    for (int q = 0; q < 2; q++) {
+        domino_dist_free(P->D, P->r_ptr[q]);
+        domino_dist_free(P->D, P->r_ind[q]);
+        domino_dist_free(P->D, P->r_val[q]);
+        domino_dist_free(P->D, P->r_b[q]);
+        P->r_ptr[q] = P->r_ind[q] = NULL;
+        P->r_val[q] = P->r_b[q] = NULL;
+    }
+    cudaFree(P->part);
+    cudaFree(P->claimed);
+    P->part = NULL;
+    P->claimed = NULL;
+}
+
+/* the buffers of rows_buffers, freed (collective) and NULL */
+static void rows_buffers_free(struct domino_dspmm_s *P)
+{
+    for (int q = 0; q < 2; q++) {
+        domino_dist_free(P->D, P->ra_ptr[q]);
+        domino_dist_free(P->D, P->ra_ind[q]);
+        domino_dist_free(P->D, P->ra_val[q]);
+        P->ra_ptr[q] = P->ra_ind[q] = NULL;
+        P->ra_val[q] = NULL;
+    }
+    domino_dist_free(P->D, P->stack);
+    if (P->stack_used) cudaEventDestroy(P->stack_used);
+    cudaFree(P->m_ptr);
+    cudaFree(P->m_ind);
+    cudaFree(P->m_val);
+    cudaFree(P->d_off);
+    cudaFree(P->d_kb);
+    P->stack = NULL;
+    P->stack_used = NULL;
+    P->m_ptr = P->m_ind = NULL;
+    P->m_val = NULL;
+    P->d_off = P->d_kb = NULL;
+}
 
 void domino_dspmm_free(domino_dspmm P)
 {
@@ -97,32 +145,16 @@ void domino_dspmm_free(domino_dspmm P)
     domino_dist_free(D, P->w_b);
     domino_dist_free(D, P->w_c);
     domino_dist_free(D, P->w_claim);
+    pair_buffers_free(P);
+    rows_buffers_free(P);
     for (int q = 0; q < 2; q++) {
-        domino_dist_free(D, P->r_ptr[q]);
-        domino_dist_free(D, P->r_ind[q]);
-        domino_dist_free(D, P->r_val[q]);
-        domino_dist_free(D, P->r_b[q]);
         if (P->got[q]) cudaEventDestroy(P->got[q]);
         if (P->used[q]) cudaEventDestroy(P->used[q]);
     }
-    for (int q = 0; q < 2; q++) {
-        domino_dist_free(D, P->ra_ptr[q]);
-        domino_dist_free(D, P->ra_ind[q]);
-        domino_dist_free(D, P->ra_val[q]);
-    }
-    domino_dist_free(D, P->stack);
-    if (P->stack_used) cudaEventDestroy(P->stack_used);
-    cudaFree(P->m_ptr);
-    cudaFree(P->m_ind);
-    cudaFree(P->m_val);
-    cudaFree(P->d_off);
-    cudaFree(P->d_kb);
     if (P->fetch) cudaStreamDestroy(P->fetch);
     for (int k = 0; P->mark && k < 2 * DSPMM_TIMED; k++)
         if (P->mark[k]) cudaEventDestroy(P->mark[k]);
     domino_free(P->mark);
-    cudaFree(P->part);
-    cudaFree(P->claimed);
     cudaFree(P->work);
     domino_free(P->rb);
     domino_free(P->kb);
@@ -201,6 +233,13 @@ static domino_status rows_buffers(domino_handle h, struct domino_dspmm_s *P)
         if (P->cb[j + 1] - P->cb[j] > most_cols) most_cols = P->cb[j + 1] - P->cb[j];
         stacked |= !column_in_place(P, j, owner(P, x / T, j));
     }
+    size_t bytes = 2 * ((size_t)T * P->rows_stride * sizeof(int32_t) + (size_t)P->rows_nnz * (sizeof(int32_t) + vs)) +
+                   (stacked ? (size_t)(P->k * most_cols) * vs : 0);
+    domino_status room = dist_check_room(h, P->D, bytes, WHAT ": the row-block buffers"); /* every PE alike */
+    if (room) {
+        domino_free(off);
+        return room;
+    }
     domino_status a[7] = {DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS,
                           DOMINO_SUCCESS, DOMINO_SUCCESS};
     for (int q = 0; q < 2; q++) {
@@ -225,9 +264,12 @@ static domino_status rows_buffers(domino_handle h, struct domino_dspmm_s *P)
     return s;
 }
 
-/* this PE's tiles of A (offsets narrowed to int32) and B into its windows */
-static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, int64_t ldb, struct domino_dspmm_s *P)
+/* this PE's tiles of A (offsets narrowed to int32) and B into its windows:
+ * B's copied from the caller's host array, or made on the GPU */
+static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_dspmm_s *P)
 {
+    const void *B = P->b_host;
+    int64_t ldb = P->ldb;
     size_t vs = domino_type_size(P->type);
     int T = P->t;
     cudaError_t e = cudaSuccess;
@@ -240,16 +282,45 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, 
         if (s) return s;
         /* B(i, j): inner rows kb[i] .. kb[i+1], columns cb[j] .. cb[j+1] */
         int64_t kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
-        if (!e && kr * cols > 0)
+        if (!e && kr * cols > 0 && !B)
+            e = domino_launch_gen_dense(P->compute, P->seed, P->n, P->kb[i], kr, P->cb[j], cols, P->type,
+                                        (char *)P->w_b + (size_t)P->at_b[x] * vs, cols);
+        else if (!e && kr * cols > 0)
             e = cudaMemcpy2D((char *)P->w_b + (size_t)P->at_b[x] * vs, (size_t)cols * vs,
                              (const char *)B + (size_t)(P->kb[i] * ldb + P->cb[j]) * vs, (size_t)ldb * vs,
                              (size_t)cols * vs, (size_t)kr, cudaMemcpyHostToDevice);
     }
+    if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
 }
 
-domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t n,
-                                int64_t ldb, int tiles, domino_dspmm *out)
+/* the receive pairs, the partial tile and the claim word of the algorithms
+ * that multiply tile by tile (collective: every PE sizes them alike) */
+static domino_status pair_buffers(domino_handle h, struct domino_dspmm_s *P)
+{
+    size_t vs = domino_type_size(P->type);
+    domino_status a[8];
+    size_t bytes = 2 * ((size_t)(P->most[0] + P->most[1]) * sizeof(int32_t) + (size_t)(P->most[1] + P->most[2]) * vs);
+    domino_status s = dist_check_room(h, P->D, bytes, WHAT ": the receive buffers"); /* every PE alike */
+    if (s) return s;
+    for (int q = 0; q < 2; q++) {
+        a[4 * q] = domino_dist_malloc(h, P->D, (size_t)P->most[0] * sizeof(int32_t), (void **)&P->r_ptr[q]);
+        a[4 * q + 1] = domino_dist_malloc(h, P->D, (size_t)P->most[1] * sizeof(int32_t), (void **)&P->r_ind[q]);
+        a[4 * q + 2] = domino_dist_malloc(h, P->D, (size_t)P->most[1] * vs, &P->r_val[q]);
+        a[4 * q + 3] = domino_dist_malloc(h, P->D, (size_t)P->most[2] * vs, &P->r_b[q]);
+    }
+    for (int q = 0; q < 8 && !s; q++) s = a[q];
+    cudaError_t e = cudaSuccess;
+    if (!s) e = cudaMalloc(&P->part, (size_t)P->most[3] * vs);
+    if (!s && !e) e = cudaMalloc((void **)&P->claimed, sizeof(long long));
+    if (!s && e) s = domino_cuda_status(h, e, WHAT ": the receive buffers");
+    return s;
+}
+
+/* domino_dspmm_make and domino_dspmm_make_random: B from the host array
+ * B (leading dimension ldb), or domino_gen_dense(seed) when B is NULL */
+static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t ldb, uint64_t seed,
+                          int64_t n, int tiles, domino_dspmm *out)
 {
     struct domino_gpu_context *gpu = NULL;
     domino_status s = DOMINO_SUCCESS;
@@ -265,7 +336,7 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A must be CSR stored general");
     if (!s && (tiles < 1 || tiles > 256 || npes > 1024))
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": %d tiles per dimension (1 to 256), %d PEs", tiles, npes);
-    if (!s && (n < 1 || ldb < n || !B))
+    if (!s && (n < 1 || (B && ldb < n)))
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": B of %lld columns, leading dimension %lld", (long long)n,
                          (long long)ldb);
     if (!s) s = domino_gpu_context_get(h, &gpu);
@@ -279,6 +350,9 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         P->k = A->ncols;
         P->n = n;
         P->t = tiles;
+        P->b_host = B;
+        P->ldb = ldb;
+        P->seed = seed;
         P->rb = dist_split(P->m, tiles);
         P->kb = dist_split(P->k, tiles);
         P->cb = dist_split(n, tiles);
@@ -292,6 +366,7 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
             s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
         else
             directory(A, P, win, most);
+        memcpy(P->most, most, sizeof(most));
         for (int x = 0; !s && x < tiles * tiles; x++)
             if (P->nnz[x] >= INT32_MAX)
                 s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": tile %d has %lld entries; use more tiles", x,
@@ -300,7 +375,10 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     {
         size_t vs = domino_type_size(P->type);
-        domino_status a[14];
+        size_t bytes = (size_t)(win[0] + win[1]) * sizeof(int32_t) + (size_t)(win[1] + win[2] + win[3]) * vs +
+                       (size_t)tiles * tiles * (tiles + 1) * sizeof(long long);
+        if ((s = dist_check_room(h, D, bytes, WHAT ": A's, B's and C's tiles"))) goto failed; /* every PE alike */
+        domino_status a[6];
         a[0] = domino_dist_malloc(h, D, (size_t)win[0] * sizeof(int32_t), (void **)&P->w_ptr);
         a[1] = domino_dist_malloc(h, D, (size_t)win[1] * sizeof(int32_t), (void **)&P->w_ind);
         a[2] = domino_dist_malloc(h, D, (size_t)win[1] * vs, &P->w_val);
@@ -308,17 +386,9 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         a[4] = domino_dist_malloc(h, D, (size_t)win[3] * vs, &P->w_c);
         a[5] = domino_dist_malloc(h, D, (size_t)tiles * tiles * (tiles + 1) * sizeof(long long),
                                   (void **)&P->w_claim);
-        for (int q = 0; q < 2; q++) {
-            a[6 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[0] * sizeof(int32_t), (void **)&P->r_ptr[q]);
-            a[7 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[1] * sizeof(int32_t), (void **)&P->r_ind[q]);
-            a[8 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[1] * vs, &P->r_val[q]);
-            a[9 + 4 * q] = domino_dist_malloc(h, D, (size_t)most[2] * vs, &P->r_b[q]);
-        }
-        for (int q = 0; q < 14 && !s; q++) s = a[q];
+        for (int q = 0; q < 6 && !s; q++) s = a[q];
         cudaError_t e = cudaSuccess;
-        if (!s) e = cudaMalloc(&P->part, (size_t)most[3] * vs);
-        if (!s && !e) e = cudaMalloc((void **)&P->claimed, sizeof(long long));
-        if (!s && !e) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
+        if (!s) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
         P->mark = (cudaEvent_t *)domino_calloc(2 * DSPMM_TIMED, sizeof(cudaEvent_t));
@@ -328,10 +398,9 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
         if (!s) {
             P->compute = gpu->stream;
             P->sparse = gpu->cusparse;
-            s = own_tiles(h, A, B, ldb, P);
+            s = own_tiles(h, A, P);
         }
-        s = domino_dist_agree(h, D, s);
-        if (!s) s = rows_buffers(h, P); /* collective allocations */
+        P->b_host = NULL; /* the caller's array is not kept */
     }
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     *out = P;
@@ -339,6 +408,21 @@ domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A,
 failed:
     domino_dspmm_free(P);
     return s;
+}
+
+domino_status domino_dspmm_make(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t n,
+                                int64_t ldb, int tiles, domino_dspmm *P)
+{
+    if (P) *P = NULL;
+    if (!B) /* every PE passes B alike, so every PE returns here alike */
+        return domino_error(h, DOMINO_NULL_POINTER, WHAT ": B is NULL (domino_dspmm_make_random makes B on the GPUs)");
+    return make(h, D, A, B, ldb, 0, n, tiles, P);
+}
+
+domino_status domino_dspmm_make_random(domino_handle h, domino_dist D, domino_matrix A, int64_t n, uint64_t seed,
+                                       int tiles, domino_dspmm *P)
+{
+    return make(h, D, A, NULL, n, seed, n, tiles, P);
 }
 
 /* start the gets of A(i, l) and B(l, j) into receive pair q on the fetch
@@ -709,7 +793,14 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
                            (size_t)((P->rb[x / P->t + 1] - P->rb[x / P->t]) * (P->cb[x % P->t + 1] - P->cb[x % P->t])) * vs);
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
-    if ((s = domino_dist_agree(h, P->D, s))) return s;
+    /* the first run that needs them makes its buffers (collective: every PE runs the same algorithm) */
+    if (!s && algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->m_ptr) s = rows_buffers(h, P);
+    else if (!s && algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS && !P->r_ptr[0]) s = pair_buffers(h, P);
+    if ((s = domino_dist_agree(h, P->D, s))) {
+        if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) rows_buffers_free(P);
+        else pair_buffers_free(P);
+        return s;
+    }
     double start = domino_wtime();
     long long stolen = 0;
     P->marked = 0;
@@ -783,4 +874,47 @@ domino_status domino_dspmm_gather(domino_handle h, domino_dspmm P, void *C, int6
     }
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": gather");
     return domino_dist_agree(h, P->D, s);
+}
+
+domino_status domino_dspmm_multiply(domino_handle h, domino_dspmm P, char which, const double *x, double *y)
+{
+    if (!P) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": P is NULL");
+    if (which != 'B' && which != 'C')
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": which is '%c' (B or C)", which);
+    int T = P->t, is_b = which == 'B';
+    size_t vs = domino_type_size(P->type);
+    int64_t len = is_b ? P->k : P->m; /* rows of B or C */
+    const int64_t *row_b = is_b ? P->kb : P->rb;
+    double *dx = NULL, *mine = NULL, *sum = NULL;
+    domino_status s = x && y ? DOMINO_SUCCESS : domino_error(h, DOMINO_NULL_POINTER, WHAT ": x or y is NULL");
+    domino_status room = dist_check_room(h, P->D, 2 * (size_t)(len + 1) * sizeof(double), WHAT ": multiply");
+    if (room) return room; /* every PE alike */
+    domino_status s1 = domino_dist_malloc(h, P->D, (size_t)(len + 1) * sizeof(double), (void **)&mine);
+    domino_status s2 = domino_dist_malloc(h, P->D, (size_t)(len + 1) * sizeof(double), (void **)&sum);
+    if (!s) s = s1 ? s1 : s2;
+    cudaError_t e = cudaSuccess;
+    if (!s) e = cudaMalloc((void **)&dx, (size_t)(P->n + 1) * sizeof(double));
+    if (!s && !e) e = cudaMemcpyAsync(dx, x, (size_t)P->n * sizeof(double), cudaMemcpyHostToDevice, P->compute);
+    if (!s && !e) e = cudaMemsetAsync(mine, 0, (size_t)(len + 1) * sizeof(double), P->compute);
+    /* this PE's tiles one after another on one stream: no races on mine */
+    for (int x_ = 0; !s && !e && x_ < T * T; x_++) {
+        int i = x_ / T, j = x_ % T;
+        if (owner(P, i, j) != P->rank) continue;
+        int64_t rows = row_b[i + 1] - row_b[i], cols = P->cb[j + 1] - P->cb[j];
+        const void *tile = is_b ? (const void *)((const char *)P->w_b + (size_t)P->at_b[x_] * vs)
+                                : (const void *)((const char *)P->w_c + (size_t)P->at_c[x_] * vs);
+        e = domino_launch_dense_apply_add(P->compute, P->type, rows, cols, tile, cols, dx + P->cb[j], mine + row_b[i]);
+    }
+    if (!s && !e) e = cudaStreamSynchronize(P->compute);
+    if (!s && e) s = domino_cuda_status(h, e, WHAT ": multiply");
+    if (!(s = domino_dist_agree(h, P->D, s))) {
+        s = dist_sum_doubles(h, P->D, sum, mine, (size_t)len);
+        if (!s && (e = cudaMemcpy(y, sum, (size_t)len * sizeof(double), cudaMemcpyDeviceToHost)))
+            s = domino_cuda_status(h, e, WHAT ": multiply");
+        s = domino_dist_agree(h, P->D, s);
+    }
+    cudaFree(dx);
+    domino_dist_free(P->D, mine);
+    domino_dist_free(P->D, sum);
+    return s;
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# x4-spmm-lean.sh: one device command (nvidia-h200-x4 with needs_h200: the
+# single-GPU baseline at width 512 holds B and C, 137 GB, on one card) for
+# SpMM on R-MAT 24 (issues 7 and 9: stationary-C >= 3x single-GPU cuSPARSE
+# on 4 GPUs, >= 1.7x on 2): the SpMM tests, then the spmm suite with --lean
+# (B made on the GPUs tile by tile, every product checked by C z = A (B z);
+# no host holds B or C) on 4, 2 and 1 PEs, widths 512 then 128 (the wide
+# baseline first, before the heaps grow).  Results in $OUT (6 files):
+# device.txt, test.log, tables.txt (each suite's command and table),
+# spmm24-p4.csv, spmm24-p2.csv, spmm24-p1.csv.
+#   bash bench/x4-spmm-lean.sh   (PROBLEM, WIDTHS, ENGINES4, ENGINES, S1..S3, TEST_S change it)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export DOMINO_TARGETS=${DOMINO_TARGETS:-"test_gpu_spmm test_dist_spmm_gpu"}
+source bench/device-build.sh > /tmp/domino-build.log 2>&1
+grep -E "^build|error" /tmp/domino-build.log | head -20
+export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-120G}
+( cd $B && timeout ${TEST_S:-90} ctest -R "test_gpu_spmm|test_dist_spmm_gpu" --timeout 80 --output-on-failure ) \
+  > "$OUT/test.log" 2>&1
+grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -6
+T="$OUT/tables.txt"
+suite() { # suite TAG PES SECONDS OPTIONS...
+  local tag=$1 pes=$2 secs=$3
+  shift 3
+  echo "# $B/domino run -n $pes bench --suite spmm $* --csv $tag.csv ; $(date -u +%FT%TZ)" | tee -a "$T"
+  timeout "$secs" $B/domino run -n "$pes" bench --suite spmm "$@" --csv "$OUT/$tag.csv" 2>&1 | tee -a "$T" \
+    | grep -v "^  model"
+  echo "exit ${PIPESTATUS[0]}" | tee -a "$T"
+}
+P=${PROBLEM:-rmat:24}
+W=${WIDTHS:-512,128}
+suite spmm24-p4 4 ${S1:-150} --lean --problem $P --widths $W --engines ${ENGINES4:-stationary-c-rows,stationary-c} --repeat 5
+suite spmm24-p2 2 ${S2:-120} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5
+suite spmm24-p1 1 ${S3:-100} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5
