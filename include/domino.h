@@ -436,6 +436,11 @@ typedef struct domino_dspmm_times {
     double total;         /* from the common start to this PE's last product */
     double imbalance;     /* waiting in the closing barrier for slower PEs */
     int64_t stolen;       /* products computed for other PEs' C tiles */
+    double fetch;         /* the gets, from the first get of a fetch to its completion, summed
+                             over fetches (events on the fetch stream: overlaps the products;
+                             NaN past 4096 fetches) */
+    double merge;         /* merging fetched row blocks into one CSR (stationary-C by row
+                             blocks; events) */
 } domino_dspmm_times;
 /* Collective: every PE passes the same global CSR A (general) and B (host,
  * row-major, leading dimension ldb, A's type); tiles 1..256 per dimension. */

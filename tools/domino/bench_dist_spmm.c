@@ -52,22 +52,42 @@ static double rel_error(const void *C, const void *R, int64_t count, domino_type
     return d / fmax(scale, 1e-300);
 }
 
+/* what one configuration measured (the busiest PE's parts, seconds) */
+typedef struct spmm_result {
+    double seconds;   /* median of the slowest PE's totals */
+    double compute;   /* local products */
+    double imbalance; /* waiting in the closing barrier (the most over the timed runs) */
+    double fetch;     /* the gets, from first get to completion (overlapping the products) */
+    double merge;     /* merging row blocks */
+    long long stolen; /* products PE 0 stole in the last run */
+    double err;       /* of the answer */
+    double bound;     /* the model's bound, NaN where none */
+} spmm_result;
+
 /* one row of the table and the CSV (PE 0) */
-static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, const char *config, int gpus,
-                   double seconds, double base, double compute, double imbalance, long long stolen, double err, double tol,
-                   double bound)
+static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, const char *config, int gpus, double base,
+                   double tol, const spmm_result *r)
 {
-    double gflops = 2.0 * (double)nnz * (double)width / seconds * 1e-9;
-    int ok = isfinite(seconds) && err <= tol;
+    double gflops = 2.0 * (double)nnz * (double)width / r->seconds * 1e-9;
+    int ok = isfinite(r->seconds) && r->err <= tol;
     if (ok)
-        printf("  %-20s %4d %10.3f %9.1f %8.2f %9.3f %10.3f %7lld %9.1e\n", config, gpus, seconds * 1e3, gflops,
-               base / seconds, compute * 1e3, imbalance * 1e3, stolen, err);
+        printf("  %-20s %4d %10.3f %9.1f %8.2f %9.3f %9.3f %9.3f %10.3f %7lld %9.1e\n", config, gpus, r->seconds * 1e3,
+               gflops, base / r->seconds, r->compute * 1e3, r->fetch * 1e3, r->merge * 1e3, r->imbalance * 1e3,
+               r->stolen, r->err);
     else
-        printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, err);
+        printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, r->err);
     if (csv)
-        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%s\n", problem, (long long)nnz,
-                (long long)width, config, gpus, ok ? seconds : NAN, ok ? gflops : NAN, ok ? base / seconds : NAN,
-                compute, imbalance, stolen, err, bound, ok ? "ok" : "failed");
+        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%.6e,%.6e,%s\n", problem,
+                (long long)nnz, (long long)width, config, gpus, ok ? r->seconds : NAN, ok ? gflops : NAN,
+                ok ? base / r->seconds : NAN, r->compute, r->imbalance, r->stolen, r->err, r->bound, r->fetch, r->merge,
+                ok ? "ok" : "failed");
+}
+
+/* a row for single-GPU cuSPARSE */
+static spmm_result baseline_result(double seconds, double err)
+{
+    spmm_result r = {seconds, seconds, 0, 0, 0, 0, err, NAN};
+    return r;
 }
 
 /* single-GPU cuSPARSE on PE 0: median time, C into R */
@@ -107,27 +127,27 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
 static double get_gbs;
 
 /* a one-sided algorithm of plan P on all PEs: median of the slowest PE's totals */
-static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, int alg, int repeat, double *seconds,
-                               double *compute, double *imbalance, long long *stolen)
+static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, int alg, int repeat, spmm_result *res)
 {
     domino_dspmm_times t;
     double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
     domino_status s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
-    *imbalance = 0;
-    *compute = NAN;
+    res->imbalance = 0;
+    res->compute = res->fetch = res->merge = NAN;
     /* run and max are collective: every PE fails alike in them, so none skips one */
     for (int r = 0; r < repeat && !s; r++) {
         s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t);
         if (!s) s = domino_dist_max(h, D, t.total, &worst);
         if (times) times[r] = worst;
         if (!s) s = domino_dist_max(h, D, t.imbalance, &worst);
-        if (!s && worst > *imbalance) *imbalance = worst;
-        if (!s) s = domino_dist_max(h, D, t.compute, compute); /* the last run's busiest PE */
-        *stolen = (long long)t.stolen;
+        if (!s && worst > res->imbalance) res->imbalance = worst;
+        /* the last run's busiest PE in each part */
+        if (!s) s = domino_dist_max(h, D, t.compute, &res->compute);
+        if (!s) s = domino_dist_max(h, D, t.fetch, &res->fetch);
+        if (!s) s = domino_dist_max(h, D, t.merge, &res->merge);
+        res->stolen = (long long)t.stolen;
     }
-    if (!s && times) {
-        *seconds = bench_median(times, repeat);
-    }
+    if (!s && times) res->seconds = bench_median(times, repeat);
     free(times);
     return s;
 }
@@ -315,13 +335,12 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     if (rank == 0)
         printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles, tile nnz max/mean per PE %.2f%s\n"
-               "  %-20s %4s %10s %9s %8s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
+               "  %-20s %4s %10s %9s %8s %9s %9s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
                tiles, tiles, dist_tile_nnz_balance(A, tiles, npes),
                lean ? ", B made on the GPUs, checked by C z = A (B z)" : "", "config", "gpus", "ms", "GFLOP/s",
-               "xcuSP", "comp ms", "imb ms", "stolen0", "rel err");
+               "xcuSP", "comp ms", "fetch ms", "merge ms", "imb ms", "stolen0", "rel err");
     /* the reference and single-GPU cuSPARSE, on PE 0 */
-    double base = NAN, secs = NAN, imb = 0;
-    long long stolen = 0;
+    double base = NAN;
     domino_status c = DOMINO_SUCCESS;
     if (rank == 0 && !s && lean) {
         c = lean_reference(h, A, width, seed, z, w);
@@ -330,7 +349,8 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         domino_status cs = c ? c : run_cusparse_lean(h, A, width, seed, rq->repeat, z, k.y, &base);
         double e = cs ? INFINITY : vector_error(k.y, w, v.nrows);
         if (!c && cs) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
-        if (!c) report(csv, name, v.nnz, width, "cusparse-1gpu", 1, cs ? NAN : base, base, base, 0, 0, e, tol, NAN);
+        spmm_result r = baseline_result(cs ? NAN : base, e);
+        if (!c) report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
         if (cs) base = NAN;
         wrong += !cs && !(e <= tol);
     } else if (rank == 0 && !s) {
@@ -338,11 +358,13 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, v.type);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, e, tol, NAN);
+            spmm_result r = baseline_result(base, e);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
             wrong += !(e <= tol);
         } else if (!c) {
             memcpy(R, G, (size_t)(v.nrows * width) * vs);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, base, base, 0, 0, 0, tol, NAN);
+            spmm_result r = baseline_result(base, 0);
+            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
@@ -358,37 +380,39 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     if (!made) domino_dspmm_model(P, &mbytes, &mflops);
     for (int alg = 0; alg < 5; alg++) {
         if (!listed(rq->engines, config_names[alg])) continue;
-        double comp = NAN;
-        s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &secs, &comp, &imb, &stolen);
-        double bound = NAN;
+        spmm_result r = {NAN, NAN, 0, NAN, NAN, 0, INFINITY, NAN};
+        s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &r);
+        double secs = s ? NAN : r.seconds;
         if (rank == 0 && !s && !isnan(base) && alg != DOMINO_DSPMM_STATIONARY_A) { /* the roofline of
                                                           stationary-C and its variants (Brock et al., Sec. 5) */
             double rate = 2.0 * (double)v.nnz * (double)width / base; /* cuSPARSE on one GPU, flop/s */
             double tb = mbytes / (get_gbs * 1e9), tf = mflops / rate;
-            bound = tb > tf ? tb : tf;
+            double bound = r.bound = tb > tf ? tb : tf;
             if (alg == 0 || !listed(rq->engines, config_names[0]))
                 printf("  model: busiest PE fetches %.1f MiB from others at %.0f GB/s (%.3f ms) and computes %.3f "
                        "GFLOP at cuSPARSE's %.0f GFLOP/s (%.3f ms): bound %.3f ms, measured %.3f ms (%.2fx the "
                        "bound)\n", mbytes / 1048576.0, get_gbs, tb * 1e3, mflops * 1e-9, rate * 1e-9, tf * 1e3,
                        bound * 1e3, secs * 1e3, secs / bound);
         }
-        double e = s ? INFINITY : product_error(h, D, P, &k);
-        if (rank == 0) report(csv, name, v.nnz, width, config_names[alg], npes, s ? NAN : secs, base, comp, imb, stolen, e,
-                              tol, bound);
+        r.err = s ? INFINITY : product_error(h, D, P, &k);
+        r.seconds = secs;
+        if (rank == 0) report(csv, name, v.nnz, width, config_names[alg], npes, base, tol, &r);
         if (rank == 0 && s && s != made) fprintf(stderr, "domino bench: %s: %s\n", config_names[alg], domino_last_error(h));
-        wrong += rank == 0 && !s && !(e <= tol);
+        wrong += rank == 0 && !s && !(r.err <= tol);
     }
     domino_dspmm_free(P);
 #ifdef DOMINO_HAVE_NCCL
     if (!lean && listed(rq->engines, "summa")) {
         int pr = 1, pc = npes;
-        s = run_summa(h, D, A, B, width, rq->repeat, k.C, &secs, &pr, &pc);
+        spmm_result r = {NAN, NAN, 0, NAN, NAN, 0, INFINITY, NAN};
+        s = run_summa(h, D, A, B, width, rq->repeat, k.C, &r.seconds, &pr, &pc);
         char label[64];
         snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
-        double e = s ? INFINITY : rank == 0 ? rel_error(k.C, R, v.nrows * width, v.type) : 0;
-        if (rank == 0) report(csv, name, v.nnz, width, label, npes, s ? NAN : secs, base, NAN, 0, 0, e, tol, NAN);
+        r.err = s ? INFINITY : rank == 0 ? rel_error(k.C, R, v.nrows * width, v.type) : 0;
+        if (s) r.seconds = NAN;
+        if (rank == 0) report(csv, name, v.nnz, width, label, npes, base, tol, &r);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
-        wrong += rank == 0 && !s && !(e <= tol);
+        wrong += rank == 0 && !s && !(r.err <= tol);
     } else if (lean && listed(rq->engines, "summa") && rank == 0) {
         printf("  summa-nccl: not run (--lean: SUMMA takes all of B from the host)\n");
     }
@@ -431,7 +455,7 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
                rq->repeat, get_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,compute_max_s,imbalance_max_s,"
-                              "stolen_pe0,rel_error,model_bound_s,status\n");
+                              "stolen_pe0,rel_error,model_bound_s,fetch_max_s,merge_max_s,status\n");
     }
     char *plist = strdup(problems), *psave = NULL;
     for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {

@@ -77,6 +77,9 @@ struct domino_dspmm_s {
     cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
     cudaEvent_t *mark;        /* 2 per timed product: before and after its SpMM, DSPMM_TIMED of them */
     int marked;               /* products marked in this run */
+    cudaEvent_t *fmark;       /* 2 per timed fetch (its first get, its completion), then 2 per timed
+                                 merge, DSPMM_TIMED of each */
+    int fetched, merged;      /* fetches and merges marked in this run */
     /* stationary-C by row blocks */
     int64_t rows_stride;      /* largest row block + 1: where tile l's offsets start in ra_ptr (l rows_stride) */
     int64_t rows_nnz;         /* entries of the largest row block of A (< 2^31 for the merged CSR) */
@@ -154,7 +157,10 @@ void domino_dspmm_free(domino_dspmm P)
     if (P->fetch) cudaStreamDestroy(P->fetch);
     for (int k = 0; P->mark && k < 2 * DSPMM_TIMED; k++)
         if (P->mark[k]) cudaEventDestroy(P->mark[k]);
+    for (int k = 0; P->fmark && k < 4 * DSPMM_TIMED; k++)
+        if (P->fmark[k]) cudaEventDestroy(P->fmark[k]);
     domino_free(P->mark);
+    domino_free(P->fmark);
     cudaFree(P->work);
     domino_free(P->rb);
     domino_free(P->kb);
@@ -392,8 +398,10 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
         P->mark = (cudaEvent_t *)domino_calloc(2 * DSPMM_TIMED, sizeof(cudaEvent_t));
-        if (!s && !e && !P->mark) e = cudaErrorMemoryAllocation;
+        P->fmark = (cudaEvent_t *)domino_calloc(4 * DSPMM_TIMED, sizeof(cudaEvent_t));
+        if (!s && !e && (!P->mark || !P->fmark)) e = cudaErrorMemoryAllocation;
         for (int k = 0; !s && !e && k < 2 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->mark[k]);
+        for (int k = 0; !s && !e && k < 4 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->fmark[k]);
         if (!s && e) s = domino_cuda_status(h, e, WHAT);
         if (!s) {
             P->compute = gpu->stream;
@@ -434,6 +442,8 @@ static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int
     int64_t rows = P->rb[i + 1] - P->rb[i], kr = P->kb[l + 1] - P->kb[l], cols = P->cb[j + 1] - P->cb[j];
     cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
     if (e) return domino_cuda_status(h, e, WHAT ": fetch");
+    int timed = P->fetched < DSPMM_TIMED;
+    if (timed) cudaEventRecord(P->fmark[2 * P->fetched], P->fetch);
     nvshmemx_getmem_nbi_on_stream(P->r_ptr[q], P->w_ptr + P->at_ptr[xa], (size_t)(rows + 1) * sizeof(int32_t), oa, P->fetch);
     if (P->nnz[xa]) {
         nvshmemx_getmem_nbi_on_stream(P->r_ind[q], P->w_ind + P->at_ent[xa], (size_t)P->nnz[xa] * sizeof(int32_t), oa,
@@ -445,6 +455,7 @@ static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int
         nvshmemx_getmem_nbi_on_stream(P->r_b[q], (char *)P->w_b + (size_t)P->at_b[xb] * vs, (size_t)(kr * cols) * vs, ob,
                                       P->fetch);
     nvshmemx_quiet_on_stream(P->fetch);
+    if (timed) cudaEventRecord(P->fmark[2 * P->fetched++ + 1], P->fetch);
     e = cudaEventRecord(P->got[q], P->fetch);
     return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
 }
@@ -608,6 +619,8 @@ static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i
     int64_t rows = P->rb[i + 1] - P->rb[i], at = 0, cols = P->cb[j + 1] - P->cb[j];
     cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
     if (e) return domino_cuda_status(h, e, WHAT ": fetch");
+    int timed = P->fetched < DSPMM_TIMED;
+    if (timed) cudaEventRecord(P->fmark[2 * P->fetched], P->fetch);
     for (int l = 0; l < T; l++) {
         int x = i * T + l, o = owner(P, i, l);
         nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q] + (size_t)l * P->rows_stride, P->w_ptr + P->at_ptr[x],
@@ -631,6 +644,7 @@ static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i
         }
     }
     nvshmemx_quiet_on_stream(P->fetch);
+    if (timed) cudaEventRecord(P->fmark[2 * P->fetched++ + 1], P->fetch);
     e = cudaEventRecord(P->got[q], P->fetch);
     return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
 }
@@ -645,6 +659,8 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
     for (int l = 0; l < T; l++) nnz += P->nnz[i * T + l];
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
     int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
+    int timed = P->merged < DSPMM_TIMED;
+    if (!e && timed) cudaEventRecord(P->fmark[2 * DSPMM_TIMED + 2 * P->merged], P->compute);
     if (!e && P->type == DOMINO_FLOAT64)
         csr_merge_rows_kernel<double, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
                                                                   (const double *)P->ra_val[q], P->d_off + (size_t)i * T,
@@ -654,6 +670,7 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
                                                                  (const float *)P->ra_val[q], P->d_off + (size_t)i * T,
                                                                  P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
     if (!e) e = cudaGetLastError();
+    if (!e && timed) cudaEventRecord(P->fmark[2 * DSPMM_TIMED + 2 * P->merged++ + 1], P->compute);
     if (!e) e = cudaEventRecord(P->used[q], P->compute); /* the merge has read buffer q */
     if (e) return domino_cuda_status(h, e, WHAT ": merging a row block");
     int in_place = column_in_place(P, j, P->rank);
@@ -673,10 +690,14 @@ static domino_status run_rows(domino_handle h, struct domino_dspmm_s *P)
     if (P->rows_nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": a row block of A has %lld entries (at most 2^31 - 1 "
                             "for the merged product); use more tiles", (long long)P->rows_nnz);
-    int *mine = (int *)domino_malloc((size_t)T * T * sizeof(int) + 1);
+    int *mine = (int *)domino_malloc(2 * (size_t)T * T * sizeof(int) + 1);
     if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
+    /* this PE's C tiles from the rank-th on, so that PEs fetch different row
+     * blocks at a time (with t = PEs, every PE owns a column of C tiles and
+     * would otherwise read row block 0 first, all at once) */
     for (int x = 0; x < T * T; x++)
-        if (owner(P, x / T, x % T) == P->rank) mine[count++] = x;
+        if (owner(P, x / T, x % T) == P->rank) mine[T * T + count++] = x;
+    for (int k = 0; k < count; k++) mine[k] = mine[T * T + (k + P->rank) % count];
     domino_status s = DOMINO_SUCCESS;
     if (count) s = fetch_rows(h, P, mine[0] / T, mine[0] % T, q);
     for (int k = 0; k < count && !s; k++) {
@@ -803,7 +824,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     }
     double start = domino_wtime();
     long long stolen = 0;
-    P->marked = 0;
+    P->marked = P->fetched = P->merged = 0;
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
@@ -818,6 +839,14 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
         if (cudaEventElapsedTime(&ms, P->mark[2 * k], P->mark[2 * k + 1]) == cudaSuccess) z.compute += 1e-3 * ms;
     }
     if (P->marked >= DSPMM_TIMED) z.compute = NAN;
+    for (int k = 0; !s && k < P->fetched + P->merged; k++) {
+        int at = k < P->fetched ? 2 * k : 2 * DSPMM_TIMED + 2 * (k - P->fetched);
+        float ms = 0;
+        if (cudaEventElapsedTime(&ms, P->fmark[at], P->fmark[at + 1]) == cudaSuccess)
+            *(k < P->fetched ? &z.fetch : &z.merge) += 1e-3 * ms;
+    }
+    if (P->fetched >= DSPMM_TIMED) z.fetch = NAN;
+    if (P->merged >= DSPMM_TIMED) z.merge = NAN;
     s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is the imbalance */
     z.imbalance = domino_wtime() - done;
     z.total = domino_wtime() - start;
