@@ -11,11 +11,11 @@
 #   bash bench/x4-spmm-lean.sh   (PROBLEM, WIDTHS, ENGINES4, ENGINES, S0..S3, TEST_S change it)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export DOMINO_TARGETS=${DOMINO_TARGETS:-"test_gpu_spmm test_dist_spmm_gpu"}
+export DOMINO_TARGETS=${DOMINO_TARGETS:-"test_gpu_spmm test_dist_spmm_gpu test_dist_spgemm_gpu"}
 source bench/device-build.sh > /tmp/domino-build.log 2>&1
 grep -E "^build|error" /tmp/domino-build.log | head -20
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-100G}
-( cd $B && timeout ${TEST_S:-90} ctest -R "test_gpu_spmm|test_dist_spmm_gpu" --timeout 80 --output-on-failure ) \
+( cd $B && timeout ${TEST_S:-90} ctest -R "test_gpu_spmm|test_dist_spmm_gpu|test_dist_spgemm_gpu" --timeout 80 --output-on-failure ) \
   > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -6
 T="$OUT/tables.txt"

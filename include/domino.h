@@ -439,8 +439,6 @@ typedef struct domino_dspmm_times {
     double fetch;         /* the gets, from the first get of a fetch to its completion, summed
                              over fetches (events on the fetch stream: overlaps the products;
                              NaN past 4096 fetches) */
-    double merge;         /* merging fetched row blocks into one CSR (stationary-C by row
-                             blocks; events) */
 } domino_dspmm_times;
 /* Collective: every PE passes the same global CSR A (general) and B (host,
  * row-major, leading dimension ldb, A's type); tiles 1..256 per dimension. */

@@ -58,7 +58,6 @@ typedef struct spmm_result {
     double compute;   /* local products */
     double imbalance; /* waiting in the closing barrier (the most over the timed runs) */
     double fetch;     /* the gets, from first get to completion (overlapping the products) */
-    double merge;     /* merging row blocks */
     long long stolen; /* products PE 0 stole in the last run */
     double err;       /* of the answer */
     double bound;     /* the model's bound, NaN where none */
@@ -71,22 +70,20 @@ static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, c
     double gflops = 2.0 * (double)nnz * (double)width / r->seconds * 1e-9;
     int ok = isfinite(r->seconds) && r->err <= tol;
     if (ok)
-        printf("  %-20s %4d %10.3f %9.1f %8.2f %9.3f %9.3f %9.3f %10.3f %7lld %9.1e\n", config, gpus, r->seconds * 1e3,
-               gflops, base / r->seconds, r->compute * 1e3, r->fetch * 1e3, r->merge * 1e3, r->imbalance * 1e3,
-               r->stolen, r->err);
+        printf("  %-20s %4d %10.3f %9.1f %8.2f %9.3f %9.3f %10.3f %7lld %9.1e\n", config, gpus, r->seconds * 1e3,
+               gflops, base / r->seconds, r->compute * 1e3, r->fetch * 1e3, r->imbalance * 1e3, r->stolen, r->err);
     else
         printf("  %-20s %4d  FAILED (error %.2e)\n", config, gpus, r->err);
     if (csv)
-        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%.6e,%.6e,%s\n", problem,
-                (long long)nnz, (long long)width, config, gpus, ok ? r->seconds : NAN, ok ? gflops : NAN,
-                ok ? base / r->seconds : NAN, r->compute, r->imbalance, r->stolen, r->err, r->bound, r->fetch, r->merge,
-                ok ? "ok" : "failed");
+        fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%.6e,%s\n", problem, (long long)nnz,
+                (long long)width, config, gpus, ok ? r->seconds : NAN, ok ? gflops : NAN, ok ? base / r->seconds : NAN,
+                r->compute, r->imbalance, r->stolen, r->err, r->bound, r->fetch, ok ? "ok" : "failed");
 }
 
 /* a row for single-GPU cuSPARSE */
 static spmm_result baseline_result(double seconds, double err)
 {
-    spmm_result r = {seconds, seconds, 0, 0, 0, 0, err, NAN};
+    spmm_result r = {seconds, seconds, 0, 0, 0, err, NAN};
     return r;
 }
 
@@ -133,7 +130,7 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, i
     double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
     domino_status s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t); /* warm-up */
     res->imbalance = 0;
-    res->compute = res->fetch = res->merge = NAN;
+    res->compute = res->fetch = NAN;
     /* run and max are collective: every PE fails alike in them, so none skips one */
     for (int r = 0; r < repeat && !s; r++) {
         s = domino_dspmm_run(h, P, (domino_dspmm_algorithm)alg, &t);
@@ -144,7 +141,6 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, i
         /* the last run's busiest PE in each part */
         if (!s) s = domino_dist_max(h, D, t.compute, &res->compute);
         if (!s) s = domino_dist_max(h, D, t.fetch, &res->fetch);
-        if (!s) s = domino_dist_max(h, D, t.merge, &res->merge);
         res->stolen = (long long)t.stolen;
     }
     if (!s && times) res->seconds = bench_median(times, repeat);
@@ -335,10 +331,10 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     if (rank == 0)
         printf("%s: n %d, nnz %lld, width %lld, %d PEs, %d x %d tiles, tile nnz max/mean per PE %.2f%s\n"
-               "  %-20s %4s %10s %9s %8s %9s %9s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
+               "  %-20s %4s %10s %9s %8s %9s %9s %10s %7s %9s\n", name, v.nrows, (long long)v.nnz, (long long)width, npes,
                tiles, tiles, dist_tile_nnz_balance(A, tiles, npes),
                lean ? ", B made on the GPUs, checked by C z = A (B z)" : "", "config", "gpus", "ms", "GFLOP/s",
-               "xcuSP", "comp ms", "fetch ms", "merge ms", "imb ms", "stolen0", "rel err");
+               "xcuSP", "comp ms", "fetch ms", "imb ms", "stolen0", "rel err");
     /* the reference and single-GPU cuSPARSE, on PE 0 */
     double base = NAN;
     domino_status c = DOMINO_SUCCESS;
@@ -380,7 +376,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     if (!made) domino_dspmm_model(P, &mbytes, &mflops);
     for (int alg = 0; alg < 5; alg++) {
         if (!listed(rq->engines, config_names[alg])) continue;
-        spmm_result r = {NAN, NAN, 0, NAN, NAN, 0, INFINITY, NAN};
+        spmm_result r = {NAN, NAN, 0, NAN, 0, INFINITY, NAN};
         s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &r);
         double secs = s ? NAN : r.seconds;
         if (rank == 0 && !s && !isnan(base) && alg != DOMINO_DSPMM_STATIONARY_A) { /* the roofline of
@@ -404,7 +400,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
 #ifdef DOMINO_HAVE_NCCL
     if (!lean && listed(rq->engines, "summa")) {
         int pr = 1, pc = npes;
-        spmm_result r = {NAN, NAN, 0, NAN, NAN, 0, INFINITY, NAN};
+        spmm_result r = {NAN, NAN, 0, NAN, 0, INFINITY, NAN};
         s = run_summa(h, D, A, B, width, rq->repeat, k.C, &r.seconds, &pr, &pc);
         char label[64];
         snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
@@ -455,7 +451,7 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
                rq->repeat, get_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,compute_max_s,imbalance_max_s,"
-                              "stolen_pe0,rel_error,model_bound_s,fetch_max_s,merge_max_s,status\n");
+                              "stolen_pe0,rel_error,model_bound_s,fetch_max_s,status\n");
     }
     char *plist = strdup(problems), *psave = NULL;
     for (char *p = strtok_r(plist, ",", &psave); p && !failed; p = strtok_r(NULL, ",", &psave)) {

@@ -413,7 +413,11 @@ domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, cons
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "dist_check_room: not joined");
     cudaSetDevice(D->device);
     cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
-    const size_t margin = (size_t)256 << 20; /* NVSHMEM maps the heap in chunks; keep some room */
+    /* NVSHMEM maps the heap in chunks and keeps its own structures: keep room
+     * (on one H200, 139 GB of windows passed a 256 MiB margin, and NVSHMEM's
+     * growth then failed inside nvshmem_malloc with an illegal address
+     * instead of returning NULL) */
+    size_t margin = ((size_t)1 << 30) + bytes / 32;
     if (D->shared_gpu) bytes *= (size_t)D->npes; /* every PE on the one GPU asks alike (an upper bound) */
     if (e) s = domino_cuda_status(h, e, what);
     else if (bytes + margin > free_bytes)

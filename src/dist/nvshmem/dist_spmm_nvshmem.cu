@@ -18,12 +18,14 @@
  *    0); owners claim their own products first, then a PE claims only
  *    products of others' C tiles that read an A or B tile it owns, in a
  *    random order, so a stolen product always reads one tile locally.
- *  - Stationary-C by row blocks: the owner of C(i, j) fetches the whole
- *    row block i of A (its t tiles, merged into one CSR on the GPU) and
+ *  - Stationary-C by row blocks: A is also cut into t row blocks (t x 1
+ *    tiles, global columns), row block i on PE i mod PEs.  The owner of
+ *    C(i, j) reads the whole row block i (in place when it holds it) and
  *    multiplies it by the whole column block j of B (stacked; in place when
  *    this PE holds it, as with t = PEs) in one product, so C(i, j) is
  *    written once instead of read and written t times; the next row block
- *    is fetched while the current one is multiplied.
+ *    is fetched while the current one is multiplied, and each PE starts at
+ *    its own row block, so PEs read different owners at a time.
  *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
  *    j from j = i + l on (the next B fetched while the current product
  *    runs) and adds each partial C(i, j) into C at its owner with the same
@@ -77,19 +79,18 @@ struct domino_dspmm_s {
     cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
     cudaEvent_t *mark;        /* 2 per timed product: before and after its SpMM, DSPMM_TIMED of them */
     int marked;               /* products marked in this run */
-    cudaEvent_t *fmark;       /* 2 per timed fetch (its first get, its completion), then 2 per timed
-                                 merge, DSPMM_TIMED of each */
-    int fetched, merged;      /* fetches and merges marked in this run */
+    cudaEvent_t *fmark;       /* 2 per timed fetch (its first get, its completion), DSPMM_TIMED of them */
+    int fetched;              /* fetches marked in this run */
     /* stationary-C by row blocks */
-    int64_t rows_stride;      /* largest row block + 1: where tile l's offsets start in ra_ptr (l rows_stride) */
-    int64_t rows_nnz;         /* entries of the largest row block of A (< 2^31 for the merged CSR) */
-    int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: the t tiles of a row block of A, two row blocks */
+    int64_t *rnnz;            /* entries of row block i of A, t */
+    int64_t *at_rptr, *at_rent; /* where row block i starts in its owner's row-block windows (offsets, entries) */
+    int32_t *w_rptr, *w_rind; /* symmetric windows: this PE's row blocks of A (offsets from 0, global columns) */
+    void *w_rval;
+    int64_t rows_stride;      /* the largest row block's rows + 1 */
+    int64_t rows_nnz;         /* entries of the largest row block (< 2^31: one cuSPARSE product) */
+    int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: two fetched row blocks (these buffers are made by the
+                                 first run by row blocks) */
     void *ra_val[2];
-    int32_t *m_ptr, *m_ind;   /* device: a row block merged into one CSR (these buffers are made
-                                 by the first run by row blocks) */
-    void *m_val;
-    int64_t *d_off;           /* device, t x t: where tile (i, l)'s entries start in a fetched row block */
-    int64_t *d_kb;            /* device: the inner-dimension boundaries, t + 1 */
     void *stack;              /* symmetric: a column block of B stacked (NULL: every one is in place) */
     cudaEvent_t stack_used;   /* the last product that read stack */
 };
@@ -125,16 +126,8 @@ static void rows_buffers_free(struct domino_dspmm_s *P)
     }
     domino_dist_free(P->D, P->stack);
     if (P->stack_used) cudaEventDestroy(P->stack_used);
-    cudaFree(P->m_ptr);
-    cudaFree(P->m_ind);
-    cudaFree(P->m_val);
-    cudaFree(P->d_off);
-    cudaFree(P->d_kb);
     P->stack = NULL;
     P->stack_used = NULL;
-    P->m_ptr = P->m_ind = NULL;
-    P->m_val = NULL;
-    P->d_off = P->d_kb = NULL;
 }
 
 void domino_dspmm_free(domino_dspmm P)
@@ -148,6 +141,9 @@ void domino_dspmm_free(domino_dspmm P)
     domino_dist_free(D, P->w_b);
     domino_dist_free(D, P->w_c);
     domino_dist_free(D, P->w_claim);
+    domino_dist_free(D, P->w_rptr);
+    domino_dist_free(D, P->w_rind);
+    domino_dist_free(D, P->w_rval);
     pair_buffers_free(P);
     rows_buffers_free(P);
     for (int q = 0; q < 2; q++) {
@@ -157,7 +153,7 @@ void domino_dspmm_free(domino_dspmm P)
     if (P->fetch) cudaStreamDestroy(P->fetch);
     for (int k = 0; P->mark && k < 2 * DSPMM_TIMED; k++)
         if (P->mark[k]) cudaEventDestroy(P->mark[k]);
-    for (int k = 0; P->fmark && k < 4 * DSPMM_TIMED; k++)
+    for (int k = 0; P->fmark && k < 2 * DSPMM_TIMED; k++)
         if (P->fmark[k]) cudaEventDestroy(P->fmark[k]);
     domino_free(P->mark);
     domino_free(P->fmark);
@@ -170,6 +166,9 @@ void domino_dspmm_free(domino_dspmm P)
     domino_free(P->at_ent);
     domino_free(P->at_b);
     domino_free(P->at_c);
+    domino_free(P->rnnz);
+    domino_free(P->at_rptr);
+    domino_free(P->at_rent);
     domino_free(P);
 }
 
@@ -202,6 +201,31 @@ static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, i
             if (next[4 * o + q] > win[q]) win[q] = next[4 * o + q];
 }
 
+/* the row blocks' directory: row block i on PE i mod PEs; win gets the
+ * largest window (offsets, entries) over the PEs */
+static void row_directory(struct domino_dspmm_s *P, int64_t *win)
+{
+    int T = P->t;
+    int64_t next[2 * 1024] = {0}; /* per PE: offsets, entries */
+    win[0] = win[1] = 1;
+    P->rows_stride = P->rows_nnz = 1;
+    for (int i = 0; i < T; i++) {
+        int o = i % P->npes;
+        int64_t rows = P->rb[i + 1] - P->rb[i];
+        P->rnnz[i] = 0;
+        for (int l = 0; l < T; l++) P->rnnz[i] += P->nnz[i * T + l];
+        P->at_rptr[i] = next[2 * o];
+        P->at_rent[i] = next[2 * o + 1];
+        next[2 * o] += rows + 1;
+        next[2 * o + 1] += P->rnnz[i];
+        if (rows + 1 > P->rows_stride) P->rows_stride = rows + 1;
+        if (P->rnnz[i] > P->rows_nnz) P->rows_nnz = P->rnnz[i];
+    }
+    for (int o = 0; o < P->npes; o++)
+        for (int q = 0; q < 2; q++)
+            if (next[2 * o + q] > win[q]) win[q] = next[2 * o + q];
+}
+
 /* 1 if PE pe holds the whole column block j of B, B(0, j) .. B(t-1, j) one
  * after the other in its window (a stacked block in place) */
 static int column_in_place(const struct domino_dspmm_s *P, int j, int pe)
@@ -215,58 +239,32 @@ static int column_in_place(const struct domino_dspmm_s *P, int j, int pe)
     return 1;
 }
 
-/* the buffers of stationary-C by row blocks (collective: every PE sizes them alike) */
+/* the receive buffers of stationary-C by row blocks (collective: every PE sizes them alike) */
 static domino_status rows_buffers(domino_handle h, struct domino_dspmm_s *P)
 {
     size_t vs = domino_type_size(P->type);
     int T = P->t, stacked = 0;
     int64_t most_cols = 1;
-    P->rows_stride = 1;
-    P->rows_nnz = 1;
-    int64_t *off = (int64_t *)domino_malloc((size_t)T * T * sizeof(int64_t));
-    if (!off) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    for (int i = 0; i < T; i++) {
-        int64_t rows = P->rb[i + 1] - P->rb[i], at = 0;
-        for (int l = 0; l < T; l++) {
-            off[i * T + l] = at;
-            at += P->nnz[i * T + l];
-        }
-        if (rows + 1 > P->rows_stride) P->rows_stride = rows + 1;
-        if (at > P->rows_nnz) P->rows_nnz = at;
-    }
     for (int x = 0; x < T * T; x++) {
         int j = x % T;
         if (P->cb[j + 1] - P->cb[j] > most_cols) most_cols = P->cb[j + 1] - P->cb[j];
         stacked |= !column_in_place(P, j, owner(P, x / T, j));
     }
-    size_t bytes = 2 * ((size_t)T * P->rows_stride * sizeof(int32_t) + (size_t)P->rows_nnz * (sizeof(int32_t) + vs)) +
+    size_t bytes = 2 * ((size_t)P->rows_stride * sizeof(int32_t) + (size_t)P->rows_nnz * (sizeof(int32_t) + vs)) +
                    (stacked ? (size_t)(P->k * most_cols) * vs : 0);
-    domino_status room = dist_check_room(h, P->D, bytes, WHAT ": the row-block buffers"); /* every PE alike */
-    if (room) {
-        domino_free(off);
-        return room;
-    }
+    domino_status s = dist_check_room(h, P->D, bytes, WHAT ": the row-block buffers"); /* every PE alike */
+    if (s) return s;
     domino_status a[7] = {DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS,
                           DOMINO_SUCCESS, DOMINO_SUCCESS};
     for (int q = 0; q < 2; q++) {
-        a[3 * q] = domino_dist_malloc(h, P->D, (size_t)T * P->rows_stride * sizeof(int32_t), (void **)&P->ra_ptr[q]);
+        a[3 * q] = domino_dist_malloc(h, P->D, (size_t)P->rows_stride * sizeof(int32_t), (void **)&P->ra_ptr[q]);
         a[3 * q + 1] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * sizeof(int32_t), (void **)&P->ra_ind[q]);
         a[3 * q + 2] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * vs, &P->ra_val[q]);
     }
     if (stacked) a[6] = domino_dist_malloc(h, P->D, (size_t)(P->k * most_cols) * vs, &P->stack);
-    domino_status s = DOMINO_SUCCESS;
     for (int q = 0; q < 7 && !s; q++) s = a[q];
-    cudaError_t e = cudaSuccess;
-    if (!s) e = cudaMalloc((void **)&P->m_ptr, (size_t)P->rows_stride * sizeof(int32_t));
-    if (!s && !e) e = cudaMalloc((void **)&P->m_ind, (size_t)P->rows_nnz * sizeof(int32_t));
-    if (!s && !e) e = cudaMalloc(&P->m_val, (size_t)P->rows_nnz * vs);
-    if (!s && !e) e = cudaMalloc((void **)&P->d_off, (size_t)T * T * sizeof(int64_t));
-    if (!s && !e) e = cudaMalloc((void **)&P->d_kb, (size_t)(T + 1) * sizeof(int64_t));
-    if (!s && !e) e = cudaMemcpy(P->d_off, off, (size_t)T * T * sizeof(int64_t), cudaMemcpyHostToDevice);
-    if (!s && !e) e = cudaMemcpy(P->d_kb, P->kb, (size_t)(T + 1) * sizeof(int64_t), cudaMemcpyHostToDevice);
-    if (!s && !e) e = cudaEventCreate(&P->stack_used);
+    cudaError_t e = s ? cudaSuccess : cudaEventCreate(&P->stack_used);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": row-block buffers");
-    domino_free(off);
     return s;
 }
 
@@ -295,6 +293,15 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_d
             e = cudaMemcpy2D((char *)P->w_b + (size_t)P->at_b[x] * vs, (size_t)cols * vs,
                              (const char *)B + (size_t)(P->kb[i] * ldb + P->cb[j]) * vs, (size_t)ldb * vs,
                              (size_t)cols * vs, (size_t)kr, cudaMemcpyHostToDevice);
+    }
+    /* this PE's row blocks of A: t x 1 tiles, so their columns are global */
+    int64_t whole[2] = {0, P->k};
+    for (int i = 0; i < T && !e; i++) {
+        if (i % P->npes != P->rank) continue;
+        domino_status s = DOMINO_SUCCESS;
+        e = dist_place_tile(h, A, P->rb, whole, i, 0, P->w_rptr + P->at_rptr[i], P->w_rind + P->at_rent[i],
+                            (char *)P->w_rval + (size_t)P->at_rent[i] * vs, &s);
+        if (s) return s;
     }
     if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
@@ -346,7 +353,7 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": B of %lld columns, leading dimension %lld", (long long)n,
                          (long long)ldb);
     if (!s) s = domino_gpu_context_get(h, &gpu);
-    int64_t win[4] = {1, 1, 1, 1}, most[4] = {1, 1, 1, 1};
+    int64_t win[4] = {1, 1, 1, 1}, most[4] = {1, 1, 1, 1}, rwin[2] = {1, 1};
     if (!s) {
         P->D = D;
         P->rank = domino_dist_rank(D);
@@ -368,10 +375,14 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         P->at_ent = (int64_t *)domino_calloc(tt, sizeof(int64_t));
         P->at_b = (int64_t *)domino_calloc(tt, sizeof(int64_t));
         P->at_c = (int64_t *)domino_calloc(tt, sizeof(int64_t));
-        if (!P->rb || !P->kb || !P->cb || !P->nnz || !P->at_ptr || !P->at_ent || !P->at_b || !P->at_c)
+        P->rnnz = (int64_t *)domino_calloc((size_t)tiles, sizeof(int64_t));
+        P->at_rptr = (int64_t *)domino_calloc((size_t)tiles, sizeof(int64_t));
+        P->at_rent = (int64_t *)domino_calloc((size_t)tiles, sizeof(int64_t));
+        if (!P->rb || !P->kb || !P->cb || !P->nnz || !P->at_ptr || !P->at_ent || !P->at_b || !P->at_c || !P->rnnz ||
+            !P->at_rptr || !P->at_rent)
             s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
         else
-            directory(A, P, win, most);
+            directory(A, P, win, most), row_directory(P, rwin);
         memcpy(P->most, most, sizeof(most));
         for (int x = 0; !s && x < tiles * tiles; x++)
             if (P->nnz[x] >= INT32_MAX)
@@ -381,10 +392,11 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     {
         size_t vs = domino_type_size(P->type);
-        size_t bytes = (size_t)(win[0] + win[1]) * sizeof(int32_t) + (size_t)(win[1] + win[2] + win[3]) * vs +
+        size_t bytes = (size_t)(win[0] + win[1] + rwin[0] + rwin[1]) * sizeof(int32_t) +
+                       (size_t)(win[1] + rwin[1] + win[2] + win[3]) * vs +
                        (size_t)tiles * tiles * (tiles + 1) * sizeof(long long);
         if ((s = dist_check_room(h, D, bytes, WHAT ": A's, B's and C's tiles"))) goto failed; /* every PE alike */
-        domino_status a[6];
+        domino_status a[9];
         a[0] = domino_dist_malloc(h, D, (size_t)win[0] * sizeof(int32_t), (void **)&P->w_ptr);
         a[1] = domino_dist_malloc(h, D, (size_t)win[1] * sizeof(int32_t), (void **)&P->w_ind);
         a[2] = domino_dist_malloc(h, D, (size_t)win[1] * vs, &P->w_val);
@@ -392,16 +404,19 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         a[4] = domino_dist_malloc(h, D, (size_t)win[3] * vs, &P->w_c);
         a[5] = domino_dist_malloc(h, D, (size_t)tiles * tiles * (tiles + 1) * sizeof(long long),
                                   (void **)&P->w_claim);
-        for (int q = 0; q < 6 && !s; q++) s = a[q];
+        a[6] = domino_dist_malloc(h, D, (size_t)rwin[0] * sizeof(int32_t), (void **)&P->w_rptr);
+        a[7] = domino_dist_malloc(h, D, (size_t)rwin[1] * sizeof(int32_t), (void **)&P->w_rind);
+        a[8] = domino_dist_malloc(h, D, (size_t)rwin[1] * vs, &P->w_rval);
+        for (int q = 0; q < 9 && !s; q++) s = a[q];
         cudaError_t e = cudaSuccess;
         if (!s) e = cudaStreamCreateWithFlags(&P->fetch, cudaStreamNonBlocking);
         for (int q = 0; q < 2 && !s && !e; q++)
             if (!(e = cudaEventCreate(&P->got[q]))) e = cudaEventCreate(&P->used[q]);
         P->mark = (cudaEvent_t *)domino_calloc(2 * DSPMM_TIMED, sizeof(cudaEvent_t));
-        P->fmark = (cudaEvent_t *)domino_calloc(4 * DSPMM_TIMED, sizeof(cudaEvent_t));
+        P->fmark = (cudaEvent_t *)domino_calloc(2 * DSPMM_TIMED, sizeof(cudaEvent_t));
         if (!s && !e && (!P->mark || !P->fmark)) e = cudaErrorMemoryAllocation;
         for (int k = 0; !s && !e && k < 2 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->mark[k]);
-        for (int k = 0; !s && !e && k < 4 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->fmark[k]);
+        for (int k = 0; !s && !e && k < 2 * DSPMM_TIMED; k++) e = cudaEventCreate(&P->fmark[k]);
         if (!s && e) s = domino_cuda_status(h, e, WHAT);
         if (!s) {
             P->compute = gpu->stream;
@@ -609,29 +624,27 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, 
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
 }
 
-/* start the gets of row block i of A (its t tiles) into buffer q, and of
- * the column block j of B into the stack unless its owner is this PE and
- * holds it in place, on the fetch stream */
+/* start the gets of row block i of A into buffer q (none when this PE
+ * holds it), and of the column block j of B into the stack unless its
+ * owner is this PE and holds it in place, on the fetch stream */
 static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
 {
     size_t vs = domino_type_size(P->type);
-    int T = P->t;
-    int64_t rows = P->rb[i + 1] - P->rb[i], at = 0, cols = P->cb[j + 1] - P->cb[j];
+    int T = P->t, o = i % P->npes;
+    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
     cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
     if (e) return domino_cuda_status(h, e, WHAT ": fetch");
     int timed = P->fetched < DSPMM_TIMED;
     if (timed) cudaEventRecord(P->fmark[2 * P->fetched], P->fetch);
-    for (int l = 0; l < T; l++) {
-        int x = i * T + l, o = owner(P, i, l);
-        nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q] + (size_t)l * P->rows_stride, P->w_ptr + P->at_ptr[x],
-                                      (size_t)(rows + 1) * sizeof(int32_t), o, P->fetch);
-        if (P->nnz[x]) {
-            nvshmemx_getmem_nbi_on_stream(P->ra_ind[q] + at, P->w_ind + P->at_ent[x], (size_t)P->nnz[x] * sizeof(int32_t),
-                                          o, P->fetch);
-            nvshmemx_getmem_nbi_on_stream((char *)P->ra_val[q] + (size_t)at * vs, (char *)P->w_val + (size_t)P->at_ent[x] * vs,
-                                          (size_t)P->nnz[x] * vs, o, P->fetch);
+    if (o != P->rank) {
+        nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q], P->w_rptr + P->at_rptr[i], (size_t)(rows + 1) * sizeof(int32_t), o,
+                                      P->fetch);
+        if (P->rnnz[i]) {
+            nvshmemx_getmem_nbi_on_stream(P->ra_ind[q], P->w_rind + P->at_rent[i], (size_t)P->rnnz[i] * sizeof(int32_t), o,
+                                          P->fetch);
+            nvshmemx_getmem_nbi_on_stream(P->ra_val[q], (char *)P->w_rval + (size_t)P->at_rent[i] * vs,
+                                          (size_t)P->rnnz[i] * vs, o, P->fetch);
         }
-        at += P->nnz[x];
     }
     if (!column_in_place(P, j, P->rank) && cols > 0) {
         if ((e = cudaStreamWaitEvent(P->fetch, P->stack_used, 0))) return domino_cuda_status(h, e, WHAT ": fetch");
@@ -649,34 +662,24 @@ static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i
     return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
 }
 
-/* C(i, j) = row block i of A (buffer q, merged) times column block j of B,
- * written once into this PE's C tile */
+/* C(i, j) = row block i of A (this PE's window, or buffer q) times column
+ * block j of B, written once into this PE's C tile */
 static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
 {
     size_t vs = domino_type_size(P->type);
-    int T = P->t;
-    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j], nnz = 0;
-    for (int l = 0; l < T; l++) nnz += P->nnz[i * T + l];
+    int T = P->t, mine = i % P->npes == P->rank;
+    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
-    int blocks = (int)((rows + 1 + 7) / 8 < 4096 ? (rows + 1 + 7) / 8 : 4096); /* 8 warps a block, a warp a row */
-    int timed = P->merged < DSPMM_TIMED;
-    if (!e && timed) cudaEventRecord(P->fmark[2 * DSPMM_TIMED + 2 * P->merged], P->compute);
-    if (!e && P->type == DOMINO_FLOAT64)
-        csr_merge_rows_kernel<double, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
-                                                                  (const double *)P->ra_val[q], P->d_off + (size_t)i * T,
-                                                                  P->d_kb, P->m_ptr, P->m_ind, (double *)P->m_val);
-    else if (!e)
-        csr_merge_rows_kernel<float, int32_t, int32_t><<<blocks, 256, 0, P->compute>>>(rows, T, P->ra_ptr[q], P->rows_stride, P->ra_ind[q],
-                                                                 (const float *)P->ra_val[q], P->d_off + (size_t)i * T,
-                                                                 P->d_kb, P->m_ptr, P->m_ind, (float *)P->m_val);
-    if (!e) e = cudaGetLastError();
-    if (!e && timed) cudaEventRecord(P->fmark[2 * DSPMM_TIMED + 2 * P->merged++ + 1], P->compute);
-    if (!e) e = cudaEventRecord(P->used[q], P->compute); /* the merge has read buffer q */
-    if (e) return domino_cuda_status(h, e, WHAT ": merging a row block");
+    if (e) return domino_cuda_status(h, e, WHAT ": product");
+    const int32_t *ptr = mine ? P->w_rptr + P->at_rptr[i] : P->ra_ptr[q];
+    const int32_t *ind = mine ? P->w_rind + P->at_rent[i] : P->ra_ind[q];
+    const void *val = mine ? (const void *)((const char *)P->w_rval + (size_t)P->at_rent[i] * vs) : P->ra_val[q];
     int in_place = column_in_place(P, j, P->rank);
     const void *b = in_place ? (const void *)((char *)P->w_b + (size_t)P->at_b[j] * vs) : P->stack;
     void *c = (char *)P->w_c + (size_t)P->at_c[i * T + j] * vs;
-    domino_status s = spmm_call(h, P, rows, P->k, cols, nnz, P->m_ptr, P->m_ind, P->m_val, b, c, 0);
+    domino_status s = spmm_call(h, P, rows, P->k, cols, P->rnnz[i], ptr, ind, val, b, c, 0);
+    if (!s && (e = cudaEventRecord(P->used[q], P->compute))) /* the product has read buffer q */
+        s = domino_cuda_status(h, e, WHAT ": product");
     if (!s && !in_place && (e = cudaEventRecord(P->stack_used, P->compute)))
         s = domino_cuda_status(h, e, WHAT ": product");
     return s;
@@ -689,7 +692,7 @@ static domino_status run_rows(domino_handle h, struct domino_dspmm_s *P)
     int T = P->t, q = 0, count = 0;
     if (P->rows_nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": a row block of A has %lld entries (at most 2^31 - 1 "
-                            "for the merged product); use more tiles", (long long)P->rows_nnz);
+                            "for one product); use more tiles", (long long)P->rows_nnz);
     int *mine = (int *)domino_malloc(2 * (size_t)T * T * sizeof(int) + 1);
     if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     /* this PE's C tiles from the rank-th on, so that PEs fetch different row
@@ -815,7 +818,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     /* the first run that needs them makes its buffers (collective: every PE runs the same algorithm) */
-    if (!s && algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->m_ptr) s = rows_buffers(h, P);
+    if (!s && algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->ra_ptr[0]) s = rows_buffers(h, P);
     else if (!s && algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS && !P->r_ptr[0]) s = pair_buffers(h, P);
     if ((s = domino_dist_agree(h, P->D, s))) {
         if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) rows_buffers_free(P);
@@ -824,7 +827,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     }
     double start = domino_wtime();
     long long stolen = 0;
-    P->marked = P->fetched = P->merged = 0;
+    P->marked = P->fetched = 0;
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
@@ -839,14 +842,11 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
         if (cudaEventElapsedTime(&ms, P->mark[2 * k], P->mark[2 * k + 1]) == cudaSuccess) z.compute += 1e-3 * ms;
     }
     if (P->marked >= DSPMM_TIMED) z.compute = NAN;
-    for (int k = 0; !s && k < P->fetched + P->merged; k++) {
-        int at = k < P->fetched ? 2 * k : 2 * DSPMM_TIMED + 2 * (k - P->fetched);
+    for (int k = 0; !s && k < P->fetched; k++) {
         float ms = 0;
-        if (cudaEventElapsedTime(&ms, P->fmark[at], P->fmark[at + 1]) == cudaSuccess)
-            *(k < P->fetched ? &z.fetch : &z.merge) += 1e-3 * ms;
+        if (cudaEventElapsedTime(&ms, P->fmark[2 * k], P->fmark[2 * k + 1]) == cudaSuccess) z.fetch += 1e-3 * ms;
     }
     if (P->fetched >= DSPMM_TIMED) z.fetch = NAN;
-    if (P->merged >= DSPMM_TIMED) z.merge = NAN;
     s = domino_dist_agree(h, P->D, s); /* the closing barrier: its wait is the imbalance */
     z.imbalance = domino_wtime() - done;
     z.total = domino_wtime() - start;
