@@ -244,6 +244,9 @@ cudaError_t domino_launch_offsets_widen(cudaStream_t stream, int32_t n1, const i
  * columns unsorted as far as anyone knows) */
 void domino_dmatrix_borrow(struct domino_dmatrix_s *v, domino_type type, int32_t rows, int32_t cols, int64_t nnz,
                            int64_t *ptr, int32_t *ind, void *val);
+/* spmm_algorithm.c: the cusparseSpMM algorithm of every SpMM (default, or
+ * DOMINO_SPMM_ALG=1|2|3); CSR_ALG3 wants cusparseSpMM_preprocess first */
+cusparseSpMMAlg_t domino_spmm_algorithm(void);
 /* dense_gpu.cu: B = a block of the pseudo-random dense matrix (domino_gen_dense's values) */
 cudaError_t domino_launch_gen_dense(cudaStream_t stream, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
                                     int64_t col0, int64_t cols, domino_type type, void *B, int64_t ldb);

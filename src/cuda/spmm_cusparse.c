@@ -15,6 +15,7 @@ struct domino_spmm_plan_s {
     cusparseHandle_t sparse;   /* the handle's */
     cudaStream_t stream;       /* the handle's */
     cudaDataType vt;           /* value type */
+    cusparseSpMMAlg_t alg;     /* domino_spmm_algorithm() when planned */
     double one, zero;          /* alpha and beta (double) */
     float onef, zerof;         /* (float) */
     int32_t *ptr32;            /* A's row offsets narrowed */
@@ -58,6 +59,7 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
     P->sparse = gpu->cusparse;
     P->stream = gpu->stream;
     P->vt = dA->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
+    cusparseSpMMAlg_t alg = P->alg = domino_spmm_algorithm();
     P->one = 1.0, P->zero = 0.0, P->onef = 1.0f, P->zerof = 0.0f;
     const void *alpha = dA->type == DOMINO_FLOAT64 ? (const void *)&P->one : (const void *)&P->onef;
     const void *beta = dA->type == DOMINO_FLOAT64 ? (const void *)&P->zero : (const void *)&P->zerof;
@@ -71,8 +73,11 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
     if (!e && !st) st = cusparseCreateDnMat(&P->c, dA->nrows, n, ldc, dC, P->vt, CUSPARSE_ORDER_ROW);
     if (!e && !st)
         st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                     alpha, P->a, P->b, beta, P->c, P->vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+                                     alpha, P->a, P->b, beta, P->c, P->vt, alg, &bytes);
     if (!e && !st) e = cudaMalloc(&P->work, bytes ? bytes : 1);
+    if (!e && !st && alg == CUSPARSE_SPMM_CSR_ALG3) /* once per plan: the products reuse it */
+        st = cusparseSpMM_preprocess(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     alpha, P->a, P->b, beta, P->c, P->vt, alg, P->work);
     if (!e && !st) e = cudaStreamSynchronize(P->stream);
     if (e || st) {
         s = e ? domino_cuda_status(h, e, WHAT) : domino_cusparse_status(h, st, WHAT);
@@ -89,7 +94,7 @@ domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan P)
     const void *alpha = P->vt == CUDA_R_64F ? (const void *)&P->one : (const void *)&P->onef;
     const void *beta = P->vt == CUDA_R_64F ? (const void *)&P->zero : (const void *)&P->zerof;
     cusparseStatus_t st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                       alpha, P->a, P->b, beta, P->c, P->vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work);
+                                       alpha, P->a, P->b, beta, P->c, P->vt, P->alg, P->work);
     if (st) return domino_cusparse_status(h, st, WHAT);
     cudaError_t e = cudaStreamSynchronize(P->stream);
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;

@@ -291,12 +291,13 @@ static domino_status multiply(domino_handle h, domino_summa_gpu S, int64_t rows,
     float onef = 1.0f;
     const void *alpha = S->type == DOMINO_FLOAT64 ? (const void *)&one : (const void *)&onef;
     size_t bytes = 0;
+    cusparseSpMMAlg_t alg = domino_spmm_algorithm();
     cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, S->r_ptr, S->r_ind, S->r_val, CUSPARSE_INDEX_32I,
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
     if (!st) st = cusparseCreateDnMat(&b, kr, cols, cols, S->r_b, vt, CUSPARSE_ORDER_ROW);
     if (!st) st = cusparseCreateDnMat(&c, rows, cols, cols, S->c, vt, CUSPARSE_ORDER_ROW);
     if (!st) st = cusparseSpMM_bufferSize(S->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                          alpha, a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+                                          alpha, a, b, alpha, c, vt, alg, &bytes);
     domino_status s = st ? domino_cusparse_status(h, st, WHAT ": SpMM") : DOMINO_SUCCESS;
     if (!s && bytes > S->work_bytes) {
         cudaFree(S->work);
@@ -305,8 +306,12 @@ static domino_status multiply(domino_handle h, domino_summa_gpu S, int64_t rows,
         S->work_bytes = e ? 0 : bytes;
         if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
     }
+    if (!s && alg == CUSPARSE_SPMM_CSR_ALG3 &&
+        (st = cusparseSpMM_preprocess(S->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                      alpha, a, b, alpha, c, vt, alg, S->work)))
+        s = domino_cusparse_status(h, st, WHAT ": SpMM preprocess");
     if (!s && (st = cusparseSpMM(S->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
-                                 a, b, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, S->work)))
+                                 a, b, alpha, c, vt, alg, S->work)))
         s = domino_cusparse_status(h, st, WHAT ": SpMM");
     if (a) cusparseDestroySpMat(a);
     if (b) cusparseDestroyDnMat(b);

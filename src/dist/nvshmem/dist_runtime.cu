@@ -406,6 +406,26 @@ domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, doub
     return DOMINO_SUCCESS;
 }
 
+/* the symmetric heap's size per PE as NVSHMEM_SYMMETRIC_SIZE sets it (a
+ * number with an optional k, m, g or t suffix, powers of 2), else
+ * NVSHMEM's default of 1 GiB */
+static double heap_limit(void)
+{
+    const char *v = getenv("NVSHMEM_SYMMETRIC_SIZE");
+    char *end = NULL;
+    double x = v ? strtod(v, &end) : 0;
+    if (!v || end == v || x <= 0) return (double)(1 << 30);
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: break;
+    }
+    return ldexp(x, shift);
+}
+
 domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what)
 {
     size_t free_bytes = 0, total = 0;
@@ -413,13 +433,14 @@ domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, cons
     if (!D || D->magic != DIST_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, "dist_check_room: not joined");
     cudaSetDevice(D->device);
     cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
-    /* NVSHMEM maps the heap in chunks and keeps its own structures: keep room
-     * (on one H200, 139 GB of windows passed a 256 MiB margin, and NVSHMEM's
-     * growth then failed inside nvshmem_malloc with an illegal address
-     * instead of returning NULL) */
-    size_t margin = ((size_t)1 << 30) + bytes / 32;
+    /* NVSHMEM maps the heap in chunks and keeps its own structures: keep room */
+    size_t margin = ((size_t)1 << 30) + bytes / 32, per_pe = bytes;
     if (D->shared_gpu) bytes *= (size_t)D->npes; /* every PE on the one GPU asks alike (an upper bound) */
+    double limit = heap_limit();
     if (e) s = domino_cuda_status(h, e, what);
+    else if ((double)per_pe > limit) /* NVSHMEM fails inside nvshmem_malloc there, with an illegal address */
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, and "
+                         "NVSHMEM_SYMMETRIC_SIZE allows %.2f GB", what, D->rank, per_pe / 1e9, limit / 1e9);
     else if (bytes + margin > free_bytes)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, its GPU has %.2f GB "
                          "free", what, D->rank, bytes / 1e9, free_bytes / 1e9);

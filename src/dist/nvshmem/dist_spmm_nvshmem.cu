@@ -494,6 +494,7 @@ static domino_status spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_
     cusparseSpMatDescr_t a = NULL;
     cusparseDnMatDescr_t bd = NULL, c = NULL;
     size_t bytes = 0;
+    cusparseSpMMAlg_t alg = domino_spmm_algorithm();
     cusparseStatus_t st = cusparseCreateCsr(&a, rows, kr, nnz, (void *)ptr, (void *)ind, (void *)val, CUSPARSE_INDEX_32I,
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt);
     if (!st) st = cusparseCreateDnMat(&bd, kr, cols, cols, (void *)b, vt, CUSPARSE_ORDER_ROW);
@@ -502,7 +503,7 @@ static domino_status spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_
     if (timed) cudaEventRecord(P->mark[2 * P->marked], P->compute);
     if (!st)
         st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
-                                     a, bd, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, &bytes);
+                                     a, bd, alpha, c, vt, alg, &bytes);
     if (st) s = domino_cusparse_status(h, st, WHAT ": SpMM");
     if (!s && bytes > P->work_bytes) {
         cudaStreamSynchronize(P->compute);
@@ -512,8 +513,12 @@ static domino_status spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_
         P->work_bytes = e ? 0 : bytes;
         if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
     }
+    if (!s && alg == CUSPARSE_SPMM_CSR_ALG3 &&
+        (st = cusparseSpMM_preprocess(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                      alpha, a, bd, alpha, c, vt, alg, P->work)))
+        s = domino_cusparse_status(h, st, WHAT ": SpMM preprocess");
     if (!s && (st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, a,
-                                 bd, alpha, c, vt, CUSPARSE_SPMM_ALG_DEFAULT, P->work)))
+                                 bd, alpha, c, vt, alg, P->work)))
         s = domino_cusparse_status(h, st, WHAT ": SpMM");
     if (timed) cudaEventRecord(P->mark[2 * P->marked++ + 1], P->compute);
     if (a) cusparseDestroySpMat(a);

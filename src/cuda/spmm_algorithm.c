@@ -1,0 +1,17 @@
+/* spmm_algorithm.c: the cusparseSpMM algorithm every SpMM of domino asks
+ * for (the single-GPU product, the one-sided products, SUMMA's), so that a
+ * comparison always runs the same one on both sides.  The default lets
+ * cuSPARSE choose; the environment's DOMINO_SPMM_ALG (1, 2 or 3: CSR_ALG1,
+ * _ALG2, _ALG3; an experiment switch of the benchmarks) forces one. */
+#include "gpu_internal.h"
+
+#include <stdlib.h>
+
+cusparseSpMMAlg_t domino_spmm_algorithm(void)
+{
+    const char *v = getenv("DOMINO_SPMM_ALG");
+    if (v && v[0] == '1' && !v[1]) return CUSPARSE_SPMM_CSR_ALG1;
+    if (v && v[0] == '2' && !v[1]) return CUSPARSE_SPMM_CSR_ALG2;
+    if (v && v[0] == '3' && !v[1]) return CUSPARSE_SPMM_CSR_ALG3;
+    return CUSPARSE_SPMM_ALG_DEFAULT;
+}
