@@ -14,20 +14,12 @@ cd "$(dirname "$0")/.."
 source bench/device-build.sh > /tmp/domino-build.log 2>&1
 grep -E "^build|error" /tmp/domino-build.log | head -20
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-100G}
-T="$OUT/tables.txt"
-suite() { # suite TAG PES SECONDS OPTIONS...
-  local tag=$1 pes=$2 secs=$3
-  shift 3
-  echo "# DOMINO_SPMM_ALG=${DOMINO_SPMM_ALG:-} $B/domino run -n $pes bench --suite spmm $* --csv $tag.csv ; $(date -u +%FT%TZ)" | tee -a "$T"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite spmm "$@" --csv "$OUT/$tag.csv" 2>&1 | tee -a "$T" \
-    | grep -v "^  model"
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$T"
-}
+source bench/suite-log.sh
 for a in ${ALGS:-default 2 3}; do
   if [ "$a" = default ]; then unset DOMINO_SPMM_ALG; else export DOMINO_SPMM_ALG=$a; fi
-  suite spmm24-alg$a 4 60 --lean --problem rmat:24 --widths 128,512 --engines stationary-c-rows --repeat 5
+  run_suite spmm spmm24-alg$a 4 60 --lean --problem rmat:24 --widths 128,512 --engines stationary-c-rows --repeat 5
 done
 unset DOMINO_SPMM_ALG
-suite spmm24-p1 1 50 --lean --problem rmat:24 --widths 512 --engines stationary-c-rows --repeat 3
+run_suite spmm spmm24-p1 1 50 --lean --problem rmat:24 --widths 512 --engines stationary-c-rows --repeat 3
 ( cd $B && timeout ${TEST_S:-220} ctest -L "gpu|dist" --timeout 150 --output-on-failure ) > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -20

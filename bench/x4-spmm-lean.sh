@@ -18,19 +18,11 @@ export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-100G}
 ( cd $B && timeout ${TEST_S:-90} ctest -R "test_gpu_spmm|test_dist_spmm_gpu|test_dist_spgemm_gpu" --timeout 80 --output-on-failure ) \
   > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -6
-T="$OUT/tables.txt"
-suite() { # suite TAG PES SECONDS OPTIONS...
-  local tag=$1 pes=$2 secs=$3
-  shift 3
-  echo "# $B/domino run -n $pes bench --suite spmm $* --csv $tag.csv ; $(date -u +%FT%TZ)" | tee -a "$T"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite spmm "$@" --csv "$OUT/$tag.csv" 2>&1 | tee -a "$T" \
-    | grep -v "^  model"
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$T"
-}
+source bench/suite-log.sh
 # R-MAT 22 first (a minute): the breakdown of stationary-C and by row blocks
-suite spmm22-p4 4 ${S0:-60} --lean --problem rmat:22 --widths 512,128 --engines stationary-c-rows,stationary-c --repeat 5
+run_suite spmm spmm22-p4 4 ${S0:-60} --lean --problem rmat:22 --widths 512,128 --engines stationary-c-rows,stationary-c --repeat 5
 P=${PROBLEM:-rmat:24}
 W=${WIDTHS:-512,128}
-suite spmm24-p4 4 ${S1:-150} --lean --problem $P --widths $W --engines ${ENGINES4:-stationary-c-rows,stationary-c} --repeat 5
-suite spmm24-p2 2 ${S2:-120} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5
-suite spmm24-p1 1 ${S3:-100} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5
+run_suite spmm spmm24-p4 4 ${S1:-150} --lean --problem $P --widths $W --engines ${ENGINES4:-stationary-c-rows,stationary-c} --repeat 5
+run_suite spmm spmm24-p2 2 ${S2:-120} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5
+run_suite spmm spmm24-p1 1 ${S3:-100} --lean --problem $P --widths $W --engines ${ENGINES:-stationary-c-rows} --repeat 5

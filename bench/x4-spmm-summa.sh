@@ -12,15 +12,7 @@ export DOMINO_TARGETS=${DOMINO_TARGETS:-" "}
 source bench/device-build.sh > /tmp/domino-build.log 2>&1
 grep -E "^build|error" /tmp/domino-build.log | head -20
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-64G}
-T="$OUT/tables.txt"
-suite() { # suite TAG PES SECONDS OPTIONS...
-  local tag=$1 pes=$2 secs=$3
-  shift 3
-  echo "# $B/domino run -n $pes bench --suite spmm $* --csv $tag.csv ; $(date -u +%FT%TZ)" | tee -a "$T"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite spmm "$@" --csv "$OUT/$tag.csv" 2>&1 | tee -a "$T" \
-    | grep -v "^  model"
-  echo "exit ${PIPESTATUS[0]}" | tee -a "$T"
-}
+source bench/suite-log.sh
 P=${PROBLEM:-rmat:22}
-suite spmm22-summa-p4 4 ${S1:-110} --problem $P --widths 512,128 --engines stationary-c-rows,stationary-c,summa --repeat 5
-suite spmm22-summa-p2 2 ${S2:-110} --problem $P --widths 512,128 --engines stationary-c-rows,stationary-c,summa --repeat 5
+run_suite spmm spmm22-summa-p4 4 ${S1:-110} --problem $P --widths 512,128 --engines stationary-c-rows,stationary-c,summa --repeat 5
+run_suite spmm spmm22-summa-p2 2 ${S2:-110} --problem $P --widths 512,128 --engines stationary-c-rows,stationary-c,summa --repeat 5

@@ -14,16 +14,8 @@ grep -E "^build|error" /tmp/domino-build.log | head -20
 export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-32G}
 ( cd $B && timeout ${TEST_S:-170} ctest -L "gpu|dist" --timeout 120 --output-on-failure ) > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -24
-T="$OUT/tables.txt"
-suite() { # suite NAME TAG PES SECONDS OPTIONS...
-  local name=$1 tag=$2 pes=$3 secs=$4
-  shift 4
-  echo "# $B/domino run -n $pes bench --suite $name $* --csv $tag.csv ; $(date -u +%FT%TZ)" | tee -a "$T"
-  timeout "$secs" $B/domino run -n "$pes" bench --suite $name "$@" --csv "$OUT/$tag.csv" >> "$T" 2>&1
-  echo "exit $?" | tee -a "$T"
-}
-suite spmm spmm-p4 4 ${S1:-100} --problem rmat:22 --widths 128,512 --repeat 5
-suite spmm spmm-p2 2 ${S2:-80} --problem rmat:22 --widths 128,512 --repeat 5
-suite spgemm spgemm-p4-t8 4 ${S3:-70} --problem rmat:20 --tiles 8 --repeat 3
-suite spgemm spgemm-p1-t8 1 ${S4:-70} --problem rmat:20 --tiles 8 --repeat 3
-grep -vE "^      PE|^  model" "$T" | cut -c1-150
+source bench/suite-log.sh
+run_suite spmm spmm-p4 4 ${S1:-100} --problem rmat:22 --widths 128,512 --repeat 5
+run_suite spmm spmm-p2 2 ${S2:-80} --problem rmat:22 --widths 128,512 --repeat 5
+run_suite spgemm spgemm-p4-t8 4 ${S3:-70} --problem rmat:20 --tiles 8 --repeat 3
+run_suite spgemm spgemm-p1-t8 1 ${S4:-70} --problem rmat:20 --tiles 8 --repeat 3
