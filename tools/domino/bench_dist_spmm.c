@@ -44,6 +44,7 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
 static double rel_error(const void *C, const void *R, int64_t count, domino_type t)
 {
     double d = 0, scale = 0;
+#pragma omp parallel for reduction(max : d, scale) schedule(static)
     for (int64_t i = 0; i < count; i++) {
         double c = cli_get(t, C, i), r = cli_get(t, R, i);
         d = fmax(d, isfinite(c) ? fabs(c - r) : INFINITY);
@@ -78,6 +79,9 @@ static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, c
         fprintf(csv, "%s,%lld,%lld,%s,%d,%.6e,%.2f,%.4f,%.6e,%.6e,%lld,%.3e,%.6e,%.6e,%s\n", problem, (long long)nnz,
                 (long long)width, config, gpus, ok ? r->seconds : NAN, ok ? gflops : NAN, ok ? base / r->seconds : NAN,
                 r->compute, r->imbalance, r->stolen, r->err, r->bound, r->fetch, ok ? "ok" : "failed");
+    /* every row out at once: a run stopped by a time limit keeps what it measured */
+    fflush(stdout);
+    if (csv) fflush(csv);
 }
 
 /* a row for single-GPU cuSPARSE */
@@ -197,6 +201,7 @@ static int listed(const char *list, const char *name)
 static double vector_error(const double *y, const double *w, int64_t count)
 {
     double d = 0, scale = 0;
+#pragma omp parallel for reduction(max : d, scale) schedule(static)
     for (int64_t i = 0; i < count; i++) {
         d = fmax(d, isfinite(y[i]) ? fabs(y[i] - w[i]) : INFINITY);
         scale = fmax(scale, fabs(w[i]));
