@@ -3,7 +3,9 @@
  * stationary-A; run under
  * mpirun, any number of ranks) against domino_ref_spmm on the whole
  * matrix: R-MAT and a shared matrix, double and float, even and uneven tile
- * grids, a grid with more tile rows than matrix rows (empty tiles), one
+ * grids, A in row blocks and B in column blocks (one inner tile: the
+ * layout of stationary-C by row blocks on GPUs), a grid with more tile
+ * rows than matrix rows (empty tiles), one
  * tile; a product whose shapes do not fit is refused on every rank. */
 #include "check.h"
 #include "dist/dist_tiles.h"
@@ -77,6 +79,10 @@ int main(void)
         check_product(h, w, "rmat 9", A, 5, 3, 5, 2);   /* uneven tiles */
         check_product(h, w, "rmat 9", A, 33, size, 3, 1);
         check_product(h, w, "rmat 9", A, 1, 1, 1, 1);   /* one tile */
+        /* by row blocks: one tile in the inner dimension, t = ranks (the GPU's
+         * stationary-C by row blocks: C(i, j) and B's column block j on rank j,
+         * A's row block i read whole from rank i) */
+        check_product(h, w, "rmat 9 by row blocks", A, 12, size, 1, size);
         CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
         if (F) check_product(h, w, "rmat 9 float", F, 8, 2, 3, 2);
     }

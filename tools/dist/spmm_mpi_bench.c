@@ -115,22 +115,36 @@ static int compare_doubles(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal",
-                                              "stationary-c+steal-local", "stationary-a", "summa"};
-#define ALGORITHMS 5
+static const char *const algorithm_names[] = {"stationary-c", "stationary-c+steal", "stationary-c+steal-local",
+                                              "stationary-a", "summa", "stationary-c-rows"};
+#define ALGORITHMS 6
 #define ALG_SUMMA 4 /* the bulk-synchronous baseline, on its own layout */
+#define ALG_ROWS 5  /* stationary-C by row blocks: A in t x 1 tiles, B in 1 x t */
 
-/* one run of algorithm alg into C (zeroed first), or of SUMMA into S */
-static domino_status run_once(domino_handle h, int alg, const dist_sparse *A, const dist_dense *B,
-                              dist_dense *C, dist_summa *S, dist_times *t)
+/* the distributed operands: a t x t x t tile grid; A in row blocks (t x 1)
+ * and B in column blocks (1 x t) for stationary-C by row blocks, which is
+ * stationary-C with one tile in the inner dimension (the layout of the
+ * GPU's DOMINO_DSPMM_STATIONARY_C_ROWS with t = ranks: C(i, j) and B's
+ * column block j on rank j, row block i of A read whole from rank i); and
+ * SUMMA's own */
+typedef struct operands {
+    dist_sparse *A, *Ar;
+    dist_dense *B, *C, *Br, *Cr;
+    dist_summa *S;
+} operands;
+
+/* one run of algorithm alg into its C (zeroed first), or of SUMMA into S */
+static domino_status run_once(domino_handle h, int alg, operands *o, dist_times *t)
 {
-    if (alg == ALG_SUMMA) return dist_spmm_summa(h, S, t);
+    if (alg == ALG_SUMMA) return dist_spmm_summa(h, o->S, t);
+    dist_dense *C = alg == ALG_ROWS ? o->Cr : o->C;
     domino_status s = dist_dense_zero(h, C);
     if (s) return s;
-    if (alg == 1) return dist_spmm_stationary_c_steal(h, A, B, C, 7, t);
-    if (alg == 2) return dist_spmm_stationary_c_steal_local(h, A, B, C, 7, t);
-    if (alg == 3) return dist_spmm_stationary_a(h, A, B, C, t);
-    return dist_spmm_stationary_c(h, A, B, C, t);
+    if (alg == 1) return dist_spmm_stationary_c_steal(h, o->A, o->B, C, 7, t);
+    if (alg == 2) return dist_spmm_stationary_c_steal_local(h, o->A, o->B, C, 7, t);
+    if (alg == 3) return dist_spmm_stationary_a(h, o->A, o->B, C, t);
+    if (alg == ALG_ROWS) return dist_spmm_stationary_c(h, o->Ar, o->Br, C, t);
+    return dist_spmm_stationary_c(h, o->A, o->B, C, t);
 }
 
 /* max |C - R| / max |R| of the gathered product (from S when not NULL);
@@ -240,8 +254,7 @@ int main(int argc, char **argv)
     domino_handle h = NULL;
     os_world *w = NULL;
     domino_matrix A = NULL;
-    dist_sparse *dA = NULL;
-    dist_dense *dB = NULL, *dC = NULL;
+    operands o = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (domino_create(&h) || os_world_init(h, &w)) return 1;
     int rank = os_rank(w), size = os_size(w);
     domino_status s = domino_gen_rmat(h, a.scale, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 1, DOMINO_FLOAT64, &A);
@@ -264,19 +277,21 @@ int main(int argc, char **argv)
     if (rank == 0 && domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)a.k, B, a.k, 0.0, R, a.k))
         os_abort(w, 1, domino_last_error(h));
     if (rank == 0) ref_gflops = 2.0 * (double)A->nnz * (double)a.k / (domino_wtime() - ref_start) / 1e9;
-    if (dist_sparse_from_global(h, w, A, a.tiles, a.tiles, &dA) ||
-        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, a.tiles, a.tiles, &dB) ||
-        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &dC))
+    if (dist_sparse_from_global(h, w, A, a.tiles, a.tiles, &o.A) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, a.tiles, a.tiles, &o.B) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &o.C) ||
+        dist_sparse_from_global(h, w, A, a.tiles, 1, &o.Ar) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, B, a.k, 1, a.tiles, &o.Br) ||
+        dist_dense_from_global(h, w, DOMINO_FLOAT64, n, a.k, NULL, 0, a.tiles, a.tiles, &o.Cr))
         os_abort(w, 1, domino_last_error(h));
     /* SUMMA's grid: asked, or the squarest pr x pc = size */
     if (!a.pr)
         for (int pr = 1; pr * pr <= size; pr++)
             if (size % pr == 0) a.pr = pr, a.pc = size / pr;
-    dist_summa *S = NULL;
-    if (dist_summa_make(h, w, A, B, a.k, a.k, a.pr, a.pc, &S)) os_abort(w, 1, domino_last_error(h));
+    if (dist_summa_make(h, w, A, B, a.k, a.k, a.pr, a.pc, &o.S)) os_abort(w, 1, domino_last_error(h));
     double balance = dist_tile_nnz_balance(A, a.tiles, size); /* max / mean entries of A per rank */
     model m;
-    if (measure_model(h, w, dA, dB, ref_gflops, &m)) os_abort(w, 1, domino_last_error(h));
+    if (measure_model(h, w, o.A, o.B, ref_gflops, &m)) os_abort(w, 1, domino_last_error(h));
     if (rank == 0)
         printf("model: one-sided get %.2f GB/s (rank %d to 0, 16 MiB), local product %.2f GFLOP/s; "
                "stationary-C fetches %.1f MiB from other ranks and does %.3f GFLOP on its busiest "
@@ -297,14 +312,15 @@ int main(int argc, char **argv)
     for (int alg = 0; alg < ALGORITHMS; alg++) {
         dist_times t;
         double err = INFINITY, *totals = malloc((size_t)a.repeat * sizeof(double) * 8);
-        if (run_once(h, alg, dA, dB, dC, S, &t)) os_abort(w, 1, domino_last_error(h));
-        if (alg == ALG_SUMMA) err = check_answer(h, dC, S, rank == 0 ? R : NULL, n, a.k); /* collective */
-        else if (rank == 0) err = check_answer(h, dC, NULL, R, n, a.k); /* rank 0 holds the reference */
+        if (run_once(h, alg, &o, &t)) os_abort(w, 1, domino_last_error(h));
+        dist_dense *C = alg == ALG_ROWS ? o.Cr : o.C;
+        if (alg == ALG_SUMMA) err = check_answer(h, C, o.S, rank == 0 ? R : NULL, n, a.k); /* collective */
+        else if (rank == 0) err = check_answer(h, C, NULL, R, n, a.k); /* rank 0 holds the reference */
         os_barrier(h, w); /* nobody zeroes C for the next run while rank 0 still reads it */
         double stats[7] = {0}; /* medians of the per-rank values over the runs, then reduced */
         double *runs = totals;
         for (int r = 0; r < a.repeat; r++) {
-            if (run_once(h, alg, dA, dB, dC, S, &t)) os_abort(w, 1, domino_last_error(h));
+            if (run_once(h, alg, &o, &t)) os_abort(w, 1, domino_last_error(h));
             double v[7] = {t.total, t.compute, t.compute, t.communication, t.communication,
                            t.imbalance, t.imbalance};
             for (int q = 0; q < 7; q++) runs[q * a.repeat + r] = v[q];
@@ -339,10 +355,13 @@ int main(int argc, char **argv)
         free(totals);
     }
     if (csv) fclose(csv);
-    dist_summa_free(S);
-    dist_sparse_free(h, dA);
-    dist_dense_free(h, dB);
-    dist_dense_free(h, dC);
+    dist_summa_free(o.S);
+    dist_sparse_free(h, o.A);
+    dist_sparse_free(h, o.Ar);
+    dist_dense_free(h, o.B);
+    dist_dense_free(h, o.C);
+    dist_dense_free(h, o.Br);
+    dist_dense_free(h, o.Cr);
     domino_matrix_free(A);
     free(B);
     free(R);
