@@ -352,7 +352,7 @@ int bench_dist_spgemm_run(const spgemm_bench_request *rq)
         domino_status s = DOMINO_INVALID_VALUE;
         if (problem_spec_parse(p, &spec, why, sizeof(why)) == 0) s = bench_problem_product_matrix(h, &spec, rq->use_float, &A);
         if (domino_dist_agree(h, D, s)) {
-            if (rank == 0) fprintf(stderr, "domino bench: %s: not an R-MAT or general file problem\n", p);
+            if (rank == 0) fprintf(stderr, "domino bench: %s: not an R-MAT, stencil (d3n27:N) or Matrix Market problem\n", p);
             failed = 1;
             break;
         }

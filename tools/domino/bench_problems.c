@@ -301,6 +301,8 @@ domino_status bench_problem_product_matrix(domino_handle h, const problem_spec *
     if (spec->kind == PROBLEM_RMAT)
         s = domino_gen_rmat(h, spec->scale, spec->edge_factor > 0 ? spec->edge_factor : 8, 0.6, 0.4 / 3, 0.4 / 3,
                             0.4 / 3, 1, DOMINO_FLOAT64, &M);
+    else if (spec->kind == PROBLEM_STENCIL && spec->fill == DOMINO_LOWER) /* no ":upper" */
+        s = domino_gen_stencil(h, spec->stencil, spec->nx, spec->ny, spec->nz, DOMINO_PART_FULL, DOMINO_FLOAT64, &M);
     else if (spec->kind == PROBLEM_FILE)
         s = domino_mm_read(h, spec->path, DOMINO_FLOAT64, 0, &M);
     if (!s && use_float) {

@@ -54,10 +54,12 @@ domino_status bench_problem_build(domino_handle h, const problem_spec *spec, dom
                                   bench_problem *p);
 void bench_problem_free(bench_problem *p);
 
-/* The matrix of the SpMM/SpGEMM suites' problem spec (R-MAT with the
- * paper's a = 0.6, b = c = d = 0.4/3, default edge factor 8, or a general
- * Matrix Market file), in float when use_float; DOMINO_INVALID_VALUE for
- * any other kind of problem. */
+/* The matrix of the SpMM/SpGEMM suites' problem spec, in float when
+ * use_float: R-MAT with the paper's a = 0.6, b = c = d = 0.4/3, default
+ * edge factor 8; a stencil's whole matrix (d3n27:128: the 3D stencil
+ * matrices of the papers' benchmarks; ":upper" is refused); or a
+ * Matrix Market file as stored (general).  DOMINO_INVALID_VALUE for a
+ * random DAG. */
 domino_status bench_problem_product_matrix(domino_handle h, const problem_spec *spec, int use_float, domino_matrix *A);
 
 /* The problems of the trsv suite (quick: about 1/8 of the sizes) into a new
