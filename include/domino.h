@@ -437,8 +437,9 @@ typedef struct domino_dspmm_times {
     double imbalance;     /* waiting in the closing barrier for slower PEs */
     int64_t stolen;       /* products computed for other PEs' C tiles */
     double fetch;         /* the gets, from the first get of a fetch to its completion, summed
-                             over fetches (events on the fetch stream: overlaps the products;
-                             NaN past 4096 fetches) */
+                             over fetches (events on the fetch stream: overlaps the products, and
+                             includes waits for a buffer a product still reads; NaN past 4096
+                             fetches) */
 } domino_dspmm_times;
 /* Collective: every PE passes the same global CSR A (general) and B (host,
  * row-major, leading dimension ldb, A's type); tiles 1..256 per dimension. */

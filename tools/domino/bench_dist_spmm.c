@@ -221,7 +221,7 @@ static domino_status lean_reference(domino_handle h, domino_matrix A, int64_t wi
     int64_t block = ((int64_t)256 << 20) / ((int64_t)vs * width) + 1; /* rows of B per 256 MiB */
     double *u = malloc(((size_t)v.ncols + 1) * sizeof(double));
     void *dB = NULL;
-    if (!s && !u) s = DOMINO_OUT_OF_MEMORY;
+    if (!s && !u) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: B z: out of memory");
     if (!s) s = domino_gpu_malloc(h, (size_t)(block * width) * vs, &dB);
     for (int64_t r = 0; r < v.ncols && !s; r += block) {
         int64_t rows = v.ncols - r < block ? v.ncols - r : block;
@@ -251,7 +251,7 @@ static domino_status run_cusparse_lean(domino_handle h, domino_matrix A, int64_t
     double *times = malloc(sizeof(double) * (size_t)repeat);
     domino_status s = domino_matrix_get_view(h, A, &v);
     size_t vs = domino_type_size(v.type);
-    if (!s && !times) s = DOMINO_OUT_OF_MEMORY;
+    if (!s && !times) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: cuSPARSE's times: out of memory");
     if (!s) s = domino_dmatrix_upload(h, A, &dA);
     if (!s) s = domino_gpu_malloc(h, (size_t)(v.ncols * width) * vs, &dB);
     if (!s) s = domino_gpu_malloc(h, (size_t)(v.nrows * width) * vs, &dC);
@@ -322,7 +322,8 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         z = malloc((size_t)width * sizeof(double));
         k.y = malloc(((size_t)v.nrows + 1) * sizeof(double));
         if (rank == 0) w = malloc(((size_t)v.nrows + 1) * sizeof(double));
-        if (!z || !k.y || (rank == 0 && !w)) s = DOMINO_OUT_OF_MEMORY;
+        if (!z || !k.y || (rank == 0 && !w))
+            s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: PE %d: the check's vectors: out of memory", rank);
         for (int64_t c = 0; z && c < width; c++) z[c] = (double)((c * 7919) % 1009) / 1009.0 - 0.5;
         k.z = z;
         k.w = w;
@@ -330,7 +331,9 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         B = malloc((size_t)(v.ncols * width) * vs + 8);
         k.C = malloc(cbytes);
         if (rank == 0) R = malloc(cbytes), G = malloc(cbytes); /* PE 0 checks */
-        if (!B || !k.C || (rank == 0 && (!R || !G))) s = DOMINO_OUT_OF_MEMORY;
+        if (!B || !k.C || (rank == 0 && (!R || !G)))
+            s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: PE %d: B and C on the host: out of memory (--lean "
+                             "makes them on the GPUs)", rank);
         if (!s) s = domino_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, B, width);
         k.R = R;
     }
@@ -369,6 +372,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
+    if (s) fprintf(stderr, "%s\n", domino_last_error(h));
     if (domino_dist_agree(h, D, s ? s : c)) {
         free(B), free(R), free(k.C), free(G), free(z), free(w), free(k.y);
         return 1;

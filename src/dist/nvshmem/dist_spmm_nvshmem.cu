@@ -283,7 +283,10 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_d
         domino_status s = DOMINO_SUCCESS;
         e = dist_place_tile(h, A, P->rb, P->kb, i, j, P->w_ptr + P->at_ptr[x], P->w_ind + P->at_ent[x],
                             (char *)P->w_val + (size_t)P->at_ent[x] * vs, &s);
-        if (s) return s;
+        if (s) {
+            cudaStreamSynchronize(P->compute); /* no generator still writing when the windows are freed */
+            return s;
+        }
         /* B(i, j): inner rows kb[i] .. kb[i+1], columns cb[j] .. cb[j+1] */
         int64_t kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
         if (!e && kr * cols > 0 && !B)
@@ -301,7 +304,10 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_d
         domino_status s = DOMINO_SUCCESS;
         e = dist_place_tile(h, A, P->rb, whole, i, 0, P->w_rptr + P->at_rptr[i], P->w_rind + P->at_rent[i],
                             (char *)P->w_rval + (size_t)P->at_rent[i] * vs, &s);
-        if (s) return s;
+        if (s) {
+            cudaStreamSynchronize(P->compute);
+            return s;
+        }
     }
     if (!e) e = cudaStreamSynchronize(P->compute);
     return e ? domino_cuda_status(h, e, WHAT ": placing the tiles") : DOMINO_SUCCESS;
@@ -694,10 +700,7 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
  * row block fetched while the current one is multiplied */
 static domino_status run_rows(domino_handle h, struct domino_dspmm_s *P)
 {
-    int T = P->t, q = 0, count = 0;
-    if (P->rows_nnz >= INT32_MAX)
-        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": a row block of A has %lld entries (at most 2^31 - 1 "
-                            "for one product); use more tiles", (long long)P->rows_nnz);
+    int T = P->t, q = 0, count = 0; /* domino_dspmm_run checked rows_nnz < 2^31 */
     int *mine = (int *)domino_malloc(2 * (size_t)T * T * sizeof(int) + 1);
     if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     /* this PE's C tiles from the rank-th on, so that PEs fetch different row
@@ -822,9 +825,13 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
                            (size_t)((P->rb[x / P->t + 1] - P->rb[x / P->t]) * (P->cb[x % P->t + 1] - P->cb[x % P->t])) * vs);
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
+    if (!s && algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && P->rows_nnz >= INT32_MAX) /* before its buffers */
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": a row block of A has %lld entries (at most 2^31 - 1 "
+                         "for one product); use more tiles", (long long)P->rows_nnz);
+    if ((s = domino_dist_agree(h, P->D, s))) return s; /* every PE takes the same path from here */
     /* the first run that needs them makes its buffers (collective: every PE runs the same algorithm) */
-    if (!s && algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->ra_ptr[0]) s = rows_buffers(h, P);
-    else if (!s && algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS && !P->r_ptr[0]) s = pair_buffers(h, P);
+    if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->ra_ptr[0]) s = rows_buffers(h, P);
+    else if (algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS && !P->r_ptr[0]) s = pair_buffers(h, P);
     if ((s = domino_dist_agree(h, P->D, s))) {
         if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) rows_buffers_free(P);
         else pair_buffers_free(P);
