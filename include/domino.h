@@ -558,10 +558,17 @@ typedef struct domino_summa_gpu_times {
  * every PE. */
 domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n,
                                     int64_t ldb, int pr, int pc, domino_summa_gpu *S);
+/* Collective: the same with B the pseudo-random matrix domino_gen_dense(seed)
+ * of n columns, each PE making its blocks on its GPU (no host holds B) */
+domino_status domino_summa_gpu_make_random(domino_handle h, domino_matrix A, int64_t n, uint64_t seed, int pr,
+                                           int pc, domino_summa_gpu *S);
 /* Collective: C = A B; times may be NULL */
 domino_status domino_summa_gpu_spmm(domino_handle h, domino_summa_gpu S, domino_summa_gpu_times *times);
 /* Collective: every PE gets all of C (host, m x n row-major, ldc >= n, A's type) */
 domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void *C, int64_t ldc);
+/* Collective: y = C x in double (x host, n values; y host, m values, the
+ * same on every PE): the check C z = A (B z) without gathering C */
+domino_status domino_summa_gpu_multiply(domino_handle h, domino_summa_gpu S, const double *x, double *y);
 /* free S (collective: its communicators are destroyed) */
 void domino_summa_gpu_free(domino_summa_gpu S);
 

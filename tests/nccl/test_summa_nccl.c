@@ -3,12 +3,16 @@
  * domino_ref_spgemm, one PE per GPU of the machine (forked by
  * domino_launch, or started by mpirun when run under it): every grid of
  * the PEs, R-MAT and a shared matrix, double and float, uneven splits,
- * fewer columns than grid columns; SpGEMM checked by nnz(C) and C x against
- * the CPU's C; a grid that does not fit fails on every PE.  Label dist. */
+ * fewer columns than grid columns; B made on the GPUs
+ * (domino_summa_gpu_make_random: C against the CPU's product with
+ * domino_gen_dense's B, C x by domino_summa_gpu_multiply against the
+ * host's); SpGEMM checked by nnz(C) and C x against the CPU's C; a grid
+ * that does not fit fails on every PE.  Label dist. */
 #include "check.h"
 #include "domino.h"
 #include "test_values.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,46 @@ static void check_product(domino_handle h, int npes, const char *name, domino_ma
     free(B);
     free(C);
     free(R);
+}
+
+/* B = domino_gen_dense(seed) made by the PEs: C against the CPU's product,
+ * and C x summed over the PEs against the host's C x */
+static void check_random(domino_handle h, int npes, const char *name, domino_matrix A, int64_t n, int pr, int pc)
+{
+    domino_matrix_view v;
+    domino_summa_gpu S = NULL;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t vs = domino_type_size(v.type);
+    void *B = malloc((size_t)(v.ncols * n) * vs + 8), *C = malloc((size_t)(v.nrows * n) * vs + 8),
+         *R = malloc((size_t)(v.nrows * n) * vs + 8);
+    double *x = malloc(sizeof(double) * (size_t)n), *y = malloc(sizeof(double) * ((size_t)v.nrows + 1));
+    CHECK_OK(h, domino_gen_dense(h, 11, n, 0, v.ncols, 0, n, v.type, B, n));
+    CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, n, 0.0, R, n));
+    for (int64_t c = 0; c < n; c++) x[c] = (double)(c % 3) - 1;
+    CHECK_OK(h, domino_summa_gpu_make_random(h, A, n, 11, pr, pc, &S));
+    if (S) {
+        CHECK_OK(h, domino_summa_gpu_spmm(h, S, NULL));
+        CHECK_OK(h, domino_summa_gpu_gather(h, S, C, n));
+        double diff = 0;
+        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: %s (B made on the GPUs) n=%lld grid %dx%d of %d: max diff %.3e\n", name,
+                    (long long)n, pr, pc, npes, diff);
+        }
+        CHECK_OK(h, domino_summa_gpu_multiply(h, S, x, y));
+        double d = 0, scale = 0;
+        for (int64_t r = 0; r < v.nrows; r++) {
+            double want = 0;
+            for (int64_t c = 0; c < n; c++) want += get_value(C, v.type, r * n + c) * x[c];
+            d = fmax(d, fabs(y[r] - want));
+            scale = fmax(scale, fabs(want));
+        }
+        CHECK(d <= 16 * DBL_EPSILON * (double)n * fmax(scale, 1.0));
+    }
+    domino_summa_gpu_free(S);
+    free(B), free(C), free(R), free(x), free(y);
 }
 
 /* SUMMA's C = A B has the CPU's entries and C x = the CPU's C x */
@@ -98,8 +142,11 @@ static int pe_main(const domino_launch_info *info, void *arg)
             check_product(h, npes, "rmat 10", A, 7, pr, npes / pr);
         }
     if (A) check_product(h, npes, "rmat 10, one column", A, 1, 1, npes);
+    for (int pr = 1; pr <= npes && A; pr++)
+        if (npes % pr == 0) check_random(h, npes, "rmat 10", A, 24, pr, npes / pr);
     if (A) CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
     if (F) check_product(h, npes, "rmat 10 float", F, 16, npes, 1);
+    if (F) check_random(h, npes, "rmat 10 float", F, 9, 1, npes);
     snprintf(name, sizeof(name), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, name, DOMINO_FLOAT64, 0, &M));
     if (M) check_product(h, npes, "cage8", M, 32, 1, npes);
@@ -120,6 +167,8 @@ static int pe_main(const domino_launch_info *info, void *arg)
         CHECK_OK(h, domino_matrix_get_view(h, A, &v));
         double *Bw = calloc((size_t)v.ncols * 2 + 1, sizeof(double));
         CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_summa_gpu_make(h, A, Bw, 2, 2, npes + 1, 1, &S));
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_summa_gpu_make_random(h, A, 2, 11, npes + 1, 1, &S));
+        CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_summa_gpu_make(h, A, NULL, 2, 2, 1, npes, &S));
         free(Bw);
     }
     CHECK(S == NULL);

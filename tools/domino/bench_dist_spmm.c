@@ -8,8 +8,8 @@
  * up to 18, else the single-GPU product) before its time is reported;
  * with --lean, B is made on the GPUs tile by tile (domino_dspmm_make_random)
  * and every product C is checked by C z against A (B z), so no host holds
- * B or C (R-MAT 24 at width 512: 69 GB each; SUMMA, which takes B from the
- * host, is not run);
+ * B or C (R-MAT 24 at width 512: 69 GB each; SUMMA then makes its B blocks
+ * on the GPUs too and is checked the same way);
  * times are medians of the timed runs, the slowest PE's; "stolen0" is
  * the products PE 0 stole in the last run.  Each problem's first line
  * gives the load balance of A's tiles over the PEs (max / mean entries). */
@@ -152,35 +152,6 @@ static domino_status run_dspmm(domino_handle h, domino_dist D, domino_dspmm P, i
     return s;
 }
 
-#ifdef DOMINO_HAVE_NCCL
-/* NCCL SUMMA on all PEs on the squarest grid: median of the slowest PE's totals */
-static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width, int repeat,
-                               void *C, double *seconds, int *pr, int *pc)
-{
-    int npes = domino_dist_npes(D);
-    for (int r = 1; r * r <= npes; r++)
-        if (npes % r == 0) *pr = r, *pc = npes / r;
-    domino_summa_gpu S = NULL;
-    domino_summa_gpu_times t;
-    double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
-    domino_status s = domino_summa_gpu_make(h, A, B, width, width, *pr, *pc, &S);
-    s = domino_dist_agree(h, D, s);
-    if (!s) s = domino_summa_gpu_spmm(h, S, &t);
-    /* domino_summa_gpu_spmm fails on every PE alike (it agrees), so the max below is never skipped by one */
-    for (int r = 0; r < repeat && !s; r++) {
-        s = domino_summa_gpu_spmm(h, S, &t);
-        if (!s) s = domino_dist_max(h, D, t.total, &worst);
-        if (times) times[r] = worst;
-    }
-    if (!s) s = domino_summa_gpu_gather(h, S, C, width);
-    if (!s && times) {
-        *seconds = bench_median(times, repeat);
-    }
-    free(times);
-    domino_summa_gpu_free(S);
-    return domino_dist_agree(h, D, s);
-}
-#endif
 
 /* the configurations of the suite after cuSPARSE: the one-sided algorithms
  * (in domino_dspmm_algorithm order), then SUMMA */
@@ -296,6 +267,41 @@ static double product_error(domino_handle h, domino_dist D, domino_dspmm P, cons
     return k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
 }
 
+#ifdef DOMINO_HAVE_NCCL
+/* NCCL SUMMA on all PEs on the squarest grid, B from the host or (lean)
+ * made on the GPUs: median of the slowest PE's totals into r, its answer's
+ * error as k says (C gathered, or C z) */
+static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, const void *B, int64_t width,
+                               uint64_t seed, int repeat, const spmm_check *k, spmm_result *r, int *pr, int *pc)
+{
+    int npes = domino_dist_npes(D), rank = domino_dist_rank(D);
+    for (int q = 1; q * q <= npes; q++)
+        if (npes % q == 0) *pr = q, *pc = npes / q;
+    domino_summa_gpu S = NULL;
+    domino_summa_gpu_times t;
+    double *times = malloc(sizeof(double) * (size_t)repeat), worst = 0;
+    domino_status s = k->lean ? domino_summa_gpu_make_random(h, A, width, seed, *pr, *pc, &S)
+                              : domino_summa_gpu_make(h, A, B, width, width, *pr, *pc, &S);
+    s = domino_dist_agree(h, D, s);
+    if (!s) s = domino_summa_gpu_spmm(h, S, &t);
+    /* domino_summa_gpu_spmm fails on every PE alike (it agrees), so the max below is never skipped by one */
+    for (int q = 0; q < repeat && !s; q++) {
+        s = domino_summa_gpu_spmm(h, S, &t);
+        if (!s) s = domino_dist_max(h, D, t.total, &worst);
+        if (times) times[q] = worst;
+    }
+    if (!s) s = k->lean ? domino_summa_gpu_multiply(h, S, k->z, k->y) : domino_summa_gpu_gather(h, S, k->C, k->width);
+    if (!s && times) r->seconds = bench_median(times, repeat);
+    if (!s && rank == 0)
+        r->err = k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
+    else if (!s)
+        r->err = 0;
+    free(times);
+    domino_summa_gpu_free(S);
+    return domino_dist_agree(h, D, s);
+}
+#endif
+
 /* one problem at one width, every configuration asked for; 0 or the count of wrong answers */
 static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq, const char *name, domino_matrix A,
                     int64_t width, FILE *csv)
@@ -407,19 +413,16 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     domino_dspmm_free(P);
 #ifdef DOMINO_HAVE_NCCL
-    if (!lean && listed(rq->engines, "summa")) {
+    if (listed(rq->engines, "summa")) {
         int pr = 1, pc = npes;
         spmm_result r = {NAN, NAN, 0, NAN, 0, INFINITY, NAN};
-        s = run_summa(h, D, A, B, width, rq->repeat, k.C, &r.seconds, &pr, &pc);
+        s = run_summa(h, D, A, B, width, seed, rq->repeat, &k, &r, &pr, &pc);
         char label[64];
         snprintf(label, sizeof(label), "summa-nccl-%dx%d", pr, pc);
-        r.err = s ? INFINITY : rank == 0 ? rel_error(k.C, R, v.nrows * width, v.type) : 0;
-        if (s) r.seconds = NAN;
+        if (s) r.seconds = NAN, r.err = INFINITY;
         if (rank == 0) report(csv, name, v.nnz, width, label, npes, base, tol, &r);
         if (rank == 0 && s) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
         wrong += rank == 0 && !s && !(r.err <= tol);
-    } else if (lean && listed(rq->engines, "summa") && rank == 0) {
-        printf("  summa-nccl: not run (--lean: SUMMA takes all of B from the host)\n");
     }
 #endif
     if (csv) fflush(csv);

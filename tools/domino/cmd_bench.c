@@ -71,7 +71,7 @@ static const char bench_usage[] =
     "                   --engines names some of stationary-c, stationary-c+steal,\n"
     "                   stationary-a, stationary-c+steal-local, stationary-c-rows, summa;\n"
     "                   --lean makes B on the GPUs tile by tile and checks C z = A (B z)\n"
-    "                   (no host copy of B or C, for B larger than a host; no SUMMA);\n"
+    "                   (no host copy of B or C, for B larger than a host; SUMMA too);\n"
     "                   takes --quick, --problem, --widths, --tiles, --engines, --lean,\n"
     "                   --repeat, --float, --csv\n"
     "  --suite spgemm   C = A A on GPUs, run as domino run -n N bench --suite spgemm (or\n"

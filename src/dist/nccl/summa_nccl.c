@@ -27,6 +27,7 @@ struct domino_summa_gpu_s {
     domino_type type;          /* value type */
     int64_t m, k, n;           /* A m x k, B k x n, C m x n */
     int64_t *a_nnz;            /* entries of A(r, l), pr x K */
+    uint64_t seed;             /* B = domino_gen_dense(seed) when made without a host B */
     int32_t **a_ptr, **a_ind;  /* device A(myr, l) (row offsets as int32) for the blocks held, else NULL */
     void **a_val;              /* their values */
     void **b;                  /* device B(l, myc) row-major for the blocks held, else NULL */
@@ -117,8 +118,10 @@ void domino_summa_gpu_free(domino_summa_gpu S)
     domino_free(S);
 }
 
-/* this PE's blocks of A (row offsets narrowed to int32) and B on its GPU,
- * its zeroed C, and receive buffers for the largest blocks it is sent */
+/* this PE's blocks of A (row offsets narrowed to int32) and B on its GPU
+ * (from the host B, or made there by domino_gen_dense(S->seed) when B is
+ * NULL), its zeroed C, and receive buffers for the largest blocks it is
+ * sent */
 static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, domino_summa_gpu S)
 {
     size_t vs = domino_type_size(S->type);
@@ -147,7 +150,13 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
             domino_free(p32);
             domino_matrix_free(T);
         }
-        if (!e && l % S->g.pr == S->g.myr) {
+        if (!e && l % S->g.pr == S->g.myr && !B) {
+            int64_t kr = S->g.kb[l + 1] - S->g.kb[l];
+            e = domino_device_copy_new(&S->b[l], NULL, (size_t)(kr * cols) * vs);
+            if (!e) e = domino_launch_gen_dense(S->g.stream, S->seed, S->n, S->g.kb[l], kr, S->g.cb[S->g.myc], cols,
+                                                S->type, S->b[l], cols);
+            if (!e) e = cudaStreamSynchronize(S->g.stream);
+        } else if (!e && l % S->g.pr == S->g.myr) {
             int64_t kr = S->g.kb[l + 1] - S->g.kb[l];
             char *blk = domino_malloc((size_t)(kr * cols) * vs + 1);
             if (!blk) e = cudaErrorMemoryAllocation;
@@ -237,8 +246,10 @@ static domino_status agree(domino_handle h, domino_summa_gpu S, domino_status s)
     return summa_grid_agree(h, &S->g, s, WHAT);
 }
 
-domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
-                                    int pr, int pc, domino_summa_gpu *out)
+/* domino_summa_gpu_make and _make_random: B from the host (ldb), or
+ * domino_gen_dense(seed) when B is NULL */
+static domino_status make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb, uint64_t seed, int pr,
+                          int pc, domino_summa_gpu *out)
 {
     struct domino_gpu_context *gpu;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
@@ -247,7 +258,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     if (s) return s;
     if (A->format != DOMINO_CSR || A->symmetry != DOMINO_GENERAL)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": A must be CSR stored general");
-    if (n < 1 || ldb < n || (!B && A->ncols > 0))
+    if (n < 1 || (B && ldb < n))
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": B of %lld columns, leading dimension %lld",
                             (long long)n, (long long)ldb);
     if ((s = domino_gpu_context_get(h, &gpu))) return s; /* selects the PE's GPU */
@@ -258,6 +269,7 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
     S->m = A->nrows;
     S->k = A->ncols;
     S->n = n;
+    S->seed = seed;
     int joined = 0;
     s = summa_grid_start(h, &S->g, S->m, S->k, n, pr, pc, gpu->stream, WHAT, &joined);
     if (!joined) goto failed;
@@ -278,6 +290,21 @@ domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void
 failed:
     domino_summa_gpu_free(S);
     return s;
+}
+
+domino_status domino_summa_gpu_make(domino_handle h, domino_matrix A, const void *B, int64_t n, int64_t ldb,
+                                    int pr, int pc, domino_summa_gpu *S)
+{
+    if (S) *S = NULL;
+    if (!B) /* every PE passes B alike: every PE returns here alike */
+        return domino_error(h, DOMINO_NULL_POINTER, WHAT ": B is NULL (domino_summa_gpu_make_random makes B on the GPUs)");
+    return make(h, A, B, n, ldb, 0, pr, pc, S);
+}
+
+domino_status domino_summa_gpu_make_random(domino_handle h, domino_matrix A, int64_t n, uint64_t seed, int pr, int pc,
+                                           domino_summa_gpu *S)
+{
+    return make(h, A, NULL, n, n, seed, pr, pc, S);
 }
 
 /* C tile += A block (in the receive buffers) times B block */
@@ -395,4 +422,31 @@ domino_status domino_summa_gpu_gather(domino_handle h, domino_summa_gpu S, void 
     cudaFree(all);
     if (e) return domino_cuda_status(h, e, WHAT ": gather");
     return summa_nccl_status(h, r, WHAT ": gather", S->g.rank);
+}
+
+domino_status domino_summa_gpu_multiply(domino_handle h, domino_summa_gpu S, const double *x, double *y)
+{
+    if (!S) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
+    int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
+    double *dx = NULL, *dy = NULL;
+    /* every PE holds one C tile: the sum over PEs of its part of C x is C x */
+    cudaError_t e = x && y ? cudaMalloc((void **)&dx, (size_t)(S->n + 1) * sizeof(double)) : cudaErrorInvalidValue;
+    if (!e) e = cudaMalloc((void **)&dy, (size_t)(S->m + 1) * sizeof(double));
+    if (!e) e = cudaMemcpyAsync(dx, x, (size_t)S->n * sizeof(double), cudaMemcpyHostToDevice, S->g.stream);
+    if (!e) e = cudaMemsetAsync(dy, 0, (size_t)(S->m + 1) * sizeof(double), S->g.stream);
+    if (!e) e = domino_launch_dense_apply_add(S->g.stream, S->type, rows, cols, S->c, cols, dx + S->g.cb[S->g.myc],
+                                              dy + S->g.rb[S->g.myr]);
+    if (!e) e = cudaStreamSynchronize(S->g.stream);
+    domino_status s = agree(h, S, e ? domino_cuda_status(h, e, WHAT ": multiply (x or y NULL, or CUDA)") : DOMINO_SUCCESS);
+    if (!s) {
+        ncclResult_t r = ncclAllReduce(dy, dy, (size_t)S->m, ncclFloat64, ncclSum, S->g.world, S->g.stream);
+        if (r == ncclSuccess) e = cudaMemcpyAsync(y, dy, (size_t)S->m * sizeof(double), cudaMemcpyDeviceToHost, S->g.stream);
+        if (r == ncclSuccess && !e) e = cudaStreamSynchronize(S->g.stream);
+        s = r != ncclSuccess ? summa_nccl_status(h, r, WHAT ": multiply", S->g.rank)
+                             : e ? domino_cuda_status(h, e, WHAT ": multiply") : DOMINO_SUCCESS;
+        s = agree(h, S, s);
+    }
+    cudaFree(dx);
+    cudaFree(dy);
+    return s;
 }
