@@ -35,6 +35,10 @@ struct domino_dist_s {
     int shared_gpu; /* 1: PEs share a GPU (domino_launch with more PEs than GPUs: NVSHMEM's
                        limited multi-process-per-GPU mode, which has no reductions: each
                        PE's word is read through its peer pointer instead) */
+    size_t heap_used;  /* bytes of symmetric memory live through domino_dist_malloc */
+    void **live;       /* those allocations, live_count of them (live_cap room) */
+    size_t *live_bytes;/* and their sizes */
+    int live_count, live_cap;
 };
 
 /* the launch's shared page during start-up */
@@ -249,12 +253,34 @@ domino_status domino_dist_malloc(domino_handle h, domino_dist D, size_t bytes, v
     if (!*p)
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_dist_malloc: PE %d: no %zu bytes of "
                             "symmetric memory (NVSHMEM_SYMMETRIC_SIZE sets the heap)", D->rank, bytes);
+    /* the heap's use, for dist_check_room (an allocation the table cannot hold is
+     * counted for good: the check then errs on the side of refusing) */
+    D->heap_used += bytes;
+    if (D->live_count == D->live_cap) {
+        int cap = D->live_cap ? 2 * D->live_cap : 64;
+        void **live = (void **)domino_realloc(D->live, (size_t)cap * sizeof(void *));
+        if (live) D->live = live;
+        size_t *sizes = live ? (size_t *)domino_realloc(D->live_bytes, (size_t)cap * sizeof(size_t)) : NULL;
+        if (sizes) D->live_bytes = sizes, D->live_cap = cap;
+    }
+    if (D->live_count < D->live_cap) {
+        D->live[D->live_count] = *p;
+        D->live_bytes[D->live_count++] = bytes;
+    }
     return DOMINO_SUCCESS;
 }
 
 void domino_dist_free(domino_dist D, void *p)
 {
-    if (D && D->magic == DIST_MAGIC && p) nvshmem_free(p);
+    if (!D || D->magic != DIST_MAGIC || !p) return;
+    for (int k = D->live_count - 1; k >= 0; k--)
+        if (D->live[k] == p) {
+            D->heap_used -= D->live_bytes[k];
+            D->live[k] = D->live[--D->live_count];
+            D->live_bytes[k] = D->live_bytes[D->live_count];
+            break;
+        }
+    nvshmem_free(p);
 }
 
 domino_status domino_dist_barrier(domino_handle h, domino_dist D)
@@ -367,6 +393,8 @@ domino_status domino_dist_leave(domino_handle h, domino_dist D)
 #ifdef DOMINO_NVSHMEM_WITH_MPI
     if (D->mpi_owned) MPI_Finalize();
 #endif
+    domino_free(D->live);
+    domino_free(D->live_bytes);
     D->magic = DOMINO_FREED_MAGIC;
     domino_free(D);
     return DOMINO_SUCCESS;
@@ -438,9 +466,11 @@ domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, cons
     if (D->shared_gpu) bytes *= (size_t)D->npes; /* every PE on the one GPU asks alike (an upper bound) */
     double limit = heap_limit();
     if (e) s = domino_cuda_status(h, e, what);
-    else if ((double)per_pe > limit) /* NVSHMEM fails inside nvshmem_malloc there, with an illegal address */
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, and "
-                         "NVSHMEM_SYMMETRIC_SIZE allows %.2f GB", what, D->rank, per_pe / 1e9, limit / 1e9);
+    else if ((double)(D->heap_used + per_pe) + (double)(256 << 20) > limit) /* NVSHMEM fails inside
+                                                                         nvshmem_malloc there */
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB more symmetric memory, %.2f GB is in use, "
+                         "and NVSHMEM_SYMMETRIC_SIZE allows %.2f GB", what, D->rank, per_pe / 1e9,
+                         D->heap_used / 1e9, limit / 1e9);
     else if (bytes + margin > free_bytes)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: PE %d needs %.2f GB of symmetric memory, its GPU has %.2f GB "
                          "free", what, D->rank, bytes / 1e9, free_bytes / 1e9);

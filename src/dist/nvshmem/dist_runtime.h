@@ -16,10 +16,10 @@ domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, doub
  * theirs); call it before a large collective allocation, since NVSHMEM's
  * heap cannot fail cleanly on one PE alone.  Free space already mapped in
  * the heap is not counted, so the check errs on the side of refusing.  It
- * also refuses a request larger than the heap NVSHMEM_SYMMETRIC_SIZE sets
- * (NVSHMEM 3.4 fails inside nvshmem_malloc there, with an illegal address,
- * instead of returning NULL); what the heap already holds is not counted.
- * what names the caller in the error. */
+ * also refuses a request that, with what domino_dist_malloc has handed out
+ * and not yet freed, passes the heap NVSHMEM_SYMMETRIC_SIZE sets (NVSHMEM
+ * 3.4 fails inside nvshmem_malloc there, with an illegal address, instead
+ * of returning NULL).  what names the caller in the error. */
 domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what);
 
 #endif
