@@ -53,6 +53,22 @@ static inline int values_close(const void *C, const void *R, domino_type t, int6
     return d <= 1e3 * domino_type_eps(t) * fmax(scale, 1.0);
 }
 
+/* 1 if y (rows values) is M x for the dense row-major M (rows x n, type t)
+ * within 16 eps n of max(1, max |M x|), all in double: the check of the
+ * distributed products' C x and B x */
+static inline int dense_times_close(const void *M, domino_type t, int64_t rows, int64_t n, const double *x,
+                                    const double *y)
+{
+    double d = 0, scale = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        double want = 0;
+        for (int64_t c = 0; c < n; c++) want += get_value(M, t, r * n + c) * x[c];
+        d = fmax(d, fabs(y[r] - want));
+        scale = fmax(scale, fabs(want));
+    }
+    return d <= 16 * 2.220446049250313e-16 * (double)n * fmax(scale, 1.0);
+}
+
 /* 1 if G has R's shape, pattern and values, in any order inside a row, each
  * value within 1e3 eps of max(1, max |R|) (R: the CPU's product; a column
  * G gives twice counts as missing); *diff, *scale and *missing (entries

@@ -454,6 +454,17 @@ static double heap_limit(void)
     return ldexp(x, shift);
 }
 
+domino_status dist_sum_to_host(domino_handle h, domino_dist D, domino_status s, double *sum, double *mine,
+                               size_t count, double *y, const char *what)
+{
+    if ((s = domino_dist_agree(h, D, s))) return s;
+    s = dist_sum_doubles(h, D, sum, mine, count);
+    cudaError_t e = cudaSuccess;
+    if (!s && (e = cudaMemcpy(y, sum, count * sizeof(double), cudaMemcpyDeviceToHost)))
+        s = domino_cuda_status(h, e, what);
+    return domino_dist_agree(h, D, s);
+}
+
 domino_status dist_check_room(domino_handle h, domino_dist D, size_t bytes, const char *what)
 {
     size_t free_bytes = 0, total = 0;

@@ -11,6 +11,14 @@
  * src symmetric device arrays of doubles; also where PEs share a GPU) */
 domino_status dist_sum_doubles(domino_handle h, domino_dist D, double *dst, double *src, size_t count);
 
+/* Collective: once every PE agrees on s (its status so far), y (host,
+ * count doubles, the same on every PE) = the sum over PEs of their mine
+ * (symmetric; sum: symmetric scratch of count doubles); what names the
+ * caller in an error.  The end of the C x checks of the distributed
+ * products. */
+domino_status dist_sum_to_host(domino_handle h, domino_dist D, domino_status s, double *sum, double *mine,
+                               size_t count, double *y, const char *what);
+
 /* Collective: whether every PE's GPU has room for `bytes` more of
  * symmetric memory (with a margin; where PEs share a GPU, for all of
  * theirs); call it before a large collective allocation, since NVSHMEM's

@@ -36,12 +36,7 @@ domino_status domino_dspgemm_multiply(domino_handle h, domino_dspgemm P, const d
     }
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": multiply");
-    if (!(s = domino_dist_agree(h, P->D, s))) {
-        s = dist_sum_doubles(h, P->D, sum, mine, (size_t)P->m);
-        if (!s && (e = cudaMemcpy(y, sum, (size_t)P->m * sizeof(double), cudaMemcpyDeviceToHost)))
-            s = domino_cuda_status(h, e, WHAT ": multiply");
-        s = domino_dist_agree(h, P->D, s);
-    }
+    s = dist_sum_to_host(h, P->D, s, sum, mine, (size_t)P->m, y, WHAT ": multiply");
     cudaFree(dx);
     domino_dist_free(P->D, mine);
     domino_dist_free(P->D, sum);

@@ -948,12 +948,7 @@ domino_status domino_dspmm_multiply(domino_handle h, domino_dspmm P, char which,
     }
     if (!s && !e) e = cudaStreamSynchronize(P->compute);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": multiply");
-    if (!(s = domino_dist_agree(h, P->D, s))) {
-        s = dist_sum_doubles(h, P->D, sum, mine, (size_t)len);
-        if (!s && (e = cudaMemcpy(y, sum, (size_t)len * sizeof(double), cudaMemcpyDeviceToHost)))
-            s = domino_cuda_status(h, e, WHAT ": multiply");
-        s = domino_dist_agree(h, P->D, s);
-    }
+    s = dist_sum_to_host(h, P->D, s, sum, mine, (size_t)len, y, WHAT ": multiply");
     cudaFree(dx);
     domino_dist_free(P->D, mine);
     domino_dist_free(P->D, sum);
