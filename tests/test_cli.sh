@@ -61,6 +61,9 @@ expect 2 "missing value" -- "$DOMINO" bench --repeat
 expect 2 "unknown engine" -- "$DOMINO" bench --engines cpu-seq,nope
 expect 2 "bad problem" -- "$DOMINO" bench --problem dag:10:2
 expect 2 "bad suite" -- "$DOMINO" bench --suite nope
+expect 2 "--lean outside spmm" -- "$DOMINO" bench --suite spgemm --lean
+expect_grep err "domino bench: --lean goes with --suite spmm" "--lean names its suite"
+expect 2 "--widths outside spmm" -- "$DOMINO" bench --suite trsv --widths 128
 expect 2 "info without file" -- "$DOMINO" info
 expect 2 "solve bad --rhs" -- "$DOMINO" solve x.mtx --rhs -3
 expect 2 "solve unknown engine" -- "$DOMINO" solve x.mtx --engine nope
