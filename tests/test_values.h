@@ -53,6 +53,22 @@ static inline int values_close(const void *C, const void *R, domino_type t, int6
     return d <= 1e3 * domino_type_eps(t) * fmax(scale, 1.0);
 }
 
+/* one check on check.h's counters (include check.h first): C's count
+ * values close to R's (values_close); on failure "FAIL: ", then what the
+ * printf-style arguments say, then the largest difference, on stderr */
+#define CHECK_VALUES_CLOSE(C, R, t, count, ...)                 \
+    do {                                                        \
+        double diff_ = 0;                                       \
+        if (values_close((C), (R), (t), (count), &diff_)) {     \
+            check_passed++;                                     \
+        } else {                                                \
+            check_failed++;                                     \
+            fprintf(stderr, "FAIL: ");                          \
+            fprintf(stderr, __VA_ARGS__);                       \
+            fprintf(stderr, ": max diff %.3e\n", diff_);        \
+        }                                                       \
+    } while (0)
+
 /* 1 if y (rows values) is M x for the dense row-major M (rows x n, type t)
  * within 16 eps n of max(1, max |M x|), all in double: the check of the
  * distributed products' C x and B x */

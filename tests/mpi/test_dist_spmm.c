@@ -47,14 +47,8 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
         if (steal == 3) CHECK_OK(h, dist_spmm_stationary_c_steal_local(h, dA, dB, dC, 3, &t));
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_dense_gather(h, dC, C, k));
-        double diff = 0;
-        if (values_close(C, R, v.type, v.nrows * k, &diff)) {
-            check_passed++;
-        } else {
-            check_failed++;
-            fprintf(stderr, "FAIL: rank %d: %s k=%lld grid %dx%dx%d steal=%d: max diff %.3e\n",
-                    os_rank(w), name, (long long)k, tr, ts, tc, steal, diff);
-        }
+        CHECK_VALUES_CLOSE(C, R, v.type, v.nrows * k, "rank %d: %s k=%lld grid %dx%dx%d steal=%d",
+                           os_rank(w), name, (long long)k, tr, ts, tc, steal);
     }
     dist_sparse_free(h, dA);
     dist_dense_free(h, dB);

@@ -31,14 +31,8 @@ static void check_product(domino_handle h, os_world *w, const char *name, domino
         CHECK_OK(h, dist_spmm_summa(h, S, &t));
         CHECK(t.total >= t.compute && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, dist_summa_gather(h, S, C, n));
-        double diff = 0;
-        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
-            check_passed++;
-        } else {
-            check_failed++;
-            fprintf(stderr, "FAIL: rank %d: %s n=%lld grid %dx%d: max diff %.3e\n", os_rank(w), name,
-                    (long long)n, pr, pc, diff);
-        }
+        CHECK_VALUES_CLOSE(C, R, v.type, v.nrows * n, "rank %d: %s n=%lld grid %dx%d",
+                           os_rank(w), name, (long long)n, pr, pc);
     }
     dist_summa_free(S);
     free(B);

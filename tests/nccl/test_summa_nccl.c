@@ -32,14 +32,7 @@ static void check_product(domino_handle h, int npes, const char *name, domino_ma
         CHECK_OK(h, domino_summa_gpu_spmm(h, S, &t));
         CHECK(t.total >= 0 && t.compute >= 0 && t.communication >= 0);
         CHECK_OK(h, domino_summa_gpu_gather(h, S, C, n));
-        double diff = 0;
-        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
-            check_passed++;
-        } else {
-            check_failed++;
-            fprintf(stderr, "FAIL: %s n=%lld grid %dx%d of %d: max diff %.3e\n", name, (long long)n, pr, pc, npes,
-                    diff);
-        }
+        CHECK_VALUES_CLOSE(C, R, v.type, v.nrows * n, "%s n=%lld grid %dx%d of %d", name, (long long)n, pr, pc, npes);
     }
     domino_summa_gpu_free(S);
     free(B);
@@ -65,14 +58,8 @@ static void check_random(domino_handle h, int npes, const char *name, domino_mat
     if (S) {
         CHECK_OK(h, domino_summa_gpu_spmm(h, S, NULL));
         CHECK_OK(h, domino_summa_gpu_gather(h, S, C, n));
-        double diff = 0;
-        if (values_close(C, R, v.type, v.nrows * n, &diff)) {
-            check_passed++;
-        } else {
-            check_failed++;
-            fprintf(stderr, "FAIL: %s (B made on the GPUs) n=%lld grid %dx%d of %d: max diff %.3e\n", name,
-                    (long long)n, pr, pc, npes, diff);
-        }
+        CHECK_VALUES_CLOSE(C, R, v.type, v.nrows * n, "%s (B made on the GPUs) n=%lld grid %dx%d of %d",
+                           name, (long long)n, pr, pc, npes);
         CHECK_OK(h, domino_summa_gpu_multiply(h, S, x, y));
         CHECK(dense_times_close(C, v.type, v.nrows, n, x, y));
     }
