@@ -18,23 +18,19 @@
  *    0); owners claim their own products first, then a PE claims only
  *    products of others' C tiles that read an A or B tile it owns, in a
  *    random order, so a stolen product always reads one tile locally.
- *  - Stationary-C by row blocks: A is also cut into t row blocks (t x 1
- *    tiles, global columns), row block i on PE i mod PEs.  The owner of
- *    C(i, j) reads the whole row block i (in place when it holds it) and
- *    multiplies it by the whole column block j of B (stacked; in place when
- *    this PE holds it, as with t = PEs) in one product, so C(i, j) is
- *    written once instead of read and written t times; the next row block
- *    is fetched while the current one is multiplied, and each PE starts at
- *    its own row block, so PEs read different owners at a time.
+ *  - Stationary-C by row blocks (dist_spmm_rows.cu): each C tile in one
+ *    product of a whole row block of A (A also stored in t row blocks) by
+ *    a whole column block of B, so C(i, j) is written once instead of read
+ *    and written t times.
  *  - Stationary-A: the owner of A(i, l) multiplies it by B(l, j) for every
  *    j from j = i + l on (the next B fetched while the current product
  *    runs) and adds each partial C(i, j) into C at its owner with the same
  *    atomics.  The paper hands partials over through a remote queue that
  *    the owner pops; over NVLink the add itself is one-sided, so no queue
  *    and no owner's work are needed. */
-#include "cuda/gpu_internal.h"
 #include "dist/dist_tile_cut.h"
 #include "dist/nvshmem/dist_runtime.h"
+#include "dist/nvshmem/dist_spmm_internal.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
 #include "dist/nvshmem/dist_tile_place.h"
 
@@ -44,58 +40,6 @@
 #include <math.h>
 #include <string.h>
 
-#define WHAT "domino_dspmm"
-#define DSPMM_TIMED 4096 /* products per PE and run whose compute time is measured */
-
-/* a distributed SpMM ready to run */
-struct domino_dspmm_s {
-    domino_dist D;            /* the run */
-    int rank, npes;           /* this PE, PEs */
-    domino_type type;         /* value type */
-    int64_t m, k, n;          /* A m x k, B k x n, C m x n */
-    int t;                    /* tiles per dimension */
-    const void *b_host;       /* B while the plan is made: the caller's host array (NULL: generated) */
-    int64_t ldb;              /* its leading dimension */
-    uint64_t seed;            /* B = domino_gen_dense(seed) when b_host is NULL */
-    int64_t most[4];          /* the largest A tile's rows + 1 and entries, B tile's and C tile's values */
-    int64_t *rb, *kb, *cb;    /* boundaries of rows, inner dimension, columns */
-    int64_t *nnz;             /* entries of A(i, l), t x t */
-    int64_t *at_ptr, *at_ent; /* where A(i, l) starts in its owner's ptr (int32 units) and ind/val windows */
-    int64_t *at_b, *at_c;     /* where B(l, j) and C(i, j) start in their owners' windows (values) */
-    int32_t *w_ptr, *w_ind;   /* symmetric windows: this PE's A tiles */
-    void *w_val, *w_b, *w_c;  /* and its B and C tiles */
-    long long *w_claim;       /* symmetric: one counter per C tile (random stealing), t x t,
-                                 then one slot per product (locality-aware), t x t x t */
-    int32_t *r_ptr[2], *r_ind[2]; /* symmetric receive buffers of two pairs */
-    void *r_val[2], *r_b[2];
-    void *part;               /* device partial tile (stealing, stationary-A); the receive pairs, part
-                                 and claimed are made by the first run that needs them */
-    long long *claimed;       /* device: the value the last claim fetched */
-    void *work;               /* cusparseSpMM workspace */
-    size_t work_bytes;
-    cudaStream_t fetch;       /* the gets */
-    cudaStream_t compute;     /* the products (the handle's stream) */
-    cusparseHandle_t sparse;  /* the handle's */
-    cudaEvent_t got[2], used[2]; /* pair fetched, pair consumed */
-    cudaEvent_t *mark;        /* 2 per timed product: before and after its SpMM, DSPMM_TIMED of them */
-    int marked;               /* products marked in this run */
-    cudaEvent_t *fmark;       /* 2 per timed fetch (its first get, its completion), DSPMM_TIMED of them */
-    int fetched;              /* fetches marked in this run */
-    /* stationary-C by row blocks */
-    int64_t *rnnz;            /* entries of row block i of A, t */
-    int64_t *at_rptr, *at_rent; /* where row block i starts in its owner's row-block windows (offsets, entries) */
-    int32_t *w_rptr, *w_rind; /* symmetric windows: this PE's row blocks of A (offsets from 0, global columns) */
-    void *w_rval;
-    int64_t rows_stride;      /* the largest row block's rows + 1 */
-    int64_t rows_nnz;         /* entries of the largest row block (< 2^31: one cuSPARSE product) */
-    int32_t *ra_ptr[2], *ra_ind[2]; /* symmetric: two fetched row blocks (these buffers are made by the
-                                 first run by row blocks) */
-    void *ra_val[2];
-    void *stack;              /* symmetric: a column block of B stacked (NULL: every one is in place) */
-    cudaEvent_t stack_used;   /* the last product that read stack */
-};
-
-static int owner(const struct domino_dspmm_s *P, int i, int j) { return (int)(((int64_t)i * P->t + j) % P->npes); }
 
 /* the buffers of pair_buffers, freed (collective) and NULL */
 static void pair_buffers_free(struct domino_dspmm_s *P)
@@ -114,21 +58,6 @@ static void pair_buffers_free(struct domino_dspmm_s *P)
     P->claimed = NULL;
 }
 
-/* the buffers of rows_buffers, freed (collective) and NULL */
-static void rows_buffers_free(struct domino_dspmm_s *P)
-{
-    for (int q = 0; q < 2; q++) {
-        domino_dist_free(P->D, P->ra_ptr[q]);
-        domino_dist_free(P->D, P->ra_ind[q]);
-        domino_dist_free(P->D, P->ra_val[q]);
-        P->ra_ptr[q] = P->ra_ind[q] = NULL;
-        P->ra_val[q] = NULL;
-    }
-    domino_dist_free(P->D, P->stack);
-    if (P->stack_used) cudaEventDestroy(P->stack_used);
-    P->stack = NULL;
-    P->stack_used = NULL;
-}
 
 void domino_dspmm_free(domino_dspmm P)
 {
@@ -145,7 +74,7 @@ void domino_dspmm_free(domino_dspmm P)
     domino_dist_free(D, P->w_rind);
     domino_dist_free(D, P->w_rval);
     pair_buffers_free(P);
-    rows_buffers_free(P);
+    dspmm_rows_buffers_free(P);
     for (int q = 0; q < 2; q++) {
         if (P->got[q]) cudaEventDestroy(P->got[q]);
         if (P->used[q]) cudaEventDestroy(P->used[q]);
@@ -201,72 +130,8 @@ static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, i
             if (next[4 * o + q] > win[q]) win[q] = next[4 * o + q];
 }
 
-/* the row blocks' directory: row block i on PE i mod PEs; win gets the
- * largest window (offsets, entries) over the PEs */
-static void row_directory(struct domino_dspmm_s *P, int64_t *win)
-{
-    int T = P->t;
-    int64_t next[2 * 1024] = {0}; /* per PE: offsets, entries */
-    win[0] = win[1] = 1;
-    P->rows_stride = P->rows_nnz = 1;
-    for (int i = 0; i < T; i++) {
-        int o = i % P->npes;
-        int64_t rows = P->rb[i + 1] - P->rb[i];
-        P->rnnz[i] = 0;
-        for (int l = 0; l < T; l++) P->rnnz[i] += P->nnz[i * T + l];
-        P->at_rptr[i] = next[2 * o];
-        P->at_rent[i] = next[2 * o + 1];
-        next[2 * o] += rows + 1;
-        next[2 * o + 1] += P->rnnz[i];
-        if (rows + 1 > P->rows_stride) P->rows_stride = rows + 1;
-        if (P->rnnz[i] > P->rows_nnz) P->rows_nnz = P->rnnz[i];
-    }
-    for (int o = 0; o < P->npes; o++)
-        for (int q = 0; q < 2; q++)
-            if (next[2 * o + q] > win[q]) win[q] = next[2 * o + q];
-}
 
-/* 1 if PE pe holds the whole column block j of B, B(0, j) .. B(t-1, j) one
- * after the other in its window (a stacked block in place) */
-static int column_in_place(const struct domino_dspmm_s *P, int j, int pe)
-{
-    int T = P->t;
-    int64_t cols = P->cb[j + 1] - P->cb[j];
-    for (int l = 0; l < T; l++) {
-        if (owner(P, l, j) != pe) return 0;
-        if (l > 0 && P->at_b[l * T + j] != P->at_b[(l - 1) * T + j] + (P->kb[l] - P->kb[l - 1]) * cols) return 0;
-    }
-    return 1;
-}
 
-/* the receive buffers of stationary-C by row blocks (collective: every PE sizes them alike) */
-static domino_status rows_buffers(domino_handle h, struct domino_dspmm_s *P)
-{
-    size_t vs = domino_type_size(P->type);
-    int T = P->t, stacked = 0;
-    int64_t most_cols = 1;
-    for (int x = 0; x < T * T; x++) {
-        int j = x % T;
-        if (P->cb[j + 1] - P->cb[j] > most_cols) most_cols = P->cb[j + 1] - P->cb[j];
-        stacked |= !column_in_place(P, j, owner(P, x / T, j));
-    }
-    size_t bytes = 2 * ((size_t)P->rows_stride * sizeof(int32_t) + (size_t)P->rows_nnz * (sizeof(int32_t) + vs)) +
-                   (stacked ? (size_t)(P->k * most_cols) * vs : 0);
-    domino_status s = dist_check_room(h, P->D, bytes, WHAT ": the row-block buffers"); /* every PE alike */
-    if (s) return s;
-    domino_status a[7] = {DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS, DOMINO_SUCCESS,
-                          DOMINO_SUCCESS, DOMINO_SUCCESS};
-    for (int q = 0; q < 2; q++) {
-        a[3 * q] = domino_dist_malloc(h, P->D, (size_t)P->rows_stride * sizeof(int32_t), (void **)&P->ra_ptr[q]);
-        a[3 * q + 1] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * sizeof(int32_t), (void **)&P->ra_ind[q]);
-        a[3 * q + 2] = domino_dist_malloc(h, P->D, (size_t)P->rows_nnz * vs, &P->ra_val[q]);
-    }
-    if (stacked) a[6] = domino_dist_malloc(h, P->D, (size_t)(P->k * most_cols) * vs, &P->stack);
-    for (int q = 0; q < 7 && !s; q++) s = a[q];
-    cudaError_t e = s ? cudaSuccess : cudaEventCreate(&P->stack_used);
-    if (!s && e) s = domino_cuda_status(h, e, WHAT ": row-block buffers");
-    return s;
-}
 
 /* this PE's tiles of A (offsets narrowed to int32) and B into its windows:
  * B's copied from the caller's host array, or made on the GPU */
@@ -388,7 +253,7 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
             !P->at_rptr || !P->at_rent)
             s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
         else
-            directory(A, P, win, most), row_directory(P, rwin);
+            directory(A, P, win, most), dspmm_row_directory(P, rwin);
         memcpy(P->most, most, sizeof(most));
         for (int x = 0; !s && x < tiles * tiles; x++)
             if (P->nnz[x] >= INT32_MAX)
@@ -484,7 +349,7 @@ static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int
 /* out (rows x cols, row-major, on the compute stream) = beta out + the CSR
  * (rows x kr, nnz, int32 offsets) times b (kr x cols, row-major), with
  * cuSPARSE; the first DSPMM_TIMED products of a run are timed */
-static domino_status spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
+domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
                                int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
                                void *out, int beta)
 {
@@ -539,7 +404,7 @@ static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, i
 {
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
     domino_status s = e ? domino_cuda_status(h, e, WHAT ": product")
-                        : spmm_call(h, P, rows, kr, cols, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q], P->r_b[q], out, beta);
+                        : dspmm_spmm_call(h, P, rows, kr, cols, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q], P->r_b[q], out, beta);
     e = cudaEventRecord(P->used[q], P->compute);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": product");
     return s;
@@ -635,94 +500,8 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, 
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
 }
 
-/* start the gets of row block i of A into buffer q (none when this PE
- * holds it), and of the column block j of B into the stack unless its
- * owner is this PE and holds it in place, on the fetch stream */
-static domino_status fetch_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
-{
-    size_t vs = domino_type_size(P->type);
-    int T = P->t, o = i % P->npes;
-    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-    cudaError_t e = cudaStreamWaitEvent(P->fetch, P->used[q], 0);
-    if (e) return domino_cuda_status(h, e, WHAT ": fetch");
-    int timed = P->fetched < DSPMM_TIMED;
-    if (timed) cudaEventRecord(P->fmark[2 * P->fetched], P->fetch);
-    if (o != P->rank) {
-        nvshmemx_getmem_nbi_on_stream(P->ra_ptr[q], P->w_rptr + P->at_rptr[i], (size_t)(rows + 1) * sizeof(int32_t), o,
-                                      P->fetch);
-        if (P->rnnz[i]) {
-            nvshmemx_getmem_nbi_on_stream(P->ra_ind[q], P->w_rind + P->at_rent[i], (size_t)P->rnnz[i] * sizeof(int32_t), o,
-                                          P->fetch);
-            nvshmemx_getmem_nbi_on_stream(P->ra_val[q], (char *)P->w_rval + (size_t)P->at_rent[i] * vs,
-                                          (size_t)P->rnnz[i] * vs, o, P->fetch);
-        }
-    }
-    if (!column_in_place(P, j, P->rank) && cols > 0) {
-        if ((e = cudaStreamWaitEvent(P->fetch, P->stack_used, 0))) return domino_cuda_status(h, e, WHAT ": fetch");
-        for (int l = 0; l < T; l++) {
-            int64_t kr = P->kb[l + 1] - P->kb[l];
-            if (kr > 0)
-                nvshmemx_getmem_nbi_on_stream((char *)P->stack + (size_t)(P->kb[l] * cols) * vs,
-                                              (char *)P->w_b + (size_t)P->at_b[l * T + j] * vs, (size_t)(kr * cols) * vs,
-                                              owner(P, l, j), P->fetch);
-        }
-    }
-    nvshmemx_quiet_on_stream(P->fetch);
-    if (timed) cudaEventRecord(P->fmark[2 * P->fetched++ + 1], P->fetch);
-    e = cudaEventRecord(P->got[q], P->fetch);
-    return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
-}
 
-/* C(i, j) = row block i of A (this PE's window, or buffer q) times column
- * block j of B, written once into this PE's C tile */
-static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int i, int j, int q)
-{
-    size_t vs = domino_type_size(P->type);
-    int T = P->t, mine = i % P->npes == P->rank;
-    int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-    cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
-    if (e) return domino_cuda_status(h, e, WHAT ": product");
-    const int32_t *ptr = mine ? P->w_rptr + P->at_rptr[i] : P->ra_ptr[q];
-    const int32_t *ind = mine ? P->w_rind + P->at_rent[i] : P->ra_ind[q];
-    const void *val = mine ? (const void *)((const char *)P->w_rval + (size_t)P->at_rent[i] * vs) : P->ra_val[q];
-    int in_place = column_in_place(P, j, P->rank);
-    const void *b = in_place ? (const void *)((char *)P->w_b + (size_t)P->at_b[j] * vs) : P->stack;
-    void *c = (char *)P->w_c + (size_t)P->at_c[i * T + j] * vs;
-    domino_status s = spmm_call(h, P, rows, P->k, cols, P->rnnz[i], ptr, ind, val, b, c, 0);
-    if (!s && (e = cudaEventRecord(P->used[q], P->compute))) /* the product has read buffer q */
-        s = domino_cuda_status(h, e, WHAT ": product");
-    if (!s && !in_place && (e = cudaEventRecord(P->stack_used, P->compute)))
-        s = domino_cuda_status(h, e, WHAT ": product");
-    return s;
-}
 
-/* stationary-C by row blocks: this PE's C tiles, one product each, the next
- * row block fetched while the current one is multiplied */
-static domino_status run_rows(domino_handle h, struct domino_dspmm_s *P)
-{
-    int T = P->t, q = 0, count = 0; /* domino_dspmm_run checked rows_nnz < 2^31 */
-    int *mine = (int *)domino_malloc(2 * (size_t)T * T * sizeof(int) + 1);
-    if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    /* this PE's C tiles from the rank-th on, so that PEs fetch different row
-     * blocks at a time (with t = PEs, every PE owns a column of C tiles and
-     * would otherwise read row block 0 first, all at once) */
-    for (int x = 0; x < T * T; x++)
-        if (owner(P, x / T, x % T) == P->rank) mine[T * T + count++] = x;
-    for (int k = 0; k < count; k++) mine[k] = mine[T * T + (k + P->rank) % count];
-    domino_status s = DOMINO_SUCCESS;
-    if (count) s = fetch_rows(h, P, mine[0] / T, mine[0] % T, q);
-    for (int k = 0; k < count && !s; k++) {
-        /* the next row block ahead, unless its column block of B goes into the one stack
-         * the current product still reads: then after that product */
-        int next = k + 1 < count, ahead = next && column_in_place(P, mine[k + 1] % T, P->rank);
-        if (ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
-        if (!s) s = product_rows(h, P, mine[k] / T, mine[k] % T, q);
-        if (!s && next && !ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
-        q = 1 - q;
-    }
-    domino_free(mine);
-    return s;
-}
 
 /* product (i, l, j) into the partial tile, added into C tile x at its owner o */
 static domino_status partial_product(domino_handle h, struct domino_dspmm_s *P, int i, int l, int j, int q)
@@ -830,10 +609,10 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
                          "for one product); use more tiles", (long long)P->rows_nnz);
     if ((s = domino_dist_agree(h, P->D, s))) return s; /* every PE takes the same path from here */
     /* the first run that needs them makes its buffers (collective: every PE runs the same algorithm) */
-    if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->ra_ptr[0]) s = rows_buffers(h, P);
+    if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS && !P->ra_ptr[0]) s = dspmm_rows_buffers(h, P);
     else if (algorithm != DOMINO_DSPMM_STATIONARY_C_ROWS && !P->r_ptr[0]) s = pair_buffers(h, P);
     if ((s = domino_dist_agree(h, P->D, s))) {
-        if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) rows_buffers_free(P);
+        if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) dspmm_rows_buffers_free(P);
         else pair_buffers_free(P);
         return s;
     }
@@ -843,7 +622,7 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
-    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) s = run_rows(h, P);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) s = dspmm_run_rows(h, P);
     else s = run_steal(h, P, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
