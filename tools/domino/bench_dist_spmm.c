@@ -91,32 +91,36 @@ static spmm_result baseline_result(double seconds, double err)
     return r;
 }
 
-/* single-GPU cuSPARSE on PE 0: median time, C into R */
-static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *B, int64_t width, size_t vs, int repeat,
-                                  void *R, double *seconds)
+/* single-GPU cuSPARSE on PE 0: median time; B uploaded from the host, or
+ * (B NULL) made on the GPU by domino_gen_dense(seed); then C downloaded
+ * into R (B given), or y = C z (B NULL: C may not fit a host) */
+static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *B, uint64_t seed, int64_t width,
+                                  int repeat, void *R, const double *z, double *y, double *seconds)
 {
     domino_matrix_view v;
     domino_dmatrix dA = NULL;
     void *dB = NULL, *dC = NULL;
     double *times = malloc(sizeof(double) * (size_t)repeat);
     domino_status s = domino_matrix_get_view(h, A, &v);
+    size_t vs = domino_type_size(v.type);
+    if (!s && !times) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: cuSPARSE's times: out of memory");
     if (!s) s = domino_dmatrix_upload(h, A, &dA);
     if (!s) s = domino_gpu_malloc(h, (size_t)(v.ncols * width) * vs, &dB);
     if (!s) s = domino_gpu_malloc(h, (size_t)(v.nrows * width) * vs, &dC);
-    if (!s) s = domino_gpu_upload(h, dB, B, (size_t)(v.ncols * width) * vs);
+    if (!s) s = B ? domino_gpu_upload(h, dB, B, (size_t)(v.ncols * width) * vs)
+                  : domino_gpu_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, dB, width);
     domino_spmm_plan plan = NULL; /* made once: the timings are the products' */
     if (!s) s = domino_gpu_spmm_plan(h, dA, width, dB, width, dC, width, &plan);
     if (!s) s = domino_gpu_spmm_run(h, plan); /* warm-up */
-    for (int r = 0; r < repeat && !s && times; r++) {
+    for (int r = 0; r < repeat && !s; r++) {
         double t0 = domino_wtime();
         s = domino_gpu_spmm_run(h, plan);
         times[r] = domino_wtime() - t0;
     }
     domino_gpu_spmm_plan_free(plan);
-    if (!s) s = domino_gpu_download(h, R, dC, (size_t)(v.nrows * width) * vs);
-    if (!s && times) {
-        *seconds = bench_median(times, repeat);
-    }
+    if (!s) s = B ? domino_gpu_download(h, R, dC, (size_t)(v.nrows * width) * vs)
+                  : domino_gpu_dense_multiply(h, v.type, v.nrows, width, dC, width, z, y);
+    if (!s) *seconds = bench_median(times, repeat);
     free(times);
     domino_dmatrix_free(dA);
     domino_gpu_free(dB);
@@ -199,48 +203,17 @@ static domino_status lean_reference(domino_handle h, domino_matrix A, int64_t wi
         s = domino_gpu_gen_dense(h, seed, width, r, rows, 0, width, v.type, dB, width);
         if (!s) s = domino_gpu_dense_multiply(h, v.type, rows, width, dB, width, z, u + r);
     }
+    if (!s) { /* w = A u */
 #pragma omp parallel for schedule(dynamic, 4096)
-    for (int32_t i = 0; i < v.nrows; i++) {
-        double sum = 0;
-        for (int64_t k = v.ptr[i]; !s && k < v.ptr[i + 1]; k++)
-            sum += (v.type == DOMINO_FLOAT64 ? ((const double *)v.val)[k] : ((const float *)v.val)[k]) * u[v.ind[k]];
-        w[i] = sum;
+        for (int32_t i = 0; i < v.nrows; i++) {
+            double sum = 0;
+            for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++)
+                sum += (v.type == DOMINO_FLOAT64 ? ((const double *)v.val)[k] : ((const float *)v.val)[k]) * u[v.ind[k]];
+            w[i] = sum;
+        }
     }
     domino_gpu_free(dB);
     free(u);
-    return s;
-}
-
-/* lean: single-GPU cuSPARSE on PE 0 with B made on its GPU: median time, y = C z */
-static domino_status run_cusparse_lean(domino_handle h, domino_matrix A, int64_t width, uint64_t seed, int repeat,
-                                       const double *z, double *y, double *seconds)
-{
-    domino_matrix_view v;
-    domino_dmatrix dA = NULL;
-    void *dB = NULL, *dC = NULL;
-    domino_spmm_plan plan = NULL;
-    double *times = malloc(sizeof(double) * (size_t)repeat);
-    domino_status s = domino_matrix_get_view(h, A, &v);
-    size_t vs = domino_type_size(v.type);
-    if (!s && !times) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "domino bench: cuSPARSE's times: out of memory");
-    if (!s) s = domino_dmatrix_upload(h, A, &dA);
-    if (!s) s = domino_gpu_malloc(h, (size_t)(v.ncols * width) * vs, &dB);
-    if (!s) s = domino_gpu_malloc(h, (size_t)(v.nrows * width) * vs, &dC);
-    if (!s) s = domino_gpu_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, dB, width);
-    if (!s) s = domino_gpu_spmm_plan(h, dA, width, dB, width, dC, width, &plan);
-    if (!s) s = domino_gpu_spmm_run(h, plan); /* warm-up */
-    for (int r = 0; r < repeat && !s; r++) {
-        double t0 = domino_wtime();
-        s = domino_gpu_spmm_run(h, plan);
-        times[r] = domino_wtime() - t0;
-    }
-    domino_gpu_spmm_plan_free(plan);
-    if (!s) s = domino_gpu_dense_multiply(h, v.type, v.nrows, width, dC, width, z, y);
-    if (!s) *seconds = bench_median(times, repeat);
-    free(times);
-    domino_dmatrix_free(dA);
-    domino_gpu_free(dB);
-    domino_gpu_free(dC);
     return s;
 }
 
@@ -257,14 +230,17 @@ typedef struct spmm_check {
     double *y;        /* room for C z (every PE; lean) */
 } spmm_check;
 
+/* PE 0: the error of the C gathered into k->C, or of the C z in k->y */
+static double answer_error(const spmm_check *k)
+{
+    return k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
+}
+
 /* Collective: the error of plan P's C (on PE 0; 0 elsewhere), INFINITY when it cannot be read */
 static double product_error(domino_handle h, domino_dist D, domino_dspmm P, const spmm_check *k)
 {
-    int rank = domino_dist_rank(D);
     domino_status s = k->lean ? domino_dspmm_multiply(h, P, 'C', k->z, k->y) : domino_dspmm_gather(h, P, k->C, k->width);
-    if (s) return INFINITY;
-    if (rank != 0) return 0;
-    return k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
+    return s ? INFINITY : domino_dist_rank(D) == 0 ? answer_error(k) : 0;
 }
 
 #ifdef DOMINO_HAVE_NCCL
@@ -292,10 +268,7 @@ static domino_status run_summa(domino_handle h, domino_dist D, domino_matrix A, 
     }
     if (!s) s = k->lean ? domino_summa_gpu_multiply(h, S, k->z, k->y) : domino_summa_gpu_gather(h, S, k->C, k->width);
     if (!s && times) r->seconds = bench_median(times, repeat);
-    if (!s && rank == 0)
-        r->err = k->lean ? vector_error(k->y, k->w, k->count) : rel_error(k->C, k->R, k->count, k->type);
-    else if (!s)
-        r->err = 0;
+    if (!s) r->err = rank == 0 ? answer_error(k) : 0;
     free(times);
     domino_summa_gpu_free(S);
     return domino_dist_agree(h, D, s);
@@ -356,7 +329,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         c = lean_reference(h, A, width, seed, z, w);
         if (c) fprintf(stderr, "domino bench: A (B z): %s\n", domino_last_error(h));
         /* cuSPARSE may not fit one GPU (B and C whole): the one-sided runs go on without it */
-        domino_status cs = c ? c : run_cusparse_lean(h, A, width, seed, rq->repeat, z, k.y, &base);
+        domino_status cs = c ? c : run_cusparse(h, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &base);
         double e = cs ? INFINITY : vector_error(k.y, w, v.nrows);
         if (!c && cs) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
         spmm_result r = baseline_result(cs ? NAN : base, e);
@@ -364,7 +337,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (cs) base = NAN;
         wrong += !cs && !(e <= tol);
     } else if (rank == 0 && !s) {
-        c = run_cusparse(h, A, B, width, vs, rq->repeat, G, &base);
+        c = run_cusparse(h, A, B, seed, width, rq->repeat, G, NULL, NULL, &base);
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, v.type);

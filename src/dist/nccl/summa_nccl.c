@@ -27,7 +27,6 @@ struct domino_summa_gpu_s {
     domino_type type;          /* value type */
     int64_t m, k, n;           /* A m x k, B k x n, C m x n */
     int64_t *a_nnz;            /* entries of A(r, l), pr x K */
-    uint64_t seed;             /* B = domino_gen_dense(seed) when made without a host B */
     int32_t **a_ptr, **a_ind;  /* device A(myr, l) (row offsets as int32) for the blocks held, else NULL */
     void **a_val;              /* their values */
     void **b;                  /* device B(l, myc) row-major for the blocks held, else NULL */
@@ -119,10 +118,11 @@ void domino_summa_gpu_free(domino_summa_gpu S)
 }
 
 /* this PE's blocks of A (row offsets narrowed to int32) and B on its GPU
- * (from the host B, or made there by domino_gen_dense(S->seed) when B is
+ * (from the host B, or made there by domino_gen_dense(seed) when B is
  * NULL), its zeroed C, and receive buffers for the largest blocks it is
  * sent */
-static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, domino_summa_gpu S)
+static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B, int64_t ldb, uint64_t seed,
+                                domino_summa_gpu S)
 {
     size_t vs = domino_type_size(S->type);
     int64_t rows = S->g.rb[S->g.myr + 1] - S->g.rb[S->g.myr], cols = S->g.cb[S->g.myc + 1] - S->g.cb[S->g.myc];
@@ -153,7 +153,7 @@ static domino_status own_blocks(domino_handle h, domino_matrix A, const void *B,
         if (!e && l % S->g.pr == S->g.myr && !B) {
             int64_t kr = S->g.kb[l + 1] - S->g.kb[l];
             e = domino_device_copy_new(&S->b[l], NULL, (size_t)(kr * cols) * vs);
-            if (!e) e = domino_launch_gen_dense(S->g.stream, S->seed, S->n, S->g.kb[l], kr, S->g.cb[S->g.myc], cols,
+            if (!e) e = domino_launch_gen_dense(S->g.stream, seed, S->n, S->g.kb[l], kr, S->g.cb[S->g.myc], cols,
                                                 S->type, S->b[l], cols);
             if (!e) e = cudaStreamSynchronize(S->g.stream);
         } else if (!e && l % S->g.pr == S->g.myr) {
@@ -269,7 +269,6 @@ static domino_status make(domino_handle h, domino_matrix A, const void *B, int64
     S->m = A->nrows;
     S->k = A->ncols;
     S->n = n;
-    S->seed = seed;
     int joined = 0;
     s = summa_grid_start(h, &S->g, S->m, S->k, n, pr, pc, gpu->stream, WHAT, &joined);
     if (!joined) goto failed;
@@ -282,7 +281,7 @@ static domino_status make(domino_handle h, domino_matrix A, const void *B, int64
     if (!s && (!S->a_nnz || !S->a_ptr || !S->a_ind || !S->a_val || !S->b))
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (PE %d)", S->g.rank);
     if (!s) dist_count_blocks(A, S->g.rb, S->g.pr, S->g.kb, S->g.K, S->a_nnz); /* every PE knows every size */
-    if (!s) s = own_blocks(h, A, B, ldb, S);
+    if (!s) s = own_blocks(h, A, B, ldb, seed, S);
     s = agree(h, S, s); /* everyone learns whether someone failed */
     if (s) goto failed;
     *out = S;

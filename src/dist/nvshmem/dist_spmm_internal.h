@@ -17,9 +17,6 @@ struct domino_dspmm_s {
     domino_type type;         /* value type */
     int64_t m, k, n;          /* A m x k, B k x n, C m x n */
     int t;                    /* tiles per dimension */
-    const void *b_host;       /* B while the plan is made: the caller's host array (NULL: generated) */
-    int64_t ldb;              /* its leading dimension */
-    uint64_t seed;            /* B = domino_gen_dense(seed) when b_host is NULL */
     int64_t most[4];          /* the largest A tile's rows + 1 and entries, B tile's and C tile's values */
     int64_t *rb, *kb, *cb;    /* boundaries of rows, inner dimension, columns */
     int64_t *nnz;             /* entries of A(i, l), t x t */

@@ -134,11 +134,11 @@ static void directory(domino_matrix A, struct domino_dspmm_s *P, int64_t *win, i
 
 
 /* this PE's tiles of A (offsets narrowed to int32) and B into its windows:
- * B's copied from the caller's host array, or made on the GPU */
-static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_dspmm_s *P)
+ * B's copied from the caller's host array (leading dimension ldb), or made
+ * on the GPU by domino_gen_dense(seed) when B is NULL */
+static domino_status own_tiles(domino_handle h, domino_matrix A, const void *B, int64_t ldb, uint64_t seed,
+                               struct domino_dspmm_s *P)
 {
-    const void *B = P->b_host;
-    int64_t ldb = P->ldb;
     size_t vs = domino_type_size(P->type);
     int T = P->t;
     cudaError_t e = cudaSuccess;
@@ -155,7 +155,7 @@ static domino_status own_tiles(domino_handle h, domino_matrix A, struct domino_d
         /* B(i, j): inner rows kb[i] .. kb[i+1], columns cb[j] .. cb[j+1] */
         int64_t kr = P->kb[i + 1] - P->kb[i], cols = P->cb[j + 1] - P->cb[j];
         if (!e && kr * cols > 0 && !B)
-            e = domino_launch_gen_dense(P->compute, P->seed, P->n, P->kb[i], kr, P->cb[j], cols, P->type,
+            e = domino_launch_gen_dense(P->compute, seed, P->n, P->kb[i], kr, P->cb[j], cols, P->type,
                                         (char *)P->w_b + (size_t)P->at_b[x] * vs, cols);
         else if (!e && kr * cols > 0)
             e = cudaMemcpy2D((char *)P->w_b + (size_t)P->at_b[x] * vs, (size_t)cols * vs,
@@ -234,9 +234,6 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         P->k = A->ncols;
         P->n = n;
         P->t = tiles;
-        P->b_host = B;
-        P->ldb = ldb;
-        P->seed = seed;
         P->rb = dist_split(P->m, tiles);
         P->kb = dist_split(P->k, tiles);
         P->cb = dist_split(n, tiles);
@@ -292,9 +289,8 @@ static domino_status make(domino_handle h, domino_dist D, domino_matrix A, const
         if (!s) {
             P->compute = gpu->stream;
             P->sparse = gpu->cusparse;
-            s = own_tiles(h, A, P);
+            s = own_tiles(h, A, B, ldb, seed, P);
         }
-        P->b_host = NULL; /* the caller's array is not kept */
     }
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     *out = P;
