@@ -890,6 +890,14 @@ domino_status domino_gpu_spmm(domino_handle h, domino_dmatrix dA, int64_t n, con
 typedef struct domino_spmm_plan_s *domino_spmm_plan;
 domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb,
                                    void *dC, int64_t ldc, domino_spmm_plan *plan);
+/* the engine of a plan: cusparseSpMM (domino_gpu_spmm_plan's), or
+ * domino's chunk kernel for narrow B (n <= 128: A's entries cut into equal
+ * chunks, a warp a chunk, the lanes across B's columns; a row cut by a
+ * chunk boundary summed with atomics, so its rounding may vary from run to
+ * run).  A wider B with the chunk engine: DOMINO_NOT_SUPPORTED. */
+typedef enum domino_spmm_engine { DOMINO_SPMM_CUSPARSE = 0, DOMINO_SPMM_CHUNKS = 1 } domino_spmm_engine;
+domino_status domino_gpu_spmm_plan_engine(domino_handle h, domino_spmm_engine engine, domino_dmatrix dA, int64_t n,
+                                          const void *dB, int64_t ldb, void *dC, int64_t ldc, domino_spmm_plan *plan);
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan);
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan);
 /* domino_gen_dense on the GPU: the same values, bit for bit, into the

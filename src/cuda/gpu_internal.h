@@ -247,6 +247,20 @@ void domino_dmatrix_borrow(struct domino_dmatrix_s *v, domino_type type, int32_t
 /* spmm_algorithm.c: the cusparseSpMM algorithm of every SpMM (default, or
  * DOMINO_SPMM_ALG=1|2|3); CSR_ALG3 wants cusparseSpMM_preprocess first */
 cusparseSpMMAlg_t domino_spmm_algorithm(void);
+/* spmm_chunks.cu: C = A B (accumulate: C += A B) for a CSR A (32-bit
+ * offsets, fewer than 2^31 entries) and row-major B and C of at most
+ * DOMINO_SPMM_CHUNKS_MAX_COLS columns, a warp per chunk of A's entries;
+ * work: domino_spmm_chunks_work_bytes(nnz) device bytes */
+#define DOMINO_SPMM_CHUNKS_MAX_COLS 128
+size_t domino_spmm_chunks_work_bytes(int64_t nnz);
+cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int32_t rows, int64_t nnz, int32_t cols,
+                                      const int32_t *ptr, const int32_t *ind, const void *val, const void *B,
+                                      int64_t ldb, void *C, int64_t ldc, int accumulate, void *work);
+/* spmm_algorithm.c: 1 if a local product of a distributed SpMM with cols
+ * columns runs on domino_launch_spmm_chunks, 0 for cusparseSpMM: the
+ * environment's DOMINO_SPMM_LOCAL=chunks|cusparse (an experiment switch of
+ * the benchmarks), else chunks up to 64 columns */
+int domino_spmm_local_chunks(int64_t cols);
 /* dense_gpu.cu: B = a block of the pseudo-random dense matrix (domino_gen_dense's values) */
 cudaError_t domino_launch_gen_dense(cudaStream_t stream, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
                                     int64_t col0, int64_t cols, domino_type type, void *B, int64_t ldb);

@@ -221,6 +221,13 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
     if (plan) *plan = NULL;
     return NO_CUDA(h, "domino_gpu_spmm_plan");
 }
+domino_status domino_gpu_spmm_plan_engine(domino_handle h, domino_spmm_engine engine, domino_dmatrix dA, int64_t n,
+                                          const void *dB, int64_t ldb, void *dC, int64_t ldc, domino_spmm_plan *plan)
+{
+    (void)engine; (void)dA; (void)n; (void)dB; (void)ldb; (void)dC; (void)ldc;
+    if (plan) *plan = NULL;
+    return NO_CUDA(h, "domino_gpu_spmm_plan_engine");
+}
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan)
 {
     (void)plan;

@@ -6,6 +6,7 @@
 #include "gpu_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 cusparseSpMMAlg_t domino_spmm_algorithm(void)
 {
@@ -14,4 +15,13 @@ cusparseSpMMAlg_t domino_spmm_algorithm(void)
     if (v && v[0] == '2' && !v[1]) return CUSPARSE_SPMM_CSR_ALG2;
     if (v && v[0] == '3' && !v[1]) return CUSPARSE_SPMM_CSR_ALG3;
     return CUSPARSE_SPMM_ALG_DEFAULT;
+}
+
+int domino_spmm_local_chunks(int64_t cols)
+{
+    const char *v = getenv("DOMINO_SPMM_LOCAL");
+    if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS) return 0;
+    if (v && !strcmp(v, "chunks")) return 1;
+    if (v && !strcmp(v, "cusparse")) return 0;
+    return cols <= 64;
 }

@@ -1,8 +1,9 @@
 /* spmm_cusparse.c: C = A B on one GPU with cusparseSpMM, the single-GPU
  * SpMM and the reference the distributed SpMM algorithms are measured
- * against.  A plan holds the descriptors, the 32-bit row offsets and the
- * workspace, so that repeated products (and their timings) pay only for
- * the product. */
+ * against; or, when asked, with domino's chunk kernel (spmm_chunks.cu, B
+ * of at most 128 columns).  A plan holds the descriptors, the 32-bit row
+ * offsets and the workspace, so that repeated products (and their timings)
+ * pay only for the product. */
 #include "gpu_internal.h"
 
 #include <string.h>
@@ -15,11 +16,18 @@ struct domino_spmm_plan_s {
     cusparseHandle_t sparse;   /* the handle's */
     cudaStream_t stream;       /* the handle's */
     cudaDataType vt;           /* value type */
+    domino_spmm_engine engine; /* cusparseSpMM or the chunk kernel */
+    domino_type type;          /* A's, B's and C's values */
     cusparseSpMMAlg_t alg;     /* domino_spmm_algorithm() when planned */
+    int32_t rows, n;           /* A's rows, B's and C's columns */
+    int64_t nnz, ldb, ldc;     /* A's entries; B's and C's leading dimensions */
+    const int32_t *ind;        /* A's column indices (dA's) */
+    const void *val, *dB;      /* A's values (dA's), B */
+    void *dC;                  /* C */
     double one, zero;          /* alpha and beta (double) */
     float onef, zerof;         /* (float) */
     int32_t *ptr32;            /* A's row offsets narrowed */
-    void *work;                /* cusparseSpMM workspace */
+    void *work;                /* cusparseSpMM's or the chunk kernel's workspace */
     cusparseSpMatDescr_t a;    /* A */
     cusparseDnMatDescr_t b, c; /* B and C, row-major */
 };
@@ -36,8 +44,24 @@ void domino_gpu_spmm_plan_free(domino_spmm_plan P)
     domino_free(P);
 }
 
+/* the chunk kernel's plan: offsets narrowed, the chunks' workspace */
+static domino_status plan_chunks(domino_handle h, domino_spmm_plan P, domino_dmatrix dA)
+{
+    cudaError_t e = cudaMalloc((void **)&P->ptr32, ((size_t)dA->nrows + 1) * sizeof(int32_t));
+    if (!e) e = domino_launch_offsets_to_int32(P->stream, dA->nrows + 1, dA->ptr, P->ptr32);
+    if (!e) e = cudaMalloc(&P->work, domino_spmm_chunks_work_bytes(dA->nnz));
+    if (!e) e = cudaStreamSynchronize(P->stream);
+    return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
+}
+
 domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n, const void *dB, int64_t ldb, void *dC,
                                    int64_t ldc, domino_spmm_plan *out)
+{
+    return domino_gpu_spmm_plan_engine(h, DOMINO_SPMM_CUSPARSE, dA, n, dB, ldb, dC, ldc, out);
+}
+
+domino_status domino_gpu_spmm_plan_engine(domino_handle h, domino_spmm_engine engine, domino_dmatrix dA, int64_t n,
+                                          const void *dB, int64_t ldb, void *dC, int64_t ldc, domino_spmm_plan *out)
 {
     struct domino_gpu_context *gpu;
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": plan is NULL");
@@ -53,11 +77,36 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
     if (dA->nnz >= INT32_MAX)
         return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": %lld entries need 64-bit column indices",
                             (long long)dA->nnz);
+    if (engine != DOMINO_SPMM_CUSPARSE && engine != DOMINO_SPMM_CHUNKS)
+        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": engine %d is none of DOMINO_SPMM_CUSPARSE, _CHUNKS",
+                            (int)engine);
+    if (engine == DOMINO_SPMM_CHUNKS && n > DOMINO_SPMM_CHUNKS_MAX_COLS)
+        return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": the chunk engine takes at most %d columns, not %lld",
+                            DOMINO_SPMM_CHUNKS_MAX_COLS, (long long)n);
     domino_spmm_plan P = domino_calloc(1, sizeof(*P));
     if (!P) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     P->magic = SPMM_MAGIC;
     P->sparse = gpu->cusparse;
     P->stream = gpu->stream;
+    P->engine = engine;
+    P->type = dA->type;
+    P->rows = dA->nrows;
+    P->n = (int32_t)n;
+    P->nnz = dA->nnz;
+    P->ldb = ldb;
+    P->ldc = ldc;
+    P->ind = dA->ind;
+    P->val = dA->val;
+    P->dB = dB;
+    P->dC = dC;
+    if (engine == DOMINO_SPMM_CHUNKS) {
+        if ((s = plan_chunks(h, P, dA))) {
+            domino_gpu_spmm_plan_free(P);
+            return s;
+        }
+        *out = P;
+        return DOMINO_SUCCESS;
+    }
     P->vt = dA->type == DOMINO_FLOAT64 ? CUDA_R_64F : CUDA_R_32F;
     cusparseSpMMAlg_t alg = P->alg = domino_spmm_algorithm();
     P->one = 1.0, P->zero = 0.0, P->onef = 1.0f, P->zerof = 0.0f;
@@ -91,6 +140,12 @@ domino_status domino_gpu_spmm_plan(domino_handle h, domino_dmatrix dA, int64_t n
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan P)
 {
     if (!P || P->magic != SPMM_MAGIC) return domino_error(h, DOMINO_INVALID_OBJECT, WHAT ": not a live plan");
+    if (P->engine == DOMINO_SPMM_CHUNKS) {
+        cudaError_t e = domino_launch_spmm_chunks(P->stream, P->type, P->rows, P->nnz, P->n, P->ptr32, P->ind, P->val,
+                                                  P->dB, P->ldb, P->dC, P->ldc, 0, P->work);
+        if (!e) e = cudaStreamSynchronize(P->stream);
+        return e ? domino_cuda_status(h, e, WHAT " (chunks)") : DOMINO_SUCCESS;
+    }
     const void *alpha = P->vt == CUDA_R_64F ? (const void *)&P->one : (const void *)&P->onef;
     const void *beta = P->vt == CUDA_R_64F ? (const void *)&P->zero : (const void *)&P->zerof;
     cusparseStatus_t st = cusparseSpMM(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,

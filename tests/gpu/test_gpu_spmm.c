@@ -1,7 +1,10 @@
 /* test_gpu_spmm.c: domino_gpu_spmm (cusparseSpMM, row-major) against
  * domino_ref_spmm: R-MAT and a shared matrix, double and float, one to 64
  * columns, leading dimensions larger than the width, one call and a plan
- * run twice; bad arguments.  domino_gpu_spgemm (cusparseSpGEMM by row
+ * run twice; bad arguments.  The chunk engine the same way, from 1 to 128
+ * columns (one, two and four per lane), on rows cut by chunk boundaries,
+ * empty rows and an A without entries, C's padding left alone; wider B
+ * refused.  domino_gpu_spgemm (cusparseSpGEMM by row
  * blocks) against domino_ref_spgemm: the same matrices squared, in one
  * block and in many (DOMINO_SPGEMM_BLOCK_ROWS), and mismatched shapes.
  * domino_gpu_gen_dense against domino_gen_dense (bit for bit, double and
@@ -70,6 +73,76 @@ static void check_product(domino_handle h, const char *name, domino_matrix A, in
     free(B);
     free(C);
     free(R);
+}
+
+/* the chunk engine's C = A B (n columns, leading dimensions ld) equals
+ * the CPU's within 1e3 eps of the largest entry, twice from one plan,
+ * every row written (C starts as NaN) and C's padding columns untouched */
+static void check_chunks(domino_handle h, const char *name, domino_matrix A, int64_t n, int64_t ld)
+{
+    domino_matrix_view v;
+    domino_dmatrix dA = NULL;
+    domino_spmm_plan plan = NULL;
+    void *dB = NULL, *dC = NULL;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t vs = domino_type_size(v.type), cbytes = (size_t)(v.nrows * ld) * vs + 8;
+    void *B = calloc((size_t)(v.ncols * ld) + 1, vs), *C = malloc(cbytes), *R = calloc((size_t)(v.nrows * n) + 1, vs);
+    lcg_state = 7;
+    for (int64_t i = 0; i < v.ncols; i++)
+        for (int64_t q = 0; q < n; q++) set_value(B, v.type, i * ld + q, 2 * lcg_uniform() - 1);
+    CHECK_OK(h, domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)n, B, ld, 0.0, R, n));
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)(v.ncols * ld) * vs + 8, &dB));
+    CHECK_OK(h, domino_gpu_malloc(h, cbytes, &dC));
+    CHECK_OK(h, domino_gpu_upload(h, dB, B, (size_t)(v.ncols * ld) * vs));
+    memset(C, 0xff, cbytes); /* NaN in both types */
+    CHECK_OK(h, domino_gpu_upload(h, dC, C, cbytes));
+    CHECK_OK(h, domino_gpu_spmm_plan_engine(h, DOMINO_SPMM_CHUNKS, dA, n, dB, ld, dC, ld, &plan));
+    for (int run = 0; run < 2 && plan; run++) {
+        CHECK_OK(h, domino_gpu_spmm_run(h, plan));
+        CHECK_OK(h, domino_gpu_download(h, C, dC, cbytes));
+        double diff = 0, scale = 0;
+        int64_t padding = 0;
+        for (int64_t i = 0; i < v.nrows; i++) {
+            for (int64_t q = 0; q < n; q++) {
+                double c = get_value(C, v.type, i * ld + q), r = get_value(R, v.type, i * n + q);
+                diff = fmax(diff, isfinite(c) ? fabs(c - r) : INFINITY);
+                scale = fmax(scale, fabs(r));
+            }
+            for (int64_t q = n; q < ld; q++) padding += !isnan(get_value(C, v.type, i * ld + q));
+        }
+        if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0) && padding == 0) {
+            check_passed++;
+        } else {
+            check_failed++;
+            fprintf(stderr, "FAIL: chunks %s n=%lld ld=%lld run %d: max diff %.3e, %lld padding entries written\n",
+                    name, (long long)n, (long long)ld, run, diff, (long long)padding);
+        }
+    }
+    domino_gpu_spmm_plan_free(plan);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(dB);
+    domino_gpu_free(dC);
+    free(B);
+    free(C);
+    free(R);
+}
+
+/* a 3000 x 3000 matrix whose rows 0-4 are empty, row 5 full (12 chunks
+ * of 256 entries, cut at both ends), the rest a diagonal entry or none */
+static domino_matrix long_row_matrix(domino_handle h, domino_type type)
+{
+    enum { N = 3000 };
+    int32_t *r = malloc(2 * N * sizeof(int32_t)), *c = malloc(2 * N * sizeof(int32_t));
+    double *x = malloc(2 * N * sizeof(double));
+    int64_t k = 0;
+    domino_matrix A = NULL;
+    for (int32_t j = 0; r && c && x && j < N; j++) r[k] = 5, c[k] = j, x[k++] = 1.0 / (j + 1);
+    for (int32_t i = 6; r && c && x && i < N; i++)
+        if (i % 3) r[k] = i, c[k] = i, x[k++] = 2.0 + i % 5;
+    if (r && c && x) CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, type, N, N, k, r, c, x, &A));
+    free(r), free(c), free(x);
+    return A;
 }
 
 /* C = A B on the GPU (rows of at most block_rows, 0: no cap) equals the
@@ -159,6 +232,35 @@ int main(void)
         CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
     }
     if (F) check_product(h, "rmat 11 float", F, 32, 32);
+    static const int64_t chunk_widths[][2] = {{1, 1}, {7, 9}, {32, 32}, {33, 40}, {64, 64}, {65, 65}, {100, 101},
+                                              {128, 128}};
+    for (int w = 0; w < 8; w++) {
+        if (A) check_chunks(h, "rmat 11", A, chunk_widths[w][0], chunk_widths[w][1]);
+        if (F) check_chunks(h, "rmat 11 float", F, chunk_widths[w][0], chunk_widths[w][1]);
+    }
+    for (int t = 0; t < 2; t++) {
+        domino_matrix L = long_row_matrix(h, t ? DOMINO_FLOAT32 : DOMINO_FLOAT64), Z = NULL;
+        if (L) check_chunks(h, "long row", L, 32, 33), check_chunks(h, "long row", L, 128, 128);
+        CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, t ? DOMINO_FLOAT32 : DOMINO_FLOAT64, 50, 40, 0, NULL, NULL,
+                                           NULL, &Z));
+        if (Z) check_chunks(h, "no entries", Z, 5, 6);
+        domino_matrix_free(L);
+        domino_matrix_free(Z);
+    }
+    if (A) { /* more than 128 columns, or no such engine */
+        domino_dmatrix dA = NULL;
+        domino_spmm_plan plan = NULL;
+        void *dX = NULL;
+        CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        CHECK_OK(h, domino_gpu_malloc(h, 2048 * 129 * sizeof(double), &dX));
+        CHECK_STATUS(h, DOMINO_NOT_SUPPORTED,
+                     domino_gpu_spmm_plan_engine(h, DOMINO_SPMM_CHUNKS, dA, 129, dX, 129, dX, 129, &plan));
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE,
+                     domino_gpu_spmm_plan_engine(h, (domino_spmm_engine)7, dA, 8, dX, 8, dX, 8, &plan));
+        CHECK(plan == NULL);
+        domino_dmatrix_free(dA);
+        domino_gpu_free(dX);
+    }
     char path[1024];
     snprintf(path, sizeof(path), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, 0, &M));

@@ -91,11 +91,13 @@ static spmm_result baseline_result(double seconds, double err)
     return r;
 }
 
-/* single-GPU cuSPARSE on PE 0: median time; B uploaded from the host, or
- * (B NULL) made on the GPU by domino_gen_dense(seed); then C downloaded
- * into R (B given), or y = C z (B NULL: C may not fit a host) */
-static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *B, uint64_t seed, int64_t width,
-                                  int repeat, void *R, const double *z, double *y, double *seconds)
+/* a single-GPU product on PE 0 (cuSPARSE, or domino's chunk kernel):
+ * median time; B uploaded from the host, or (B NULL) made on the GPU by
+ * domino_gen_dense(seed); then C downloaded into R (B given), or y = C z
+ * (B NULL: C may not fit a host) */
+static domino_status run_single(domino_handle h, domino_spmm_engine engine, domino_matrix A, const void *B,
+                                uint64_t seed, int64_t width, int repeat, void *R, const double *z, double *y,
+                                double *seconds)
 {
     domino_matrix_view v;
     domino_dmatrix dA = NULL;
@@ -110,7 +112,7 @@ static domino_status run_cusparse(domino_handle h, domino_matrix A, const void *
     if (!s) s = B ? domino_gpu_upload(h, dB, B, (size_t)(v.ncols * width) * vs)
                   : domino_gpu_gen_dense(h, seed, width, 0, v.ncols, 0, width, v.type, dB, width);
     domino_spmm_plan plan = NULL; /* made once: the timings are the products' */
-    if (!s) s = domino_gpu_spmm_plan(h, dA, width, dB, width, dC, width, &plan);
+    if (!s) s = domino_gpu_spmm_plan_engine(h, engine, dA, width, dB, width, dC, width, &plan);
     if (!s) s = domino_gpu_spmm_run(h, plan); /* warm-up */
     for (int r = 0; r < repeat && !s; r++) {
         double t0 = domino_wtime();
@@ -329,7 +331,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         c = lean_reference(h, A, width, seed, z, w);
         if (c) fprintf(stderr, "domino bench: A (B z): %s\n", domino_last_error(h));
         /* cuSPARSE may not fit one GPU (B and C whole): the one-sided runs go on without it */
-        domino_status cs = c ? c : run_cusparse(h, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &base);
+        domino_status cs = c ? c : run_single(h, DOMINO_SPMM_CUSPARSE, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &base);
         double e = cs ? INFINITY : vector_error(k.y, w, v.nrows);
         if (!c && cs) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
         spmm_result r = baseline_result(cs ? NAN : base, e);
@@ -337,7 +339,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (cs) base = NAN;
         wrong += !cs && !(e <= tol);
     } else if (rank == 0 && !s) {
-        c = run_cusparse(h, A, B, seed, width, rq->repeat, G, NULL, NULL, &base);
+        c = run_single(h, DOMINO_SPMM_CUSPARSE, A, B, seed, width, rq->repeat, G, NULL, NULL, &base);
         if (!c && v.nnz <= CPU_REFERENCE_MAX_NNZ) { /* the CPU checks cuSPARSE too */
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, v.type);
@@ -350,6 +352,18 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
             report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
+    }
+    /* domino's chunk kernel on one GPU, where asked and B narrow enough:
+     * checked like cuSPARSE, timed against it */
+    if (rank == 0 && !s && !c && listed(rq->engines, "chunks-1gpu") && width <= 128) {
+        double t = NAN, e = INFINITY;
+        domino_status cs = lean ? run_single(h, DOMINO_SPMM_CHUNKS, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &t)
+                                : run_single(h, DOMINO_SPMM_CHUNKS, A, B, seed, width, rq->repeat, G, NULL, NULL, &t);
+        if (!cs) e = lean ? vector_error(k.y, w, v.nrows) : rel_error(G, R, v.nrows * width, v.type);
+        if (cs) fprintf(stderr, "domino bench: chunks-1gpu: %s\n", domino_last_error(h));
+        spmm_result r = baseline_result(cs ? NAN : t, e);
+        report(csv, name, v.nnz, width, "chunks-1gpu", 1, base, tol, &r);
+        wrong += !(e <= tol);
     }
     if (s) fprintf(stderr, "%s\n", domino_last_error(h));
     if (domino_dist_agree(h, D, s ? s : c)) {
@@ -415,13 +429,15 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
     int rank = domino_dist_rank(D);
     for (const char *p = rq->engines; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
         size_t len = strcspn(p, ",");
-        int known = len == 8 && strncmp(p, "cusparse", 8) == 0; /* always run: the baseline */
+        int known = (len == 8 && strncmp(p, "cusparse", 8) == 0) || /* always run: the baseline */
+                    (len == 11 && strncmp(p, "chunks-1gpu", 11) == 0);
         for (int c = 0; c < CONFIGS && !known; c++)
             known = strlen(config_names[c]) == len && strncmp(p, config_names[c], len) == 0;
         if (!known) {
             if (rank == 0)
                 fprintf(stderr, "domino bench --suite spmm: --engines: unknown configuration '%.*s' (stationary-c, "
-                                "stationary-c+steal, stationary-a, stationary-c+steal-local, stationary-c-rows, summa)\n",
+                                "stationary-c+steal, stationary-a, stationary-c+steal-local, stationary-c-rows, summa, "
+                                "chunks-1gpu)\n",
                         (int)len, p);
             domino_dist_leave(h, D);
             domino_destroy(h);

@@ -342,13 +342,43 @@ static domino_status fetch(domino_handle h, struct domino_dspmm_s *P, int i, int
     return e ? domino_cuda_status(h, e, WHAT ": fetch") : DOMINO_SUCCESS;
 }
 
+/* the products' workspace, at least bytes (after the products that use it) */
+static domino_status grow_work(domino_handle h, struct domino_dspmm_s *P, size_t bytes)
+{
+    if (bytes <= P->work_bytes) return DOMINO_SUCCESS;
+    cudaStreamSynchronize(P->compute);
+    cudaFree(P->work);
+    P->work = NULL;
+    cudaError_t e = cudaMalloc(&P->work, bytes);
+    P->work_bytes = e ? 0 : bytes;
+    return e ? domino_cuda_status(h, e, WHAT ": SpMM workspace") : DOMINO_SUCCESS;
+}
+
+/* out (+)= A B by domino_launch_spmm_chunks, on the compute stream, timed
+ * like the cuSPARSE product (its workspace grown to the chunks' table) */
+static domino_status spmm_chunks_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t cols,
+                                      int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val,
+                                      const void *b, void *out, int beta)
+{
+    domino_status s = grow_work(h, P, domino_spmm_chunks_work_bytes(nnz));
+    if (s) return s;
+    int timed = P->marked < DSPMM_TIMED;
+    if (timed) cudaEventRecord(P->mark[2 * P->marked], P->compute);
+    cudaError_t e = domino_launch_spmm_chunks(P->compute, P->type, (int32_t)rows, nnz, (int32_t)cols, ptr, ind, val, b,
+                                              cols, out, cols, beta, P->work);
+    if (timed) cudaEventRecord(P->mark[2 * P->marked++ + 1], P->compute);
+    return e ? domino_cuda_status(h, e, WHAT ": SpMM (chunks)") : DOMINO_SUCCESS;
+}
+
 /* out (rows x cols, row-major, on the compute stream) = beta out + the CSR
  * (rows x kr, nnz, int32 offsets) times b (kr x cols, row-major), with
- * cuSPARSE; the first DSPMM_TIMED products of a run are timed */
+ * cuSPARSE or the chunk kernel (domino_spmm_local_chunks); the first
+ * DSPMM_TIMED products of a run are timed */
 domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
                                int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
                                void *out, int beta)
 {
+    if (domino_spmm_local_chunks(cols)) return spmm_chunks_call(h, P, rows, cols, nnz, ptr, ind, val, b, out, beta);
     cudaError_t e = cudaSuccess;
     if (!beta && rows * cols > 0)
         e = cudaMemsetAsync(out, 0, (size_t)(rows * cols) * domino_type_size(P->type), P->compute);
@@ -372,14 +402,7 @@ domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t
         st = cusparseSpMM_bufferSize(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha,
                                      a, bd, alpha, c, vt, alg, &bytes);
     if (st) s = domino_cusparse_status(h, st, WHAT ": SpMM");
-    if (!s && bytes > P->work_bytes) {
-        cudaStreamSynchronize(P->compute);
-        cudaFree(P->work);
-        P->work = NULL;
-        e = cudaMalloc(&P->work, bytes);
-        P->work_bytes = e ? 0 : bytes;
-        if (e) s = domino_cuda_status(h, e, WHAT ": SpMM workspace");
-    }
+    if (!s) s = grow_work(h, P, bytes);
     if (!s && alg == CUSPARSE_SPMM_CSR_ALG3 &&
         (st = cusparseSpMM_preprocess(P->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                       alpha, a, bd, alpha, c, vt, alg, P->work)))
