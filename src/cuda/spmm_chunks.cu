@@ -16,6 +16,8 @@
  * (the order of a cut row's partial sums is not fixed). */
 #include "gpu_internal.h"
 
+#include <stdlib.h>
+
 #define SPMM_CHUNK 256 /* entries of A a warp multiplies */
 
 /* first[w] = the row that holds entry w SPMM_CHUNK, for every chunk w; and
@@ -25,7 +27,7 @@
  * coalesced row at a time. */
 template <typename T>
 __global__ void spmm_chunks_prepare_kernel(int32_t rows, int32_t cols, const int32_t *ptr, int32_t *first, T *C,
-                                           int64_t ldc, int accumulate)
+                                           int64_t ldc, int accumulate, int hints)
 {
     int lane = threadIdx.x & 31;
     int64_t warp = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5;
@@ -41,13 +43,18 @@ __global__ void spmm_chunks_prepare_kernel(int32_t rows, int32_t cols, const int
         int b = __ffs(marked) - 1;
         marked &= marked - 1;
         T *row = C + (r0 + b) * ldc;
-        for (int c = lane; c < cols; c += 32) row[c] = (T)0;
+        for (int c = lane; c < cols; c += 32)
+            if (hints)
+                __stcs(row + c, (T)0);
+            else
+                row[c] = (T)0;
     }
 }
 
 /* write or add a finished row's V sums (lane's columns lane + 32 v) */
 template <typename T, int V>
-__device__ __forceinline__ void spmm_chunks_flush(T *crow, int lane, int cols, const T *acc, int cut, int accumulate)
+__device__ __forceinline__ void spmm_chunks_flush(T *crow, int lane, int cols, const T *acc, int cut, int accumulate,
+                                                  int hints)
 {
 #pragma unroll
     for (int v = 0; v < V; v++) {
@@ -55,8 +62,12 @@ __device__ __forceinline__ void spmm_chunks_flush(T *crow, int lane, int cols, c
         if (c < cols) {
             if (cut)
                 atomicAdd(crow + c, acc[v]);
+            else if (accumulate)
+                crow[c] += acc[v];
+            else if (hints)
+                __stcs(crow + c, acc[v]); /* written once: keep L2 for B */
             else
-                crow[c] = accumulate ? crow[c] + acc[v] : acc[v];
+                crow[c] = acc[v];
         }
     }
 }
@@ -68,7 +79,8 @@ __global__ void __launch_bounds__(256) spmm_chunks_kernel(int32_t rows, int64_t 
                                                           const int32_t *__restrict__ ptr,
                                                           const int32_t *__restrict__ ind, const T *__restrict__ val,
                                                           const int32_t *__restrict__ first, const T *__restrict__ B,
-                                                          int64_t ldb, T *C, int64_t ldc, int accumulate)
+                                                          int64_t ldb, T *C, int64_t ldc, int accumulate, int hints,
+                                                          int l2_only)
 {
     int lane = threadIdx.x & 31;
     int64_t w = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5;
@@ -80,8 +92,8 @@ __global__ void __launch_bounds__(256) spmm_chunks_kernel(int32_t rows, int64_t 
     for (int v = 0; v < V; v++) acc[v] = (T)0;
     for (int64_t base = s; base < e; base += 32) {
         int n = e - base < 32 ? (int)(e - base) : 32;
-        int32_t my_col = lane < n ? __ldg(ind + base + lane) : 0;
-        T my_val = lane < n ? __ldg(val + base + lane) : (T)0;
+        int32_t my_col = lane < n ? (hints ? __ldcs(ind + base + lane) : __ldg(ind + base + lane)) : 0;
+        T my_val = lane < n ? (hints ? __ldcs(val + base + lane) : __ldg(val + base + lane)) : (T)0;
         for (int t = 0; t < n; t += U) {
             T b[U][V];
 #pragma unroll
@@ -90,7 +102,9 @@ __global__ void __launch_bounds__(256) spmm_chunks_kernel(int32_t rows, int64_t 
                 const T *brow = B + (int64_t)j * ldb;
 #pragma unroll
                 for (int v = 0; v < V; v++)
-                    b[u][v] = t + u < n && lane + 32 * v < cols ? __ldg(brow + lane + 32 * v) : (T)0;
+                    b[u][v] = t + u < n && lane + 32 * v < cols
+                                  ? (l2_only ? __ldcg(brow + lane + 32 * v) : __ldg(brow + lane + 32 * v))
+                                  : (T)0;
             }
 #pragma unroll
             for (int u = 0; u < U; u++) {
@@ -98,7 +112,7 @@ __global__ void __launch_bounds__(256) spmm_chunks_kernel(int32_t rows, int64_t 
                 if (t + u < n) {
                     int64_t k = base + t + u;
                     if (k >= hi) { /* row r is done: out with it, on to the row holding entry k */
-                        spmm_chunks_flush<T, V>(C + (int64_t)r * ldc, lane, cols, acc, lo < s, accumulate);
+                        spmm_chunks_flush<T, V>(C + (int64_t)r * ldc, lane, cols, acc, lo < s, accumulate, hints);
 #pragma unroll
                         for (int v = 0; v < V; v++) acc[v] = (T)0;
                         r++;
@@ -112,7 +126,7 @@ __global__ void __launch_bounds__(256) spmm_chunks_kernel(int32_t rows, int64_t 
             }
         }
     }
-    spmm_chunks_flush<T, V>(C + (int64_t)r * ldc, lane, cols, acc, lo < s || hi > e, accumulate);
+    spmm_chunks_flush<T, V>(C + (int64_t)r * ldc, lane, cols, acc, lo < s || hi > e, accumulate, hints);
 }
 
 size_t domino_spmm_chunks_work_bytes(int64_t nnz)
@@ -120,13 +134,29 @@ size_t domino_spmm_chunks_work_bytes(int64_t nnz)
     return (size_t)((nnz + SPMM_CHUNK - 1) / SPMM_CHUNK) * sizeof(int32_t) + 8;
 }
 
+/* experiment switch DOMINO_SPMM_CHUNKS_OPT (a bit mask, default 0): 1
+ * streaming cache hints on A and C (L2 kept for B's rows), 2 twice the
+ * entries' rows of B loaded ahead, 4 B's rows read past L1 (L2 only) */
+static int chunks_options(void)
+{
+    const char *v = getenv("DOMINO_SPMM_CHUNKS_OPT");
+    return v ? atoi(v) : 0;
+}
+
 template <typename T, int V>
 static void spmm_chunks_launch(cudaStream_t stream, int32_t rows, int64_t nnz, int32_t chunks, int32_t cols,
                                const int32_t *ptr, const int32_t *ind, const void *val, const int32_t *first,
-                               const void *B, int64_t ldb, void *C, int64_t ldc, int accumulate)
+                               const void *B, int64_t ldb, void *C, int64_t ldc, int accumulate, int opt)
 {
-    spmm_chunks_kernel<T, V, (V == 1 ? 8 : V == 2 ? 4 : 2)><<<(chunks + 7) / 8, 256, 0, stream>>>(
-        rows, nnz, chunks, cols, ptr, ind, (const T *)val, first, (const T *)B, ldb, (T *)C, ldc, accumulate);
+    int hints = opt & 1;
+    if (opt & 2)
+        spmm_chunks_kernel<T, V, (V == 1 ? 16 : V == 2 ? 8 : 4)><<<(chunks + 7) / 8, 256, 0, stream>>>(
+            rows, nnz, chunks, cols, ptr, ind, (const T *)val, first, (const T *)B, ldb, (T *)C, ldc, accumulate, hints,
+            (opt & 4) != 0);
+    else
+        spmm_chunks_kernel<T, V, (V == 1 ? 8 : V == 2 ? 4 : 2)><<<(chunks + 7) / 8, 256, 0, stream>>>(
+            rows, nnz, chunks, cols, ptr, ind, (const T *)val, first, (const T *)B, ldb, (T *)C, ldc, accumulate, hints,
+            (opt & 4) != 0);
 }
 
 cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int32_t rows, int64_t nnz, int32_t cols,
@@ -136,29 +166,30 @@ cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS || nnz >= INT32_MAX || !work) return cudaErrorInvalidValue;
     int32_t chunks = (int32_t)((nnz + SPMM_CHUNK - 1) / SPMM_CHUNK), *first = (int32_t *)work;
+    int opt = chunks_options();
     unsigned prep = (unsigned)(((int64_t)rows + 255) / 256); /* 8 warps of 32 rows a block */
     if (type == DOMINO_FLOAT64)
         spmm_chunks_prepare_kernel<double><<<prep, 256, 0, stream>>>(rows, cols, ptr, first, (double *)C, ldc,
-                                                                     accumulate);
+                                                                     accumulate, opt & 1);
     else
         spmm_chunks_prepare_kernel<float><<<prep, 256, 0, stream>>>(rows, cols, ptr, first, (float *)C, ldc,
-                                                                    accumulate);
+                                                                    accumulate, opt & 1);
     if (chunks == 0) return cudaGetLastError();
     int wide = cols > 64 ? 4 : cols > 32 ? 2 : 1;
     if (type == DOMINO_FLOAT64) {
         if (wide == 1)
-            spmm_chunks_launch<double, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<double, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
         else if (wide == 2)
-            spmm_chunks_launch<double, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<double, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
         else
-            spmm_chunks_launch<double, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<double, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
     } else {
         if (wide == 1)
-            spmm_chunks_launch<float, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<float, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
         else if (wide == 2)
-            spmm_chunks_launch<float, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<float, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
         else
-            spmm_chunks_launch<float, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate);
+            spmm_chunks_launch<float, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
     }
     return cudaGetLastError();
 }

@@ -355,16 +355,30 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     }
     /* domino's chunk kernel on one GPU, where asked and B narrow enough:
      * checked like cuSPARSE, timed against it */
-    if (rank == 0 && !s && !c && listed(rq->engines, "chunks-1gpu") && width <= 128) {
+    /* (DOMINO_SPMM_CHUNKS_SWEEP=N, an experiment switch: one row for each
+     * DOMINO_SPMM_CHUNKS_OPT from 0 to N - 1) */
+    const char *sweep = getenv("DOMINO_SPMM_CHUNKS_SWEEP"), *given = getenv("DOMINO_SPMM_CHUNKS_OPT");
+    char keep[16] = "";
+    if (given) snprintf(keep, sizeof(keep), "%s", given);
+    for (int opt = 0, last = sweep ? atoi(sweep) : 1; rank == 0 && !s && !c && listed(rq->engines, "chunks-1gpu") &&
+                                                       width <= 128 && opt < last; opt++) {
         double t = NAN, e = INFINITY;
+        char label[32] = "chunks-1gpu", value[16];
+        if (sweep) {
+            snprintf(value, sizeof(value), "%d", opt);
+            setenv("DOMINO_SPMM_CHUNKS_OPT", value, 1);
+            snprintf(label, sizeof(label), "chunks-1gpu-opt%d", opt);
+        }
         domino_status cs = lean ? run_single(h, DOMINO_SPMM_CHUNKS, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &t)
                                 : run_single(h, DOMINO_SPMM_CHUNKS, A, B, seed, width, rq->repeat, G, NULL, NULL, &t);
         if (!cs) e = lean ? vector_error(k.y, w, v.nrows) : rel_error(G, R, v.nrows * width, v.type);
-        if (cs) fprintf(stderr, "domino bench: chunks-1gpu: %s\n", domino_last_error(h));
+        if (cs) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
         spmm_result r = baseline_result(cs ? NAN : t, e);
-        report(csv, name, v.nnz, width, "chunks-1gpu", 1, base, tol, &r);
+        report(csv, name, v.nnz, width, label, 1, base, tol, &r);
         wrong += !(e <= tol);
     }
+    if (sweep && keep[0]) setenv("DOMINO_SPMM_CHUNKS_OPT", keep, 1); /* as the other PEs have it */
+    else if (sweep) unsetenv("DOMINO_SPMM_CHUNKS_OPT");
     if (s) fprintf(stderr, "%s\n", domino_last_error(h));
     if (domino_dist_agree(h, D, s ? s : c)) {
         free(B), free(R), free(k.C), free(G), free(z), free(w), free(k.y);
@@ -376,8 +390,17 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     if (made && rank == 0) fprintf(stderr, "domino bench: the plan: %s\n", domino_last_error(h));
     double mbytes = 0, mflops = 0;
     if (!made) domino_dspmm_model(P, &mbytes, &mflops);
-    for (int alg = 0; alg < 5; alg++) {
-        if (!listed(rq->engines, config_names[alg])) continue;
+    for (int run = 0; run < 5 * 16; run++) { /* an algorithm, or (sweep) stationary-C by row blocks per option */
+        int alg = run / 16, opt = run % 16;
+        if (!listed(rq->engines, config_names[alg]) || opt >= (sweep && alg == 4 ? atoi(sweep) : 1)) continue;
+        char label[40];
+        snprintf(label, sizeof(label), "%s", config_names[alg]);
+        if (sweep && alg == 4) { /* every PE alike */
+            char value[16];
+            snprintf(value, sizeof(value), "%d", opt);
+            setenv("DOMINO_SPMM_CHUNKS_OPT", value, 1);
+            snprintf(label, sizeof(label), "%s-opt%d", config_names[alg], opt);
+        }
         spmm_result r = {NAN, NAN, 0, NAN, 0, INFINITY, NAN};
         s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &r);
         double secs = s ? NAN : r.seconds;
@@ -394,10 +417,12 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         }
         r.err = s ? INFINITY : product_error(h, D, P, &k);
         r.seconds = secs;
-        if (rank == 0) report(csv, name, v.nnz, width, config_names[alg], npes, base, tol, &r);
-        if (rank == 0 && s && s != made) fprintf(stderr, "domino bench: %s: %s\n", config_names[alg], domino_last_error(h));
+        if (rank == 0) report(csv, name, v.nnz, width, label, npes, base, tol, &r);
+        if (rank == 0 && s && s != made) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
         wrong += rank == 0 && !s && !(r.err <= tol);
     }
+    if (sweep && keep[0]) setenv("DOMINO_SPMM_CHUNKS_OPT", keep, 1);
+    else if (sweep) unsetenv("DOMINO_SPMM_CHUNKS_OPT");
     domino_dspmm_free(P);
 #ifdef DOMINO_HAVE_NCCL
     if (listed(rq->engines, "summa")) {
