@@ -72,7 +72,7 @@ static const char bench_usage[] =
     "                   stationary-a, stationary-c+steal-local, stationary-c-rows, summa,\n"
     "                   chunks-1gpu (domino's own SpMM kernel on one GPU, widths <= 128;\n"
     "                   DOMINO_SPMM_LOCAL=chunks|cusparse picks the one-sided products'\n"
-    "                   local kernel, default chunks up to 64 columns);\n"
+    "                   local kernel, default chunks up to 128 columns);\n"
     "                   --lean makes B on the GPUs tile by tile and checks C z = A (B z)\n"
     "                   (no host copy of B or C, for B larger than a host; SUMMA too);\n"
     "                   takes --quick, --problem, --widths, --tiles, --engines, --lean,\n"
