@@ -3,6 +3,7 @@
 #ifndef DOMINO_SPMM_INTERNAL_H
 #define DOMINO_SPMM_INTERNAL_H
 
+#include "dist/dist_spmm_drive.h"
 #include "dist/dist_tile_cut.h"
 #include "dist/dist_tiles.h"
 
@@ -37,6 +38,24 @@ domino_status spmm_check(domino_handle h, const char *fn, const dist_sparse *A, 
 domino_status spmm_deliver(domino_handle h, dist_dense *C, int t, double *acc, int64_t count,
                            dist_times *times);
 
+/* The SpMM algorithms are the drivers of dist_spmm_drive.h; this is their
+ * MPI backend (spmm_ops_mpi.c): the state of one call. */
+typedef struct spmm_mpi {
+    domino_handle h;      /* the call's handle */
+    const dist_sparse *A; /* the operands */
+    const dist_dense *B;
+    dist_dense *C;
+    os_window *counters; /* the claims' counters (stealing), else NULL */
+    tile_pair pair[2];   /* the two pair buffers */
+    double *acc;         /* the C tile being summed, or the partial tile */
+    dist_times *t;       /* where the times go */
+} spmm_mpi;
+/* *m and its operations *o for C = A B with these counters; the buffers
+ * allocated (DOMINO_OUT_OF_MEMORY naming the rank).  spmm_mpi_end after,
+ * failed or not. */
+domino_status spmm_mpi_begin(domino_handle h, const dist_sparse *A, const dist_dense *B, dist_dense *C,
+                             os_window *counters, dist_times *t, spmm_mpi *m, spmm_ops *o);
+void spmm_mpi_end(spmm_mpi *m);
 
 /* The end of every algorithm: the closing barrier, which every rank enters
  * failed or not so no rank hangs in it; t->imbalance is the time in it,

@@ -6,6 +6,7 @@
 #define DOMINO_DIST_SPMM_INTERNAL_H
 
 #include "cuda/gpu_internal.h"
+#include "dist/dist_spmm_drive.h"
 
 #define WHAT "domino_dspmm"
 #define DSPMM_TIMED 4096 /* products per PE and run whose compute time is measured */
@@ -81,7 +82,16 @@ domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t
                               int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
                               void *out, int beta);
 
+/* the state the drivers' operations (dist_spmm_drive.h) get on NVSHMEM */
+typedef struct dspmm_ctx {
+    domino_handle h;          /* the run's handle */
+    struct domino_dspmm_s *P; /* the plan */
+} dspmm_ctx;
+
 /* dist_spmm_rows.cu: stationary-C by row blocks */
+/* the operations of stationary-C by row blocks (spmm_drive_stationary_c
+ * over t x 1 x t tiles: one product per C tile) */
+spmm_ops dspmm_rows_ops(dspmm_ctx *c);
 /* the row blocks' directory: row block i on PE i mod PEs; win gets the
  * largest window (offsets, entries) over the PEs */
 void dspmm_row_directory(struct domino_dspmm_s *P, int64_t *win);
@@ -89,8 +99,5 @@ void dspmm_row_directory(struct domino_dspmm_s *P, int64_t *win);
 domino_status dspmm_rows_buffers(domino_handle h, struct domino_dspmm_s *P);
 /* Collective: those buffers freed, and NULL */
 void dspmm_rows_buffers_free(struct domino_dspmm_s *P);
-/* this PE's C tiles, one product each, the next row block fetched while
- * the current one is multiplied */
-domino_status dspmm_run_rows(domino_handle h, struct domino_dspmm_s *P);
 
 #endif

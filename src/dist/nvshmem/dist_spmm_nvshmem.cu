@@ -2,17 +2,21 @@
  * Yelick, ICS 2024), one PE per GPU: A (CSR tiles, row offsets as int32),
  * B and C (row-major tiles) cut into a t x t grid, tile (i, j) on PE
  * (i t + j) mod npes, every PE holding the directory of every tile in its
- * owner's symmetric windows.
+ * owner's symmetric windows.  The algorithms are the drivers of
+ * dist_spmm_drive.h, the same code as on the MPI backend; this file gives
+ * them their operations (fetch, multiply, deliver, claim) on NVSHMEM and
+ * CUDA streams, and the plan.
  *  - Stationary-C: the owner of C(i, j) sums A(i, l) B(l, j) from l = i + j
  *    on, the next pair fetched with non-blocking gets on a second stream
  *    while cuSPARSE multiplies the current pair.
  *  - Random work stealing: products are claimed one by one with a
  *    fetch-and-add on a counter the C tile's owner keeps (a one-thread
  *    kernel's system-scope atomic through the peer pointer: NVSHMEM's
- *    host-side AMO is not implemented between peer-to-peer PEs); owners drain their own tiles first, then every PE drains the
- *    others' tiles in a random order.  Each product goes into a partial
- *    tile that is added into C at its owner with atomics through the peer
- *    pointer, so owners and thieves never race on C.
+ *    host-side AMO is not implemented between peer-to-peer PEs); owners
+ *    drain their own tiles first, then every PE drains the others' tiles
+ *    in a random order.  The products a PE claims of one tile are summed
+ *    in a partial tile that is added into C at its owner with atomics
+ *    through the peer pointer, so owners and thieves never race on C.
  *  - Locality-aware work stealing: a slot per product A(i, l) B(l, j) at
  *    C(i, j)'s owner, claimed by the same atomic (the first claimer gets
  *    0); owners claim their own products first, then a PE claims only
@@ -454,56 +458,6 @@ static domino_status accumulate(domino_handle h, struct domino_dspmm_s *P, int x
     return e ? domino_cuda_status(h, e, WHAT ": accumulate") : DOMINO_SUCCESS;
 }
 
-/* stationary-C: this PE's C tiles, pairs prefetched one ahead */
-static domino_status run_stationary(domino_handle h, struct domino_dspmm_s *P)
-{
-    size_t vs = domino_type_size(P->type);
-    int T = P->t, q = 0;
-    domino_status s = DOMINO_SUCCESS;
-    for (int x = 0; x < T * T && !s; x++) {
-        int i = x / T, j = x % T;
-        if (owner(P, i, j) != P->rank) continue;
-        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-        void *c = (char *)P->w_c + (size_t)P->at_c[x] * vs;
-        s = fetch(h, P, i, (i + j) % T, j, q);
-        for (int step = 0; step < T && !s; step++) {
-            int l = (i + j + step) % T;
-            if (step + 1 < T) s = fetch(h, P, i, (i + j + step + 1) % T, j, 1 - q);
-            if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], c, step > 0);
-            q = 1 - q;
-        }
-    }
-    return s;
-}
-
-/* stationary-A: this PE's A tiles, A(i, l) B(l, j) from j = i + l on, each
- * partial added into C(i, j) at its owner; the next pair fetched while the
- * current product runs (A's tile is this PE's: its get is a local copy) */
-static domino_status run_stationary_a(domino_handle h, struct domino_dspmm_s *P)
-{
-    int T = P->t, q = 0, count = 0, own = 0;
-    for (int x = 0; x < T * T; x++) own += owner(P, x / T, x % T) == P->rank && P->nnz[x] > 0;
-    int *work = (int *)domino_malloc((size_t)own * T * sizeof(int) + 1); /* products as (i T + l) T + j */
-    if (!work) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    for (int x = 0; x < T * T; x++) {
-        int i = x / T, l = x % T;
-        if (owner(P, i, l) != P->rank || P->nnz[x] == 0) continue; /* an empty tile adds nothing */
-        for (int step = 0; step < T; step++) work[count++] = x * T + (i + l + step) % T;
-    }
-    domino_status s = DOMINO_SUCCESS;
-    if (count) s = fetch(h, P, work[0] / T / T, work[0] / T % T, work[0] % T, q);
-    for (int k = 0; k < count && !s; k++) {
-        int x = work[k] / T, i = x / T, l = x % T, j = work[k] % T;
-        int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-        if (k + 1 < count) s = fetch(h, P, work[k + 1] / T / T, work[k + 1] / T % T, work[k + 1] % T, 1 - q);
-        if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[x], P->part, 0);
-        if (!s) s = accumulate(h, P, i * T + j, owner(P, i, j), rows * cols); /* stream order: before the partial's reuse */
-        q = 1 - q;
-    }
-    domino_free(work);
-    return s;
-}
-
 /* *got = counter k of w_claim at PE o, then the counter += 1 (k < t^2: the
  * next product of C tile k; beyond: a product's slot, taken when *got is 0) */
 static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, int o, long long *got)
@@ -519,88 +473,62 @@ static domino_status claim(domino_handle h, struct domino_dspmm_s *P, size_t k, 
     return e ? domino_cuda_status(h, e, WHAT ": claim") : DOMINO_SUCCESS;
 }
 
-
-
-
-/* product (i, l, j) into the partial tile, added into C tile x at its owner o */
-static domino_status partial_product(domino_handle h, struct domino_dspmm_s *P, int i, int l, int j, int q)
+/* the operations of the SpMM drivers (dist_spmm_drive.h) on NVSHMEM: gets
+ * of tile pairs on the fetch stream, products on the compute stream into
+ * this PE's C tile or the partial tile, partials added into C's owner by a
+ * kernel through nvshmem_ptr, claims by a one-thread atomic kernel */
+static int gpu_owner(void *ctx, int i, int j)
 {
-    int T = P->t, x = i * T + j;
+    return owner(((const dspmm_ctx *)ctx)->P, i, j);
+}
+
+static int64_t gpu_nnz_a(void *ctx, int i, int l)
+{
+    const struct domino_dspmm_s *P = ((const dspmm_ctx *)ctx)->P;
+    return P->nnz[(size_t)i * P->t + l];
+}
+
+static domino_status gpu_fetch(void *ctx, int i, int l, int j, int q)
+{
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    return fetch(c->h, c->P, i, l, j, q);
+}
+
+static domino_status gpu_multiply(void *ctx, int i, int l, int j, int q, int to_c, int first)
+{
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    struct domino_dspmm_s *P = c->P;
+    int T = P->t;
     int64_t rows = P->rb[i + 1] - P->rb[i], cols = P->cb[j + 1] - P->cb[j];
-    domino_status s = fetch(h, P, i, l, j, q);
-    if (!s) s = product(h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], P->part, 0);
-    if (!s) s = accumulate(h, P, x, owner(P, i, j), rows * cols); /* stream order: before the partial's reuse */
+    void *out = to_c ? (char *)P->w_c + (size_t)P->at_c[(size_t)i * T + j] * domino_type_size(P->type) : P->part;
+    return product(c->h, P, q, rows, P->kb[l + 1] - P->kb[l], cols, P->nnz[(size_t)i * T + l], out, !first);
+}
+
+static domino_status gpu_deliver(void *ctx, int i, int j)
+{
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    struct domino_dspmm_s *P = c->P;
+    int64_t count = (P->rb[i + 1] - P->rb[i]) * (P->cb[j + 1] - P->cb[j]);
+    return accumulate(c->h, P, i * P->t + j, owner(P, i, j), count); /* stream order: before the partial's reuse */
+}
+
+static domino_status gpu_claim(void *ctx, spmm_counter kind, int o, size_t k, int64_t *old)
+{
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    size_t TT = (size_t)c->P->t * c->P->t; /* w_claim: the tile counters, then the product slots */
+    long long got = 0;
+    domino_status s = claim(c->h, c->P, kind == SPMM_PRODUCT_SLOT ? TT + k : k, o, &got);
+    *old = got;
     return s;
 }
 
-/* random work stealing: own tiles first, then the others in a random order;
- * each product claimed on the tile owner's counter */
-static domino_status run_steal(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed, long long *stolen)
+/* the drivers' operations over the tiles of P */
+static spmm_ops tile_ops(dspmm_ctx *c)
 {
-    int T = P->t, q = 0;
-    int *order = (int *)domino_malloc((size_t)T * T * sizeof(int));
-    if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    int k = 0;
-    for (int x = 0; x < T * T; x++)
-        if (owner(P, x / T, x % T) == P->rank) order[k++] = x;
-    int mine = k;
-    for (int x = 0; x < T * T; x++)
-        if (owner(P, x / T, x % T) != P->rank) order[k++] = x;
-    dist_shuffle(order + mine, T * T - mine, seed + (uint64_t)P->rank);
-    domino_status s = DOMINO_SUCCESS;
-    for (int z = 0; z < T * T && !s; z++) {
-        int x = order[z], i = x / T, j = x % T, o = owner(P, i, j);
-        for (int tries = 0; tries <= T && !s; tries++) { /* claims only grow: at most T + 1 */
-            long long got = 0;
-            if ((s = claim(h, P, (size_t)x, o, &got)) || got >= T) break;
-            if (o != P->rank) (*stolen)++;
-            s = partial_product(h, P, i, (int)((i + j + got) % T), j, q);
-            q = 1 - q;
-        }
-    }
-    domino_free(order);
-    return s;
-}
-
-/* locality-aware work stealing: every product of this PE's C tiles, each
- * claimed on its slot, then in a random order the products of the others'
- * tiles that read an A or B tile of this PE (step st of C tile x is slot
- * t^2 + x t + st, l = i + j + st) */
-static domino_status run_steal_local(domino_handle h, struct domino_dspmm_s *P, unsigned long long seed,
-                                     long long *stolen)
-{
-    int T = P->t, q = 0, ncand = 0;
-    size_t TT = (size_t)T * T;
-    int *cand = (int *)domino_malloc(TT * T * sizeof(int) + 1);
-    if (!cand) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    domino_status s = DOMINO_SUCCESS;
-    for (int x = 0; x < T * T && !s; x++) {
-        int i = x / T, j = x % T;
-        if (owner(P, i, j) != P->rank) {
-            for (int st = 0; st < T; st++) {
-                int l = (i + j + st) % T;
-                if (owner(P, i, l) == P->rank || owner(P, l, j) == P->rank) cand[ncand++] = x * T + st;
-            }
-            continue;
-        }
-        for (int st = 0; st < T && !s; st++) {
-            long long got = 1;
-            if ((s = claim(h, P, TT + (size_t)x * T + st, P->rank, &got)) || got) continue;
-            s = partial_product(h, P, i, (i + j + st) % T, j, q);
-            q = 1 - q;
-        }
-    }
-    dist_shuffle(cand, ncand, seed + (uint64_t)P->rank);
-    for (int c = 0; c < ncand && !s; c++) {
-        int x = cand[c] / T, st = cand[c] % T, i = x / T, j = x % T;
-        long long got = 1;
-        if ((s = claim(h, P, TT + (size_t)cand[c], owner(P, i, j), &got)) || got) continue;
-        (*stolen)++;
-        s = partial_product(h, P, i, (i + j + st) % T, j, q);
-        q = 1 - q;
-    }
-    domino_free(cand);
-    return s;
+    int T = c->P->t;
+    spmm_ops o = {c->h, c, T, T, T, c->P->rank, gpu_owner, gpu_owner, gpu_owner, gpu_nnz_a, gpu_fetch, NULL,
+                  gpu_multiply, NULL, gpu_deliver, gpu_claim};
+    return o;
 }
 
 domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_algorithm algorithm, domino_dspmm_times *times)
@@ -636,13 +564,15 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
         return s;
     }
     double start = domino_wtime();
-    long long stolen = 0;
+    int64_t stolen = 0;
     P->marked = P->fetched = 0;
-    if (algorithm == DOMINO_DSPMM_STATIONARY_C) s = run_stationary(h, P);
-    else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = run_stationary_a(h, P);
-    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = run_steal_local(h, P, 12345ULL, &stolen);
-    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS) s = dspmm_run_rows(h, P);
-    else s = run_steal(h, P, 12345ULL, &stolen);
+    dspmm_ctx ctx = {h, P};
+    spmm_ops o = algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS ? dspmm_rows_ops(&ctx) : tile_ops(&ctx);
+    if (algorithm == DOMINO_DSPMM_STATIONARY_C || algorithm == DOMINO_DSPMM_STATIONARY_C_ROWS)
+        s = spmm_drive_stationary_c(&o);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = spmm_drive_stationary_a(&o);
+    else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = spmm_drive_steal_local(&o, 12345ULL, &stolen);
+    else s = spmm_drive_steal(&o, 12345ULL, &stolen);
     if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
     if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();

@@ -3,10 +3,10 @@
  * into t row blocks (t x 1 tiles, global columns), row block i on PE i mod
  * PEs; the owner of C(i, j) reads the whole row block i (in place when it
  * holds it) and multiplies it by the whole column block j of B (stacked;
- * in place when this PE holds it, as with t = PEs) in one cuSPARSE
- * product.  The next row block is fetched while the current one is
- * multiplied, and each PE starts at its own row block, so PEs read
- * different owners at a time. */
+ * in place when this PE holds it, as with t = PEs) in one product.  It is
+ * spmm_drive_stationary_c over t x 1 x t tiles: the next row block is
+ * fetched while the current one is multiplied, and each PE starts at its
+ * own row block, so PEs read different owners at a time. */
 #include "dist/nvshmem/dist_runtime.h"
 #include "dist/nvshmem/dist_spmm_internal.h"
 
@@ -144,30 +144,53 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
     return s;
 }
 
-/* stationary-C by row blocks: this PE's C tiles, one product each, the next
- * row block fetched while the current one is multiplied */
-domino_status dspmm_run_rows(domino_handle h, struct domino_dspmm_s *P)
+/* the operations of the row blocks for spmm_drive_stationary_c: its one
+ * inner step is the whole row block; the next fetch waits for the current
+ * product when its column block of B goes into the one stack that product
+ * reads */
+static int rows_owner(void *ctx, int i, int j)
 {
-    int T = P->t, q = 0, count = 0; /* domino_dspmm_run checked rows_nnz < 2^31 */
-    int *mine = (int *)domino_malloc(2 * (size_t)T * T * sizeof(int) + 1);
-    if (!mine) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
-    /* this PE's C tiles from the rank-th on, so that PEs fetch different row
-     * blocks at a time (with t = PEs, every PE owns a column of C tiles and
-     * would otherwise read row block 0 first, all at once) */
-    for (int x = 0; x < T * T; x++)
-        if (owner(P, x / T, x % T) == P->rank) mine[T * T + count++] = x;
-    for (int k = 0; k < count; k++) mine[k] = mine[T * T + (k + P->rank) % count];
-    domino_status s = DOMINO_SUCCESS;
-    if (count) s = fetch_rows(h, P, mine[0] / T, mine[0] % T, q);
-    for (int k = 0; k < count && !s; k++) {
-        /* the next row block ahead, unless its column block of B goes into the one stack
-         * the current product still reads: then after that product */
-        int next = k + 1 < count, ahead = next && column_in_place(P, mine[k + 1] % T, P->rank);
-        if (ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
-        if (!s) s = product_rows(h, P, mine[k] / T, mine[k] % T, q);
-        if (!s && next && !ahead) s = fetch_rows(h, P, mine[k + 1] / T, mine[k + 1] % T, 1 - q);
-        q = 1 - q;
-    }
-    domino_free(mine);
-    return s;
+    return owner(((const dspmm_ctx *)ctx)->P, i, j);
+}
+
+static int rows_owner_a(void *ctx, int i, int l)
+{
+    (void)l;
+    const struct domino_dspmm_s *P = ((const dspmm_ctx *)ctx)->P;
+    return i % P->npes; /* row block i */
+}
+
+static int64_t rows_nnz_a(void *ctx, int i, int l)
+{
+    (void)l;
+    return ((const dspmm_ctx *)ctx)->P->rnnz[i];
+}
+
+static domino_status rows_fetch(void *ctx, int i, int l, int j, int q)
+{
+    (void)l;
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    return fetch_rows(c->h, c->P, i, j, q);
+}
+
+static int rows_ahead(void *ctx, int i, int l, int j)
+{
+    (void)i, (void)l;
+    const struct domino_dspmm_s *P = ((const dspmm_ctx *)ctx)->P;
+    return column_in_place(P, j, P->rank);
+}
+
+static domino_status rows_multiply(void *ctx, int i, int l, int j, int q, int to_c, int first)
+{
+    (void)l, (void)to_c, (void)first; /* one product writes the whole C tile */
+    dspmm_ctx *c = (dspmm_ctx *)ctx;
+    return product_rows(c->h, c->P, i, j, q);
+}
+
+spmm_ops dspmm_rows_ops(dspmm_ctx *c)
+{
+    int T = c->P->t; /* domino_dspmm_run checked rows_nnz < 2^31 */
+    spmm_ops o = {c->h, c, T, 1, T, c->P->rank, rows_owner_a, rows_owner, rows_owner, rows_nnz_a, rows_fetch,
+                  rows_ahead, rows_multiply, NULL, NULL, NULL};
+    return o;
 }
