@@ -35,7 +35,7 @@ __global__ void spmm_chunks_prepare_kernel(int32_t rows, int32_t cols, const int
     int zero = 0;
     if (r < rows) {
         int32_t lo = ptr[r], hi = ptr[r + 1];
-        for (int32_t w = (lo + SPMM_CHUNK - 1) / SPMM_CHUNK; w * (int64_t)SPMM_CHUNK < hi; w++) first[w] = (int32_t)r;
+        for (int64_t w = ((int64_t)lo + SPMM_CHUNK - 1) / SPMM_CHUNK; w * SPMM_CHUNK < hi; w++) first[w] = (int32_t)r;
         zero = !accumulate && (lo == hi || lo / SPMM_CHUNK != (hi - 1) / SPMM_CHUNK);
     }
     unsigned marked = __ballot_sync(0xffffffffu, zero);
@@ -164,7 +164,7 @@ cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int
                                       int64_t ldb, void *C, int64_t ldc, int accumulate, void *work)
 {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
-    if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS || nnz >= INT32_MAX || !work) return cudaErrorInvalidValue;
+    if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS || nnz > INT32_MAX || !work) return cudaErrorInvalidValue;
     int32_t chunks = (int32_t)((nnz + SPMM_CHUNK - 1) / SPMM_CHUNK), *first = (int32_t *)work;
     int opt = chunks_options();
     unsigned prep = (unsigned)(((int64_t)rows + 255) / 256); /* 8 warps of 32 rows a block */

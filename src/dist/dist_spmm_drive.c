@@ -41,14 +41,14 @@ domino_status spmm_drive_stationary_c(const spmm_ops *o)
 {
     int tiles = o->tr * o->tc, mine = 0;
     int *own = (int *)domino_malloc((size_t)tiles * sizeof(int) + 1);
-    product *p = (product *)domino_malloc((size_t)tiles * o->tk * sizeof(product) + 1);
-    if (!own || !p) {
-        domino_free(own);
-        domino_free(p);
-        return out_of_memory(o, "stationary-C");
-    }
+    if (!own) return out_of_memory(o, "stationary-C");
     for (int x = 0; x < tiles; x++)
         if (o->owner_c(o->ctx, x / o->tc, x % o->tc) == o->rank) own[mine++] = x;
+    product *p = (product *)domino_malloc((size_t)mine * o->tk * sizeof(product) + 1);
+    if (!p) {
+        domino_free(own);
+        return out_of_memory(o, "stationary-C");
+    }
     int64_t n = 0;
     for (int k = 0; k < mine; k++) { /* from the rank-th tile on: ranks start on different rows of A */
         int x = own[(k + o->rank) % mine], i = x / o->tc, j = x % o->tc;
@@ -62,12 +62,14 @@ domino_status spmm_drive_stationary_c(const spmm_ops *o)
 
 domino_status spmm_drive_stationary_a(const spmm_ops *o)
 {
-    int64_t n = 0;
-    product *p = (product *)domino_malloc((size_t)o->tr * o->tk * o->tc * sizeof(product) + 1);
+    int64_t n = 0, mine = 0;
+    for (int x = 0; x < o->tr * o->tk; x++) /* this rank's nonempty A tiles (an empty one adds nothing) */
+        mine += o->owner_a(o->ctx, x / o->tk, x % o->tk) == o->rank && o->nnz_a(o->ctx, x / o->tk, x % o->tk) > 0;
+    product *p = (product *)domino_malloc((size_t)mine * o->tc * sizeof(product) + 1);
     if (!p) return out_of_memory(o, "stationary-A");
     for (int x = 0; x < o->tr * o->tk; x++) {
         int i = x / o->tk, l = x % o->tk;
-        if (o->owner_a(o->ctx, i, l) != o->rank || o->nnz_a(o->ctx, i, l) == 0) continue; /* adds nothing */
+        if (o->owner_a(o->ctx, i, l) != o->rank || o->nnz_a(o->ctx, i, l) == 0) continue;
         for (int st = 0; st < o->tc; st++) p[n++] = (product){i, l, (i + l + st) % o->tc, 1, 1};
     }
     domino_status s = run_list(o, p, n, 0);

@@ -573,8 +573,9 @@ domino_status domino_dspmm_run(domino_handle h, domino_dspmm P, domino_dspmm_alg
     else if (algorithm == DOMINO_DSPMM_STATIONARY_A) s = spmm_drive_stationary_a(&o);
     else if (algorithm == DOMINO_DSPMM_STATIONARY_C_STEAL_LOCAL) s = spmm_drive_steal_local(&o, 12345ULL, &stolen);
     else s = spmm_drive_steal(&o, 12345ULL, &stolen);
-    if (!s && (e = cudaStreamSynchronize(P->compute))) s = domino_cuda_status(h, e, WHAT);
-    if (!s && (e = cudaStreamSynchronize(P->fetch))) s = domino_cuda_status(h, e, WHAT);
+    /* failed or not: nothing of this run may still write the buffers when it returns */
+    if ((e = cudaStreamSynchronize(P->compute)) && !s) s = domino_cuda_status(h, e, WHAT);
+    if ((e = cudaStreamSynchronize(P->fetch)) && !s) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();
     /* the local products' time (only the first DSPMM_TIMED products: else NaN) */
     for (int k = 0; !s && k < P->marked; k++) {
