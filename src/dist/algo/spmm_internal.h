@@ -3,6 +3,7 @@
 #ifndef DOMINO_SPMM_INTERNAL_H
 #define DOMINO_SPMM_INTERNAL_H
 
+#include "dist/dist_spgemm_drive.h"
 #include "dist/dist_spmm_drive.h"
 #include "dist/dist_tile_cut.h"
 #include "dist/dist_tiles.h"
@@ -84,6 +85,21 @@ void spgemm_partials_free(spgemm_partials *P);
  * Returns s or the first failure after. */
 domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sparse *B, domino_status s,
                             spgemm_partials *P, dist_sparse **C, dist_times *t);
+
+/* The SpGEMM algorithms are the walks of dist_spgemm_drive.h; this is
+ * their MPI backend (spgemm_ops_mpi.c): the state of one call. */
+typedef struct spgemm_mpi {
+    domino_handle h;      /* the call's handle */
+    const dist_sparse *A; /* the operands */
+    const dist_sparse *B;
+    spgemm_partials *P;   /* this rank's tiles and partials of C */
+    os_window *counters;  /* the claims' counters (stealing), else NULL */
+    dist_times *t;        /* where the times go */
+} spgemm_mpi;
+/* the whole call of an algorithm fn: checks, the counters (collective),
+ * the walk of kind, the exchange of partials and C (collective) */
+domino_status spgemm_mpi_run(domino_handle h, const char *fn, const dist_sparse *A, const dist_sparse *B,
+                             spgemm_walk_kind kind, uint64_t seed, dist_sparse **C, dist_times *times);
 
 /* the entry checks of the SpGEMM algorithms: no NULL argument (*C = NULL
  * once C is known), shapes that fit, one type */

@@ -2,7 +2,10 @@
  * Buluc, Yelick, ICS 2024), one PE per GPU.  A (m x k) and B (k x n) are
  * CSR tiles of a t x t grid, tile (i, j) of each on PE (i t + j) mod npes,
  * offsets narrowed to int32 inside a tile; every PE holds the directory of
- * every tile in its owner's symmetric windows.
+ * every tile in its owner's symmetric windows.  The algorithms are the
+ * walks of dist_spgemm_drive.h (the same code as on the MPI backend: the
+ * visiting orders below, claims, the next item's gets during the current
+ * product); this file gives them their operations and the plan.
  *  - Stationary-C: the owner of C(i, j) fetches the t tiles of A's row
  *    block i (merged into one CSR on the GPU, columns made global) and the
  *    t tiles of B's column block j (stacked: only their offsets move), and
@@ -34,6 +37,7 @@
  *    random order, only products of others' tiles that read an A or B tile
  *    it owns; partials summed as for stationary-A.
  * C's tiles stay on the GPU of the PE that made (or summed) them. */
+#include "dist/dist_spgemm_drive.h"
 #include "dist/dist_tile_cut.h"
 #include "dist/nvshmem/dist_spgemm_internal.h"
 #include "dist/nvshmem/dist_tile_kernels.cuh"
@@ -517,189 +521,109 @@ static domino_status join_tiles(domino_handle h, struct domino_dspgemm_s *P, int
     return DOMINO_SUCCESS;
 }
 
-/* the items a run visits: C tiles x = i t + j (made whole), or products
- * x t + l = A(i, l) B(l, j) (kept as partials of C tile x) */
-typedef struct tile_walk {
-    const int64_t *order; /* items in visiting order */
-    int64_t count, at;    /* items, the next to look at */
-    int claims;           /* 1: claim each at its C tile's owner (a counter per tile, a slot per product) */
-    int products;         /* 1: the items are products */
-    long slow_ns;         /* a pause before each product (tests: DOMINO_DSPGEMM_SLOW_PE=PE:MS makes PE
-                             slow, so that the others steal from it), 0 = none */
-} tile_walk;
+/* the walk's operations (dist_spgemm_drive.h) on NVSHMEM: an item's
+ * blocks or tiles fetched into the buffers the current product does not
+ * read (or found there), joined on the GPU once fetched, multiplied by
+ * domino_gpu_spgemm; claims by a one-thread atomic kernel through the peer
+ * pointer */
+typedef struct dspgemm_ctx {
+    domino_handle h;              /* the run's handle */
+    struct domino_dspgemm_s *P;   /* the plan */
+    int qa, qb;                   /* the buffers of the item being made */
+    int na, nb;                   /* those of the item fetched last */
+    struct domino_dmatrix_s a, b; /* the item's operands, joined (borrowed) */
+    long slow_ns;                 /* a pause before each product (tests: DOMINO_DSPGEMM_SLOW_PE=PE:MS makes
+                                     PE slow, so that the others steal from it), 0 = none */
+    domino_dspgemm_times *z;      /* the run's times */
+} dspgemm_ctx;
 
-/* item's C tile (i, j) and inner block l (-1 for a whole tile) */
-static void item_tile(const struct domino_dspgemm_s *P, const tile_walk *w, int64_t item, int *i, int *l, int *j)
+static int gpu_owner(void *ctx, int i, int j)
 {
-    int T = P->t;
-    int64_t x = w->products ? item / T : item;
-    *i = (int)(x / T), *j = (int)(x % T), *l = w->products ? (int)(item % T) : -1;
-}
-
-/* the gets of what item reads (row block i and column block j of a whole
- * tile, tiles (i, l) and (l, j) of a product), as fetch_items does them */
-static domino_status fetch_item(domino_handle h, struct domino_dspgemm_s *P, const tile_walk *w, int64_t item,
-                                int *qa, int *qb)
-{
-    int i, l, j, T = P->t;
-    item_tile(P, w, item, &i, &l, &j);
-    int64_t akey = l < 0 ? i : T + (int64_t)i * T + l, bkey = l < 0 ? j : T + (int64_t)l * T + j;
-    return fetch_items(h, P, akey, bkey, qa, qb);
-}
-
-/* *item = the next item of the walk this PE makes (claimed where the walk
- * claims: this PE's when the claim fetched 0), or -1 when none is left */
-static domino_status next_item(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, int64_t *item,
-                               domino_dspgemm_times *z)
-{
-    int T = P->t;
-    *item = -1;
-    while (w->at < w->count) {
-        int64_t y = w->order[w->at++];
-        if (!w->claims) {
-            *item = y;
-            return DOMINO_SUCCESS;
-        }
-        double t0 = domino_wtime();
-        int64_t x = w->products ? y / T : y;
-        int o = dspgemm_owner(P, (int)(x / T), (int)(x % T));
-        size_t slot = w->products ? (size_t)T * T + (size_t)y : (size_t)y;
-        unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + slot, o);
-        if (!counter)
-            return domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
-                                "(stealing needs peer access)", P->rank, o);
-        long long got = 1;
-        dist_claim_kernel<<<1, 1, 0, P->compute>>>(counter, P->claimed);
-        cudaError_t e = cudaGetLastError();
-        if (!e) e = cudaMemcpyAsync(&got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
-        if (!e) e = cudaStreamSynchronize(P->compute);
-        z->claim += domino_wtime() - t0;
-        if (e) return domino_cuda_status(h, e, WHAT ": claim");
-        if (got == 0) {
-            *item = y;
-            return DOMINO_SUCCESS;
-        }
-    }
-    return DOMINO_SUCCESS;
-}
-
-/* make the items of the walk: join the current item's blocks or tiles,
- * claim the next item and start its gets, then multiply the current one */
-static domino_status walk(domino_handle h, struct domino_dspgemm_s *P, tile_walk *w, domino_dspgemm_times *z)
-{
-    int T = P->t, qa = 0, qb = 0, i, l, j;
-    int64_t item = -1, next = -1;
-    domino_status s = next_item(h, P, w, &item, z);
-    if (!s && item >= 0) s = fetch_item(h, P, w, item, &qa, &qb);
-    while (!s && item >= 0) {
-        item_tile(P, w, item, &i, &l, &j);
-        int x = i * T + j;
-        struct domino_dmatrix_s a, b;
-        double t0 = domino_wtime();
-        cudaError_t e = cudaEventSynchronize(P->got_a[qa]);
-        if (!e) e = cudaEventSynchronize(P->got_b[qb]);
-        if (e) return domino_cuda_status(h, e, WHAT ": fetch");
-        double t1 = domino_wtime();
-        z->fetch += t1 - t0;
-        s = l < 0 ? join_blocks(h, P, i, j, qa, qb, &a, &b) : join_tiles(h, P, i, l, j, qa, qb, &a, &b);
-        if (s) break;
-        z->merge += domino_wtime() - t1;
-        if ((s = next_item(h, P, w, &next, z))) break;
-        int na = qa, nb = qb; /* the next item's gets, during this product */
-        if (next >= 0 && (s = fetch_item(h, P, w, next, &na, &nb))) break;
-        domino_dmatrix c = NULL;
-        if (w->slow_ns) {
-            struct timespec pause = {w->slow_ns / 1000000000L, w->slow_ns % 1000000000L};
-            nanosleep(&pause, NULL);
-        }
-        double t2 = domino_wtime();
-        if (a.nnz == 0 || b.nnz == 0 || a.nrows == 0 || b.ncols == 0) /* nothing to multiply: an empty tile */
-            s = domino_dmatrix_sum(h, NULL, 0, a.nrows, b.ncols, P->type, &c);
-        else s = domino_gpu_spgemm(h, &a, &b, &c, NULL);
-        if (!s && l < 0) P->c[x] = c;
-        else if (!s) s = dspgemm_keep_partial(h, P, x, c);
-        if (s) break;
-        z->compute += domino_wtime() - t2;
-        z->tiles++;
-        z->stolen += w->claims && dspgemm_owner(P, i, j) != P->rank;
-        z->flops += l < 0 ? P->flops[x] : P->flops3[(size_t)x * T + l];
-        item = next, qa = na, qb = nb;
-    }
-    return s;
+    return dspgemm_owner(((const dspgemm_ctx *)ctx)->P, i, j);
 }
 
 /* 1 if product A(i, l) B(l, j) has something to multiply */
-static int product_needed(const struct domino_dspgemm_s *P, int i, int l, int j)
+static int gpu_needed(void *ctx, int i, int l, int j)
 {
+    const struct domino_dspgemm_s *P = ((const dspgemm_ctx *)ctx)->P;
     return P->a.nnz[(size_t)i * P->t + l] > 0 && P->b.nnz[(size_t)l * P->t + j] > 0;
 }
 
-/* The items algorithm alg visits on this PE, in order (*count of them):
- *  - stationary-C: this PE's C tiles in the order of their column blocks;
- *    with random stealing then the others' tiles, column block by column
- *    block in a random order, each block's tiles shuffled;
- *  - stationary-A: for each A(i, l) of this PE, the products with B(l, j)
- *    from j = i + l on;
- *  - locality-aware stealing: the products of this PE's C tiles from
- *    l = i + j on, then in a random order the products of the others' tiles
- *    that read an A or B tile of this PE. */
-static int64_t *visiting_order(const struct domino_dspgemm_s *P, domino_dspgemm_algorithm alg, uint64_t seed,
-                               int64_t *count)
+/* the gets of what the item reads (row block i and column block j of a
+ * whole tile, tiles (i, l) and (l, j) of a product), into buffers the
+ * item being made does not read */
+static domino_status gpu_fetch(void *ctx, int i, int l, int j)
 {
-    int T = P->t, me = P->rank;
-    int64_t k = 0, cap = (int64_t)T * T * (alg >= DOMINO_DSPGEMM_STATIONARY_A ? T : 1);
-    int64_t *order = (int64_t *)domino_malloc(((size_t)cap + 1) * sizeof(int64_t));
-    int *js = (int *)domino_malloc(((size_t)T + 1) * sizeof(int));
-    if (!order || !js) {
-        domino_free(order);
-        domino_free(js);
-        return NULL;
+    dspgemm_ctx *c = (dspgemm_ctx *)ctx;
+    int T = c->P->t, na = c->qa, nb = c->qb;
+    int64_t akey = l < 0 ? i : T + (int64_t)i * T + l, bkey = l < 0 ? j : T + (int64_t)l * T + j;
+    domino_status s = fetch_items(c->h, c->P, akey, bkey, &na, &nb);
+    c->na = na, c->nb = nb;
+    return s;
+}
+
+/* the item fetched last is next: wait for its gets, join its blocks or tiles */
+static domino_status gpu_ready(void *ctx, int i, int l, int j)
+{
+    dspgemm_ctx *c = (dspgemm_ctx *)ctx;
+    struct domino_dspgemm_s *P = c->P;
+    c->qa = c->na, c->qb = c->nb;
+    double t0 = domino_wtime();
+    cudaError_t e = cudaEventSynchronize(P->got_a[c->qa]);
+    if (!e) e = cudaEventSynchronize(P->got_b[c->qb]);
+    if (e) return domino_cuda_status(c->h, e, WHAT ": fetch");
+    double t1 = domino_wtime();
+    c->z->fetch += t1 - t0;
+    domino_status s = l < 0 ? join_blocks(c->h, P, i, j, c->qa, c->qb, &c->a, &c->b)
+                            : join_tiles(c->h, P, i, l, j, c->qa, c->qb, &c->a, &c->b);
+    c->z->merge += domino_wtime() - t1;
+    return s;
+}
+
+/* the product of the joined operands: this PE's C tile x (whole), or a partial of it */
+static domino_status gpu_make(void *ctx, int i, int l, int j)
+{
+    dspgemm_ctx *c = (dspgemm_ctx *)ctx;
+    struct domino_dspgemm_s *P = c->P;
+    int T = P->t, x = i * T + j;
+    domino_dmatrix out = NULL;
+    if (c->slow_ns) {
+        struct timespec pause = {c->slow_ns / 1000000000L, c->slow_ns % 1000000000L};
+        nanosleep(&pause, NULL);
     }
-    if (alg == DOMINO_DSPGEMM_STATIONARY_C || alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL)
-        for (int j = 0; j < T; j++)
-            for (int i = 0; i < T; i++)
-                if (dspgemm_owner(P, i, j) == me) order[k++] = (int64_t)i * T + j;
-    if (alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL) {
-        for (int j = 0; j < T; j++) js[j] = j;
-        dist_shuffle(js, T, seed + (uint64_t)me);
-        for (int q = 0; q < T; q++) {
-            int64_t first = k;
-            for (int i = 0; i < T; i++)
-                if (dspgemm_owner(P, i, js[q]) != me) order[k++] = (int64_t)i * T + js[q];
-            dist_shuffle64(order + first, k - first, seed + 7919ULL * (uint64_t)(q + 1) + (uint64_t)me);
-        }
-    }
-    if (alg == DOMINO_DSPGEMM_STATIONARY_A)
-        for (int i = 0; i < T; i++)
-            for (int l = 0; l < T; l++) {
-                if (dspgemm_owner(P, i, l) != me) continue;
-                for (int st = 0; st < T; st++) {
-                    int j = (i + l + st) % T;
-                    if (product_needed(P, i, l, j)) order[k++] = ((int64_t)i * T + j) * T + l;
-                }
-            }
-    if (alg == DOMINO_DSPGEMM_STATIONARY_C_STEAL_LOCAL) {
-        for (int x = 0; x < T * T; x++) {
-            int i = x / T, j = x % T;
-            if (dspgemm_owner(P, i, j) != me) continue;
-            for (int st = 0; st < T; st++) {
-                int l = (i + j + st) % T;
-                if (product_needed(P, i, l, j)) order[k++] = (int64_t)x * T + l;
-            }
-        }
-        int64_t first = k;
-        for (int x = 0; x < T * T; x++) {
-            int i = x / T, j = x % T;
-            if (dspgemm_owner(P, i, j) == me) continue;
-            for (int l = 0; l < T; l++)
-                if (product_needed(P, i, l, j) && (dspgemm_owner(P, i, l) == me || dspgemm_owner(P, l, j) == me))
-                    order[k++] = (int64_t)x * T + l;
-        }
-        dist_shuffle64(order + first, k - first, seed + (uint64_t)me);
-    }
-    domino_free(js);
-    *count = k;
-    return order;
+    double t2 = domino_wtime();
+    domino_status s;
+    if (c->a.nnz == 0 || c->b.nnz == 0 || c->a.nrows == 0 || c->b.ncols == 0) /* nothing to multiply: an empty tile */
+        s = domino_dmatrix_sum(c->h, NULL, 0, c->a.nrows, c->b.ncols, P->type, &out);
+    else s = domino_gpu_spgemm(c->h, &c->a, &c->b, &out, NULL);
+    if (!s && l < 0) P->c[x] = out;
+    else if (!s) s = dspgemm_keep_partial(c->h, P, x, out);
+    if (s) return s;
+    c->z->compute += domino_wtime() - t2;
+    c->z->tiles++;
+    c->z->flops += l < 0 ? P->flops[x] : P->flops3[(size_t)x * T + l];
+    return DOMINO_SUCCESS;
+}
+
+/* *old = counter k of kind at PE o (a tile counter, then the product slots), then += 1 */
+static domino_status gpu_claim(void *ctx, spmm_counter kind, int o, size_t k, int64_t *old)
+{
+    dspgemm_ctx *c = (dspgemm_ctx *)ctx;
+    struct domino_dspgemm_s *P = c->P;
+    double t0 = domino_wtime();
+    size_t slot = kind == SPMM_PRODUCT_SLOT ? (size_t)P->t * P->t + k : k;
+    unsigned long long *counter = (unsigned long long *)nvshmem_ptr(P->w_claim + slot, o);
+    if (!counter)
+        return domino_error(c->h, DOMINO_NOT_SUPPORTED, WHAT ": PE %d cannot address PE %d's counters directly "
+                            "(stealing needs peer access)", P->rank, o);
+    long long got = 1;
+    dist_claim_kernel<<<1, 1, 0, P->compute>>>(counter, P->claimed);
+    cudaError_t e = cudaGetLastError();
+    if (!e) e = cudaMemcpyAsync(&got, P->claimed, sizeof(long long), cudaMemcpyDeviceToHost, P->compute);
+    if (!e) e = cudaStreamSynchronize(P->compute);
+    c->z->claim += domino_wtime() - t0;
+    *old = got;
+    return e ? domino_cuda_status(c->h, e, WHAT ": claim") : DOMINO_SUCCESS;
 }
 
 domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspgemm_algorithm algorithm,
@@ -716,9 +640,6 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     else if (products && !P->flops3)
         s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": algorithm %d makes partial products, which takes at most "
                          "%d tiles per dimension (the plan has %d)", (int)algorithm, DSPGEMM_PRODUCT_TILES, P->t);
-    int64_t count = 0;
-    int64_t *order = s ? NULL : visiting_order(P, algorithm, 12345ULL, &count);
-    if (!s && !order) s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     /* the last C dropped, the counters zero and nothing fetched on every PE before anyone starts */
     drop_c(P);
     dspgemm_drop_partials(P);
@@ -728,22 +649,28 @@ domino_status domino_dspgemm_run(domino_handle h, domino_dspgemm P, domino_dspge
     if (!s) e = cudaMemset(P->w_claim, 0, slots * sizeof(long long));
     if (!s && !e) e = cudaDeviceSynchronize();
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
-    if ((s = domino_dist_agree(h, P->D, s))) {
-        domino_free(order);
-        return s;
-    }
+    if ((s = domino_dist_agree(h, P->D, s))) return s;
     double start = domino_wtime();
-    tile_walk w = {order, count, 0, algorithm != DOMINO_DSPGEMM_STATIONARY_C && algorithm != DOMINO_DSPGEMM_STATIONARY_A,
-                   products, 0};
+    dspgemm_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.h = h, ctx.P = P, ctx.z = &z;
     const char *slow = getenv("DOMINO_DSPGEMM_SLOW_PE");
     int slow_pe = -1, slow_ms = 0;
     if (slow && sscanf(slow, "%d:%d", &slow_pe, &slow_ms) == 2 && slow_pe == P->rank && slow_ms > 0)
-        w.slow_ns = (long)slow_ms * 1000000L;
-    s = walk(h, P, &w, &z);
+        ctx.slow_ns = (long)slow_ms * 1000000L;
+    int T = P->t;
+    spgemm_ops o = {h, &ctx, T, T, T, P->rank, gpu_owner, gpu_owner, gpu_owner, gpu_needed, gpu_fetch, gpu_ready,
+                    gpu_make, gpu_claim};
+    spgemm_walk_kind kind = algorithm == DOMINO_DSPGEMM_STATIONARY_C       ? SPGEMM_WALK_STATIONARY_C
+                            : algorithm == DOMINO_DSPGEMM_STATIONARY_C_STEAL ? SPGEMM_WALK_STEAL
+                            : algorithm == DOMINO_DSPGEMM_STATIONARY_A       ? SPGEMM_WALK_STATIONARY_A
+                                                                             : SPGEMM_WALK_STEAL_LOCAL;
+    int64_t stolen = 0;
+    s = spgemm_drive(&o, kind, 12345ULL, NULL, &stolen);
+    z.stolen = stolen;
     e = cudaStreamSynchronize(P->fetch); /* also after a failure: no get may still be landing */
     if (!s && e) s = domino_cuda_status(h, e, WHAT);
     double done = domino_wtime();
-    domino_free(order);
     if (products) { /* every partial made before the owners sum them: the wait is imbalance */
         s = domino_dist_agree(h, P->D, s);
         z.imbalance = domino_wtime() - done;
