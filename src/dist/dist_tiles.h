@@ -83,7 +83,8 @@ typedef struct dist_times {
     double communication; /* waiting for gets */
     double total;         /* the whole call, up to the closing barrier */
     double imbalance;     /* time in the closing barrier: waiting for slower ranks */
-    int64_t stolen;       /* products computed for other ranks' C tiles (stealing) */
+    int64_t stolen;       /* work done for other ranks' C tiles (stealing): SpMM products, SpGEMM
+                             whole tiles (random stealing) or products (locality-aware) */
 } dist_times;
 
 /* Stationary-C SpMM (Brock, Bulu\\c{c}, Yelick, ICS 2024): C = A B, C's
@@ -131,11 +132,11 @@ domino_status dist_csr_add(domino_handle h, domino_matrix X, domino_matrix Y, do
 domino_status dist_spgemm_stationary_c(domino_handle h, const dist_sparse *A, const dist_sparse *B,
                                        dist_sparse **C, dist_times *times);
 
-/* Stationary-C SpGEMM with random work stealing: products claimed one by
- * one on reservation counters kept by the C tiles' owners (own tiles
- * first, then the others in a random order); a thief keeps the partial
- * tiles it computed and exposes them after the compute phase, and every
- * owner fetches and merges the partials of its tiles.  Same result as
+/* Stationary-C SpGEMM with random work stealing: each C tile claimed on a
+ * reservation counter kept by its owner, the first claimer makes it whole
+ * (own tiles first, then the others column block by column block in a
+ * random order); a thief keeps the tiles it made and exposes them after
+ * the compute phase, and every owner fetches the ones of its tiles.  Same result as
  * dist_spgemm_stationary_c (pattern; values to rounding).  Collective. */
 domino_status dist_spgemm_stationary_c_steal(domino_handle h, const dist_sparse *A,
                                              const dist_sparse *B, uint64_t seed, dist_sparse **C,

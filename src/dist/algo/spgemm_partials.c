@@ -134,7 +134,14 @@ domino_status spgemm_finish(domino_handle h, const dist_sparse *A, const dist_sp
     domino_status b = os_barrier(h, A->w);
     if (!s) s = b;
     t->imbalance = domino_wtime() - before;
-    if (P->tile && P->sizes) {
+    /* every rank exchanges, or none: one without its partials (out of
+     * memory) would otherwise meet the others' collectives with different ones */
+    int64_t lacking = !P->tile || !P->sizes;
+    b = os_allreduce_i64(h, A->w, &lacking, 1);
+    if (!s) s = b;
+    if (!s && lacking) s = domino_error(h, DOMINO_OUT_OF_MEMORY, "SpGEMM: %lld rank(s) had no memory for their "
+                                        "partial tiles", (long long)lacking);
+    if (!b && !lacking) {
         b = exchange(h, A->w, A->type, tc, ntiles, A->rb, B->cb, P, P->sizes);
         if (!s) s = b;
     }

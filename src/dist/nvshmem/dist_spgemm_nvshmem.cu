@@ -576,7 +576,7 @@ static domino_status gpu_ready(void *ctx, int i, int l, int j)
     c->z->fetch += t1 - t0;
     domino_status s = l < 0 ? join_blocks(c->h, P, i, j, c->qa, c->qb, &c->a, &c->b)
                             : join_tiles(c->h, P, i, l, j, c->qa, c->qb, &c->a, &c->b);
-    c->z->merge += domino_wtime() - t1;
+    if (!s) c->z->merge += domino_wtime() - t1;
     return s;
 }
 
