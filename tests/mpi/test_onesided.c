@@ -1,7 +1,8 @@
 /* test_onesided.c: the one-sided layer on MPI (run under mpirun, any number
  * of ranks): windows of different sizes per rank read by every rank with
  * blocking and started gets, fetch-and-add counters hit by every rank, an
- * all-reduce, a bad target refused.  Each rank checks; the exit code of
+ * all-reduce, a bad target refused, a rank out of memory for a window
+ * (every rank fails alike).  Each rank checks; the exit code of
  * the run says whether all passed. */
 #include "check.h"
 #include "dist/onesided.h"
@@ -77,6 +78,16 @@ int main(void)
     CHECK_OK(h, os_barrier(h, w));
     CHECK_OK(h, os_window_free(h, win));
     check_counters(h, w);
+    /* the last rank out of memory for a window's handle: every rank fails
+     * alike (no rank left waiting in a collective), and the next window works */
+    os_window *bad = NULL;
+    void *part = NULL;
+    if (rank == size - 1) domino_debug_fail_alloc_after(1);
+    CHECK_STATUS(h, DOMINO_OUT_OF_MEMORY, os_window_create(h, w, 64, &bad, &part));
+    domino_debug_fail_alloc_after(0);
+    CHECK(bad == NULL && part == NULL);
+    CHECK_OK(h, os_window_create(h, w, 64, &bad, &part));
+    CHECK_OK(h, os_window_free(h, bad));
     int64_t sum = rank;
     CHECK_OK(h, os_allreduce_i64(h, w, &sum, 1));
     CHECK(sum == (int64_t)size * (size - 1) / 2);

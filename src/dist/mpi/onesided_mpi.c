@@ -156,27 +156,39 @@ domino_status os_window_create(domino_handle h, os_world *w, size_t bytes, os_wi
     if (!out || !local) return domino_error(h, DOMINO_NULL_POINTER, "os_window_create: NULL argument");
     *out = NULL;
     *local = NULL;
+    /* every rank allocates the window, even one without memory for its
+     * handle, and then all agree: a rank that returned early would leave
+     * the others in a collective call */
     os_window *win = domino_calloc(1, sizeof(*win));
-    if (!win) return domino_error(h, DOMINO_OUT_OF_MEMORY, "os_window_create: out of memory");
-    win->w = w;
-    int code = MPI_Win_allocate((MPI_Aint)(bytes ? bytes : 1), 1, MPI_INFO_NULL, w->comm,
-                                &win->base, &win->win);
-    if (code == MPI_SUCCESS) {
-        memset(win->base, 0, bytes ? bytes : 1);
-        MPI_Win_set_errhandler(win->win, MPI_ERRORS_RETURN);
-        code = MPI_Win_lock_all(MPI_MODE_NOCHECK, win->win);
-        if (code != MPI_SUCCESS) MPI_Win_free(&win->win);
-    }
+    MPI_Win mw = MPI_WIN_NULL;
+    void *base = NULL;
+    int code = MPI_Win_allocate((MPI_Aint)(bytes ? bytes : 1), 1, MPI_INFO_NULL, w->comm, &base, &mw);
     if (code != MPI_SUCCESS) {
         domino_free(win);
         return mpi_status(h, code, "os_window_create", w->rank);
     }
-    /* every part is zeroed before anyone reads one */
-    MPI_Win_sync(win->win);
-    code = MPI_Barrier(w->comm);
+    memset(base, 0, bytes ? bytes : 1);
+    MPI_Win_set_errhandler(mw, MPI_ERRORS_RETURN);
+    code = MPI_Win_lock_all(MPI_MODE_NOCHECK, mw);
+    int mine = win != NULL, ok = mine && code == MPI_SUCCESS, all = 0;
+    MPI_Win_sync(mw);
+    /* every part zeroed before anyone reads one, and every rank ready */
+    int agreed = MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, w->comm);
+    if (agreed != MPI_SUCCESS || !all) {
+        if (code == MPI_SUCCESS) MPI_Win_unlock_all(mw);
+        MPI_Win_free(&mw);
+        domino_free(win);
+        if (agreed != MPI_SUCCESS) return mpi_status(h, agreed, "os_window_create: agreement", w->rank);
+        if (code != MPI_SUCCESS) return mpi_status(h, code, "os_window_create: lock", w->rank);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "os_window_create: rank %d: %s", w->rank,
+                            mine ? "another rank ran out of memory" : "out of memory");
+    }
+    win->w = w;
+    win->win = mw;
+    win->base = base;
     *out = win;
-    *local = win->base;
-    return mpi_status(h, code, "os_window_create: barrier", w->rank);
+    *local = base;
+    return DOMINO_SUCCESS;
 }
 
 domino_status os_window_sync(domino_handle h, os_window *win)
