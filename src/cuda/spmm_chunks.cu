@@ -159,6 +159,23 @@ static void spmm_chunks_launch(cudaStream_t stream, int32_t rows, int64_t nnz, i
             (opt & 4) != 0);
 }
 
+/* the first pass and the chunks' kernel for values of type T: V columns a lane */
+template <typename T>
+static void spmm_chunks_typed(cudaStream_t stream, int32_t rows, int64_t nnz, int32_t chunks, int32_t cols,
+                              const int32_t *ptr, const int32_t *ind, const void *val, int32_t *first, const void *B,
+                              int64_t ldb, void *C, int64_t ldc, int accumulate, int opt)
+{
+    unsigned prep = (unsigned)(((int64_t)rows + 255) / 256); /* 8 warps of 32 rows a block */
+    spmm_chunks_prepare_kernel<T><<<prep, 256, 0, stream>>>(rows, cols, ptr, first, (T *)C, ldc, accumulate, opt & 1);
+    if (chunks == 0) return;
+    if (cols <= 32)
+        spmm_chunks_launch<T, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
+    else if (cols <= 64)
+        spmm_chunks_launch<T, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
+    else
+        spmm_chunks_launch<T, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
+}
+
 cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int32_t rows, int64_t nnz, int32_t cols,
                                       const int32_t *ptr, const int32_t *ind, const void *val, const void *B,
                                       int64_t ldb, void *C, int64_t ldc, int accumulate, void *work)
@@ -166,30 +183,11 @@ cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS || nnz > INT32_MAX || !work) return cudaErrorInvalidValue;
     int32_t chunks = (int32_t)((nnz + SPMM_CHUNK - 1) / SPMM_CHUNK), *first = (int32_t *)work;
-    int opt = chunks_options();
-    unsigned prep = (unsigned)(((int64_t)rows + 255) / 256); /* 8 warps of 32 rows a block */
     if (type == DOMINO_FLOAT64)
-        spmm_chunks_prepare_kernel<double><<<prep, 256, 0, stream>>>(rows, cols, ptr, first, (double *)C, ldc,
-                                                                     accumulate, opt & 1);
+        spmm_chunks_typed<double>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate,
+                                  chunks_options());
     else
-        spmm_chunks_prepare_kernel<float><<<prep, 256, 0, stream>>>(rows, cols, ptr, first, (float *)C, ldc,
-                                                                    accumulate, opt & 1);
-    if (chunks == 0) return cudaGetLastError();
-    int wide = cols > 64 ? 4 : cols > 32 ? 2 : 1;
-    if (type == DOMINO_FLOAT64) {
-        if (wide == 1)
-            spmm_chunks_launch<double, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-        else if (wide == 2)
-            spmm_chunks_launch<double, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-        else
-            spmm_chunks_launch<double, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-    } else {
-        if (wide == 1)
-            spmm_chunks_launch<float, 1>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-        else if (wide == 2)
-            spmm_chunks_launch<float, 2>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-        else
-            spmm_chunks_launch<float, 4>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate, opt);
-    }
+        spmm_chunks_typed<float>(stream, rows, nnz, chunks, cols, ptr, ind, val, first, B, ldb, C, ldc, accumulate,
+                                 chunks_options());
     return cudaGetLastError();
 }
