@@ -1,4 +1,4 @@
-/* spmm_cusparse.c: C = A B on one GPU with cusparseSpMM, the single-GPU
+/* spmm_plan.c: C = A B on one GPU with cusparseSpMM, the single-GPU
  * SpMM and the reference the distributed SpMM algorithms are measured
  * against; or, when asked, with domino's chunk kernel (spmm_chunks.cu, B
  * of at most 128 columns).  A plan holds the descriptors, the 32-bit row
