@@ -84,6 +84,24 @@ static void report(FILE *csv, const char *problem, int64_t nnz, int64_t width, c
     if (csv) fflush(csv);
 }
 
+/* the device's copy bandwidth (GB/s, read + written), measured once on PE 0 */
+static double copy_gbs;
+
+/* report() for a product on one GPU, then its effective bandwidth: A, B
+ * and C each moved once (A's offsets, columns and values; B read, C
+ * written) over its time, against the device's copy bandwidth */
+static void report_one_gpu(FILE *csv, const char *problem, const domino_matrix_view *v, int64_t width,
+                           const char *config, double base, double tol, const spmm_result *r)
+{
+    report(csv, problem, v->nnz, width, config, 1, base, tol, r);
+    size_t vs = domino_type_size(v->type);
+    double bytes = (double)(v->nrows + 1) * 8 + (double)v->nnz * (4 + vs) +
+                   (double)(v->ncols + v->nrows) * (double)width * (double)vs;
+    if (isfinite(r->seconds) && r->err <= tol && copy_gbs > 0)
+        printf("  %-20s effective bandwidth %.0f GB/s (A, B and C once), %.0f%% of the device's copy %.0f GB/s\n",
+               config, bytes / r->seconds * 1e-9, 100 * bytes / r->seconds * 1e-9 / copy_gbs, copy_gbs);
+}
+
 /* a row for single-GPU cuSPARSE */
 static spmm_result baseline_result(double seconds, double err)
 {
@@ -335,7 +353,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         double e = cs ? INFINITY : vector_error(k.y, w, v.nrows);
         if (!c && cs) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
         spmm_result r = baseline_result(cs ? NAN : base, e);
-        if (!c) report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
+        if (!c) report_one_gpu(csv, name, &v, width, "cusparse-1gpu", base, tol, &r);
         if (cs) base = NAN;
         wrong += !cs && !(e <= tol);
     } else if (rank == 0 && !s) {
@@ -344,12 +362,12 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
             c = domino_ref_spmm(h, DOMINO_OP_N, 1.0, A, (int32_t)width, B, width, 0.0, R, width);
             double e = c ? INFINITY : rel_error(G, R, v.nrows * width, v.type);
             spmm_result r = baseline_result(base, e);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
+            report_one_gpu(csv, name, &v, width, "cusparse-1gpu", base, tol, &r);
             wrong += !(e <= tol);
         } else if (!c) {
             memcpy(R, G, (size_t)(v.nrows * width) * vs);
             spmm_result r = baseline_result(base, 0);
-            report(csv, name, v.nnz, width, "cusparse-1gpu", 1, base, tol, &r);
+            report_one_gpu(csv, name, &v, width, "cusparse-1gpu", base, tol, &r);
         }
         if (c) fprintf(stderr, "domino bench: cusparse-1gpu: %s\n", domino_last_error(h));
     }
@@ -374,7 +392,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (!cs) e = lean ? vector_error(k.y, w, v.nrows) : rel_error(G, R, v.nrows * width, v.type);
         if (cs) fprintf(stderr, "domino bench: %s: %s\n", label, domino_last_error(h));
         spmm_result r = baseline_result(cs ? NAN : t, e);
-        report(csv, name, v.nnz, width, label, 1, base, tol, &r);
+        report_one_gpu(csv, name, &v, width, label, base, tol, &r);
         wrong += !(e <= tol);
     }
     if (sweep && keep[0]) setenv("DOMINO_SPMM_CHUNKS_OPT", keep, 1); /* as the other PEs have it */
@@ -472,9 +490,11 @@ int bench_dist_spmm_run(const spmm_bench_request *rq)
     const char *problems = rq->problems ? rq->problems : rq->quick ? "rmat:12" : "rmat:18,rmat:20,rmat:22";
     const char *widths = rq->widths ? rq->widths : rq->quick ? "32" : "128,256,512";
     if (rank == 0) {
+        char device[256] = "?";
+        if (domino_gpu_describe(h, device, sizeof(device), &copy_gbs)) copy_gbs = 0; /* then no bandwidth lines */
         printf("# domino bench --suite spmm: %d PEs, %s, %d timed runs (median of the slowest PE); one-sided get "
-               "%.0f GB/s (PE 0 from PE 1, 64 MiB)\n", domino_dist_npes(D), rq->use_float ? "float" : "double",
-               rq->repeat, get_gbs);
+               "%.0f GB/s (PE 0 from PE 1, 64 MiB); PE 0's GPU %s, copy %.0f GB/s\n", domino_dist_npes(D),
+               rq->use_float ? "float" : "double", rq->repeat, get_gbs, device, copy_gbs);
         if (rq->csv_path && !(csv = fopen(rq->csv_path, "w"))) fprintf(stderr, "domino bench: cannot write %s\n", rq->csv_path);
         if (csv) fprintf(csv, "problem,nnz,width,config,gpus,seconds,gflops,x_cusparse_1gpu,compute_max_s,imbalance_max_s,"
                               "stolen_pe0,rel_error,model_bound_s,fetch_max_s,status\n");
