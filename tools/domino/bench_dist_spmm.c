@@ -148,6 +148,23 @@ static domino_status run_single(domino_handle h, domino_spmm_engine engine, domi
     return s;
 }
 
+/* the experiment switch DOMINO_SPMM_CHUNKS_SWEEP: DOMINO_SPMM_CHUNKS_OPT
+ * set to opt for the next runs, and label = name-opt<opt> */
+static void chunks_opt_set(int opt, const char *name, char *label, size_t len)
+{
+    char value[16];
+    snprintf(value, sizeof(value), "%d", opt);
+    setenv("DOMINO_SPMM_CHUNKS_OPT", value, 1);
+    snprintf(label, len, "%s-opt%d", name, opt);
+}
+
+/* DOMINO_SPMM_CHUNKS_OPT back to keep (as the process started; "" = unset) after a sweep */
+static void chunks_opt_restore(const char *sweep, const char *keep)
+{
+    if (sweep && keep[0]) setenv("DOMINO_SPMM_CHUNKS_OPT", keep, 1);
+    else if (sweep) unsetenv("DOMINO_SPMM_CHUNKS_OPT");
+}
+
 /* the get bandwidth between PEs, measured once (GB/s) */
 static double get_gbs;
 
@@ -381,12 +398,8 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
     for (int opt = 0, last = sweep ? atoi(sweep) : 1; rank == 0 && !s && !c && listed(rq->engines, "chunks-1gpu") &&
                                                        width <= 128 && opt < last; opt++) {
         double t = NAN, e = INFINITY;
-        char label[32] = "chunks-1gpu", value[16];
-        if (sweep) {
-            snprintf(value, sizeof(value), "%d", opt);
-            setenv("DOMINO_SPMM_CHUNKS_OPT", value, 1);
-            snprintf(label, sizeof(label), "chunks-1gpu-opt%d", opt);
-        }
+        char label[32] = "chunks-1gpu";
+        if (sweep) chunks_opt_set(opt, "chunks-1gpu", label, sizeof(label));
         domino_status cs = lean ? run_single(h, DOMINO_SPMM_CHUNKS, A, NULL, seed, width, rq->repeat, NULL, z, k.y, &t)
                                 : run_single(h, DOMINO_SPMM_CHUNKS, A, B, seed, width, rq->repeat, G, NULL, NULL, &t);
         if (!cs) e = lean ? vector_error(k.y, w, v.nrows) : rel_error(G, R, v.nrows * width, v.type);
@@ -395,8 +408,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         report_one_gpu(csv, name, &v, width, label, base, tol, &r);
         wrong += !(e <= tol);
     }
-    if (sweep && keep[0]) setenv("DOMINO_SPMM_CHUNKS_OPT", keep, 1); /* as the other PEs have it */
-    else if (sweep) unsetenv("DOMINO_SPMM_CHUNKS_OPT");
+    chunks_opt_restore(sweep, keep); /* as the other PEs have it */
     if (s) fprintf(stderr, "%s\n", domino_last_error(h));
     if (domino_dist_agree(h, D, s ? s : c)) {
         free(B), free(R), free(k.C), free(G), free(z), free(w), free(k.y);
@@ -413,12 +425,7 @@ static int run_case(domino_handle h, domino_dist D, const spmm_bench_request *rq
         if (!listed(rq->engines, config_names[alg]) || opt >= (sweep && alg == 4 ? atoi(sweep) : 1)) continue;
         char label[40];
         snprintf(label, sizeof(label), "%s", config_names[alg]);
-        if (sweep && alg == 4) { /* every PE alike */
-            char value[16];
-            snprintf(value, sizeof(value), "%d", opt);
-            setenv("DOMINO_SPMM_CHUNKS_OPT", value, 1);
-            snprintf(label, sizeof(label), "%s-opt%d", config_names[alg], opt);
-        }
+        if (sweep && alg == 4) chunks_opt_set(opt, config_names[alg], label, sizeof(label)); /* every PE alike */
         spmm_result r = {NAN, NAN, 0, NAN, 0, INFINITY, NAN};
         s = made ? made : run_dspmm(h, D, P, alg, rq->repeat, &r);
         double secs = s ? NAN : r.seconds;

@@ -93,7 +93,7 @@ domino_status spgemm_mpi_run(domino_handle h, const char *fn, const dist_sparse 
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: rank %d: out of memory", fn, rank);
     m = (spgemm_mpi){h, A, B, &P, counters, &t};
     spgemm_ops o = {h, &m, A->tr, A->tc, tc, rank, owner_a, owner_b, owner_c, needed, NULL, NULL, make, claim};
-    if (!s) s = spgemm_drive(&o, kind, seed, &P.claimed, &t.stolen);
+    if (!s) s = spgemm_drive(&o, kind, seed, NULL, &t.stolen);
     /* collective from here on: a failed rank still takes part */
     s = spgemm_finish(h, A, B, s, &P, C, &t);
     t.total = domino_wtime() - start;

@@ -71,7 +71,6 @@ typedef struct spgemm_partials {
     domino_matrix *tile; /* one per C tile, NULL: nothing computed */
     int ntiles;          /* C tiles */
     int64_t *sizes;      /* ranks x ntiles, zeroed: the exchange's directory of partial sizes */
-    int64_t claimed;     /* items this rank made (whole tiles or products) */
 } spgemm_partials;
 /* P for the C tiles of A B (nothing computed yet); 0, or -1 when out of
  * memory (P then frees cleanly) */
