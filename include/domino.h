@@ -1095,6 +1095,42 @@ void domino_dstencil_tile(domino_dstencil D, int *tile_u, int *tile_z);
 /* bytes of the matrix data a solve reads (compact coefficients, or the CSR) */
 size_t domino_dstencil_bytes(domino_dstencil D);
 
+#ifdef DOMINO_HAVE_NVSHMEM
+/* ------------------------------- multi-GPU structured-grid triangular solve
+ * The structured solve (domino_dstencil_trsv, DOMINO variant) spread over
+ * the PEs of D by slabs of y: PE q owns the x-lines of a range of y for
+ * every z, plus copies of the few lines of its neighbour PEs that its own
+ * read (ghost lines).  Each PE runs the single-GPU kernel on its slab; when
+ * it solves a value that a neighbour keeps a copy of, it also stores it
+ * there, over NVLink, where the value is its own ready flag.  No other
+ * communication, no analysis, no barrier inside the solve; the planes move
+ * through the PEs as a pipeline.  Needs PEs that address each other's
+ * memory (one node); ny at least the PEs times the lines of y the triangle
+ * reaches (DOMINO_NOT_SUPPORTED otherwise, naming the most PEs that work). */
+typedef struct domino_dist_stencil_s *domino_dist_stencil;
+
+/* Collective: the fill triangle of S (the whole compact stencil matrix,
+ * double or float, the same on every PE; see domino_stencil_from_csr) over
+ * the PEs of D.  Each PE copies its slab to its GPU. */
+domino_status domino_dist_stencil_make(domino_handle h, domino_dist D, const domino_stencil_matrix *S,
+                                       domino_fill fill, domino_dist_stencil *T);
+/* Collective: solve T x = b, b and x host arrays of all n values of S's
+ * type (every PE passes b and receives all of x).  seconds (may be NULL):
+ * the solve proper (from the start of the kernels, after the slabs were
+ * reset and the PEs met, to the end of the last), the largest over PEs.
+ * A zero pivot (non-unit) is DOMINO_ZERO_PIVOT naming the row of the whole
+ * grid and its (x,y,z), on every PE. */
+domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, domino_diag diag,
+                                        const void *b, void *x, double *seconds);
+/* lines of y each PE owns, and the kernel it runs: tile_u x tile_z lines a
+ * block (0 x 0: the queue kernel with `warps` warps per queue); any
+ * pointer may be NULL */
+void domino_dist_stencil_shape(domino_dist_stencil T, int32_t *own_lines, int *tile_u, int *tile_z,
+                               int *warps);
+/* collective; NULL is accepted */
+void domino_dist_stencil_free(domino_dist_stencil T);
+#endif
+
 /* ---------------------------------------- GPU incomplete factorizations
  * cuSPARSE style: a plan per sparsity pattern (analysis, pattern only, cheap),
  * then compute as often as the values change.  Double only for now (float

@@ -6,6 +6,7 @@
 #define DOMINO_STENCIL_DEVICE_CUH
 
 #include "stencil_gpu.h"
+#include "device_util.cuh"
 
 #ifndef FULL_MASK
 #define FULL_MASK 0xffffffffu
@@ -88,6 +89,38 @@ __device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
         }
     }
     return t00 * c1 + t01 * c2 + v0;
+}
+
+/* x_i relaxed at system scope: a store that crosses NVLink */
+__device__ __forceinline__ void store_relaxed_sys(double *p, double v)
+{
+    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed_sys(float *p, float v)
+{
+    asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
+
+/* 1 if a slab's lines are copied by a neighbour PE (domino_dist_stencil) */
+__device__ __forceinline__ bool mirrored(const stencil_kernel_args &A)
+{
+    return A.mirror_x[0] != NULL || A.mirror_x[1] != NULL;
+}
+
+/* Slab solve over PEs: the published x_i of point xl of line (y, z) (solve
+ * coordinates) also into each neighbour PE that keeps a copy of the line.
+ * There too the value is its own flag (the neighbour's reset made the copy
+ * pending), so one single-copy-atomic store, at system scope, is all. */
+template <typename T>
+__device__ __forceinline__ void mirror_value(const stencil_kernel_args &A, int xl, int y, int z, T v)
+{
+    const int yr = A.upper ? A.ny - 1 - y : y;
+#pragma unroll
+    for (int s = 0; s < 2; s++) {
+        if (!A.mirror_x[s] || yr < A.mirror[s].y_lo || yr >= A.mirror[s].y_hi) continue;
+        const int xr = A.upper ? A.nx - 1 - xl : xl, zr = A.upper ? A.nz - 1 - z : z;
+        store_relaxed_sys(&((T *)A.mirror_x[s])[dist_slab_mirror_row(&A.mirror[s], A.nx, xr, yr, zr)], v);
+    }
 }
 
 /* bring the line holding p into L1 (no register written) */

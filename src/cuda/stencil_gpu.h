@@ -10,6 +10,7 @@
 #define DOMINO_STENCIL_GPU_H
 
 #include "gpu_internal.h"
+#include "dist/dist_slabs.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,14 @@ typedef struct stencil_kernel_args {
     int serial;                  /* DOMINO: 1 = the in-line recurrence by 32 shuffles, 0 = scan */
     int sleep_cap;               /* longest back-off of a wait on values polled by every lane
                                     (or on line states), ns: from 32, doubling */
+    /* a slab of a solve over PEs (domino_dist_stencil; alone: 0, ny, 0, no mirrors) */
+    int32_t y_lo, y_hi;          /* the lines solved here: y_lo <= y < y_hi (solve coordinates);
+                                    the others are ghost lines, solved by a neighbour PE */
+    int32_t y_origin;            /* solve-coordinate y, in the whole grid, of local y 0 (the
+                                    chunk stagger follows the whole grid's y) */
+    void *mirror_x[2];           /* the neighbours' solution arrays as this GPU addresses them
+                                    (PE below, PE above), NULL: none */
+    dist_slab_mirror mirror[2];  /* which lines each copies, and where */
     int32_t *line_state;         /* ny*nz: last solved x of each line, -1 at start */
     int32_t *queue_next;         /* nz: next y of each z-queue */
     domino_solve_status *st;     /* ticket = queue tickets; missing_diag, zero_pivot;
@@ -124,10 +133,27 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
  * (of 32 tile_u tile_z threads when A->tile_u > 0: the tiled kernel),
  * after a launch that resets what it starts from: line states, queue
  * counters, st, and x (the pending sentinel) when the variant needs
- * per-point flags. */
+ * per-point flags.  The two launches are also apart (the slab solve over
+ * PEs meets the other PEs between them). */
 cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
                                        const stencil_kernel_args *A, int variant, int blocks,
                                        const void *b, void *x);
+cudaError_t domino_launch_stencil_reset(cudaStream_t stream, domino_type type,
+                                        const stencil_kernel_args *A, int variant, void *x);
+cudaError_t domino_launch_stencil_solve(cudaStream_t stream, domino_type type,
+                                        const stencil_kernel_args *A, int variant, int blocks,
+                                        const void *b, void *x);
+
+/* The slab solve over PEs (domino_dist_stencil): A (D's arguments with its
+ * own lines and mirrors set) gets the DOMINO variant's built-in warps per
+ * queue and tile for its own lines, and its tile order; *blocks the grid. */
+domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, stencil_kernel_args *A,
+                                         int *blocks);
+
+/* full (n values of the whole grid, device) := every PE's own lines of the
+ * slabs P, read from x[q] (PE q's local solution as this GPU addresses it) */
+cudaError_t domino_launch_stencil_slab_gather(cudaStream_t stream, domino_type type,
+                                              const dist_slabs *P, void *const *x, void *full);
 /* check every entry of the CSR form of A (st->timeout_row: smallest bad row) */
 cudaError_t domino_launch_stencil_validate(cudaStream_t stream, const stencil_kernel_args *A);
 

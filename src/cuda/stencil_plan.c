@@ -60,6 +60,7 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
     D->args.nz = nz;
     D->args.n = (int64_t)nx * ny * nz;
     D->args.upper = fill == DOMINO_UPPER;
+    D->args.y_hi = ny; /* every line (a slab of domino_dist_stencil narrows it) */
     /* back-off: 3D grids keep many warps waiting far from their turn, whose
      * polls a longer back-off keeps off L2; a 2D grid (one z-queue) has few,
      * all near their turn, so its waits do not grow (H100: D2N5 2048^2

@@ -13,10 +13,10 @@
  * 32 points, or a point for the one-equation-at-a-time variant) */
 static int table_warps_per_queue(const stencil_kernel_args *A, int variant)
 {
-    int chunks = (A->nx + 31) / 32;
+    int chunks = (A->nx + 31) / 32, lines = A->y_hi - A->y_lo; /* of a queue */
     int d = variant == DOMINO_STENCIL_PARTITION ? A->nx / 2 : 2 * chunks;
     if (d < 4) d = 4;
-    return d < A->ny ? d : A->ny;
+    return d < lines ? d : lines;
 }
 
 /* shared memory a tile may take: two blocks still fit on an SM */
@@ -285,4 +285,34 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     D->tile_u = A.tile_u;
     D->tile_z = A.tile_z;
     return solve_once(h, gpu, D, &A, variant, dq, b, x);
+}
+
+domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, stencil_kernel_args *A,
+                                         int *blocks)
+{
+    const char *fn = "domino_dist_stencil";
+    const int variant = DOMINO_STENCIL_DOMINO;
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    int dq = table_warps_per_queue(A, variant), resident = 0;
+    table_tile(A, &A->tile_u, &A->tile_z);
+    if (D->tile_forced[0] >= 0) {
+        A->tile_u = D->tile_forced[0];
+        A->tile_z = D->tile_forced[1];
+    }
+    if (!tile_fits(D, A, variant, A->tile_u, A->tile_z)) A->tile_u = A->tile_z = 0;
+    A->warps_per_queue = dq;
+    D->warps_per_queue = dq;
+    D->tile_u = A->tile_u;
+    D->tile_z = A->tile_z;
+    if (A->tile_u > 0 && (s = domino_dstencil_tile_order(h, D, A))) return s;
+    cudaError_t e = A->tile_u > 0 ? cudaSuccess
+                                  : domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
+    if (e) return domino_cuda_status(h, e, fn);
+    if (A->tile_u > 0) resident = D->tile_order_blocks;
+    int64_t wanted = A->tile_u > 0 ? A->tile_count : ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
+    *blocks = wanted < resident ? (int)wanted : resident;
+    if (*blocks < 1) *blocks = 1;
+    return DOMINO_SUCCESS;
 }

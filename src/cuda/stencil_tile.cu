@@ -48,12 +48,14 @@ __device__ __forceinline__ int tile_warp(const stencil_kernel_args &A, int y, in
 }
 
 /* Where line w of a warp's line reads from: -2 off the grid, -1 x (another
- * tile), else the tile's warp that solves it */
+ * tile, or a ghost line of a slab, which a neighbour PE solves), else the
+ * tile's warp that solves it */
 __device__ __forceinline__ int line_source(const stencil_kernel_args &A, int w, int y, int z, int u0,
                                            int z0)
 {
     int wy = y + A.waity[w], wz = z + A.waitz[w];
     if (w >= A.nwait || wy < 0 || wy >= A.ny || wz < 0 || wz >= A.nz) return -2;
+    if (wy < A.y_lo || wy >= A.y_hi) return -1;
     return tile_warp(A, wy, wz, u0, z0);
 }
 
@@ -89,7 +91,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
     const int lane = threadIdx.x & 31;
     const T *coef = (const T *)A.coef;
     const int64_t line = (int64_t)y + (int64_t)A.ny * z, base = line * A.nx;
-    const int stagger = (A.shift_y * y + A.shift_z * z) & 31;
+    const int stagger = (A.shift_y * (y + A.y_origin) + A.shift_z * z) & 31;
     T *mine = xs + (int64_t)me * A.nx;
     int src[W];
 #pragma unroll
@@ -170,6 +172,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         T xi = recurrence_scan<T, ORDER>(sum * inv, -m1 * inv, -m2 * inv, carry1, carry2);
         if (valid) {
             store_relaxed(&x[row], publishable(xi));
+            if (mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             mine[xl] = xi;
         }
         carry1 = __shfl_sync(FULL_MASK, xi, 31);
@@ -205,7 +208,7 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
         const int32_t tile = __ldg(&A.tile_order[t]);
         const int u0 = (tile / tiles_z) * A.tile_u, z0 = (tile % tiles_z) * A.tile_z;
         const int z = z0 + lz, y = u0 + lu - A.tile_skew * z;
-        if (z < A.nz && y >= 0 && y < A.ny) tile_line<T, W, ORDER>(A, b, x, xs, done, w, y, z, u0, z0);
+        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER>(A, b, x, xs, done, w, y, z, u0, z0);
         __syncthreads(); /* every warp done with the buffers */
         if (lane == 0) done[w] = -1;
     }

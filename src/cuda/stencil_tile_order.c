@@ -25,12 +25,12 @@ static int by_when(const void *pa, const void *pb)
     return (a->z0 > b->z0) - (a->z0 < b->z0);
 }
 
-/* 1 if tile (u0, z0) holds a line of the grid */
+/* 1 if tile (u0, z0) holds a line of the grid solved here (y_lo <= y < y_hi) */
 static int tile_holds_line(const stencil_kernel_args *A, int64_t u0, int z0)
 {
     for (int z = z0; z < z0 + A->tile_z && z < A->nz; z++) {
         int64_t ylo = u0 - (int64_t)A->tile_skew * z, yhi = ylo + A->tile_u - 1;
-        if (yhi >= 0 && ylo < A->ny) return 1;
+        if (yhi >= A->y_lo && ylo < A->y_hi) return 1;
     }
     return 0;
 }

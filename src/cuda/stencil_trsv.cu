@@ -35,7 +35,8 @@
 #define STENCIL_BLOCK 128
 
 /* next line task of the warp: (z, y) in *qz, *y; false when no queue is left.
- * *qz is the warp's queue, -1 before its first. */
+ * *qz is the warp's queue, -1 before its first.  A queue hands out y from
+ * A.y_lo (its counter's start) to A.y_hi - 1. */
 __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
 {
     int z = *qz, yy = -1;
@@ -43,7 +44,7 @@ __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
         for (;;) {
             if (z >= 0 && z < A.nz) {
                 yy = atomicAdd(&A.queue_next[z], 1);
-                if (yy < A.ny) break;
+                if (yy < A.y_hi) break;
             }
             int q = atomicAdd(&A.st->ticket, 1);
             z = q / A.warps_per_queue;
@@ -312,7 +313,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
     while (next_line(A, &z, &y)) {
         const int64_t line = (int64_t)y + (int64_t)A.ny * z;
         const int64_t base = line * A.nx;
-        const int stagger = scan ? (A.shift_y * y + A.shift_z * z) & 31 : 0;
+        const int stagger = scan ? (A.shift_y * (y + A.y_origin) + A.shift_z * z) & 31 : 0;
         const bool inner_line = y >= 2 && y < A.ny - 2 && z >= 2 && z < A.nz - 2;
         T carry1 = 0, carry2 = 0;
         for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
@@ -367,6 +368,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             if (valid) {
                 if (flags) store_relaxed(&x[row], publishable(xi));
                 else x[row] = xi;
+                if (flags && mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             }
             carry1 = __shfl_sync(FULL_MASK, xi, 31);
             carry2 = __shfl_sync(FULL_MASK, xi, 30);
@@ -443,6 +445,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 if (!A.unit && !found) atomicMin(&A.st->missing_diag, (int32_t)row);
                 else if (!A.unit && dpart == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
                 store_relaxed(&x[row], publishable(xi));
+                if (mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             }
             p2 = p1;
             p1 = xi;
@@ -451,8 +454,8 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
 }
 
 /* everything a solve starts from, in one launch: x := the pending sentinel
- * (variants with per-point flags), line states -1, queue counters 0, the
- * status reset */
+ * (variants with per-point flags), line states -1, queue counters at the
+ * first own line, the status reset */
 template <typename T>
 __global__ void stencil_reset_kernel(const stencil_kernel_args A, bool flags, T *x)
 {
@@ -462,7 +465,7 @@ __global__ void stencil_reset_kernel(const stencil_kernel_args A, bool flags, T 
     if (flags)
         for (int64_t i = first; i < A.n; i += stride) make_pending(&x[i]);
     for (int64_t i = first; i < lines; i += stride) A.line_state[i] = -1;
-    for (int64_t i = first; i < A.nz; i += stride) A.queue_next[i] = 0;
+    for (int64_t i = first; i < A.nz; i += stride) A.queue_next[i] = A.y_lo;
     if (first == 0) solve_status_reset(A.st);
 }
 
@@ -507,9 +510,8 @@ extern "C" cudaError_t domino_stencil_resident_blocks(domino_type type,
     return e;
 }
 
-extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
-                                                  const stencil_kernel_args *A, int variant,
-                                                  int blocks, const void *b, void *x)
+extern "C" cudaError_t domino_launch_stencil_reset(cudaStream_t stream, domino_type type,
+                                                   const stencil_kernel_args *A, int variant, void *x)
 {
     if (A->n == 0) return cudaSuccess;
     const bool flags = variant != DOMINO_STENCIL_COMPRESSED;
@@ -519,6 +521,22 @@ extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_ty
         stencil_reset_kernel<double><<<reset_blocks, 256, 0, stream>>>(*A, flags, (double *)x);
     else
         stencil_reset_kernel<float><<<reset_blocks, 256, 0, stream>>>(*A, flags, (float *)x);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t domino_launch_stencil_trsv(cudaStream_t stream, domino_type type,
+                                                  const stencil_kernel_args *A, int variant,
+                                                  int blocks, const void *b, void *x)
+{
+    cudaError_t e = domino_launch_stencil_reset(stream, type, A, variant, x);
+    return e ? e : domino_launch_stencil_solve(stream, type, A, variant, blocks, b, x);
+}
+
+extern "C" cudaError_t domino_launch_stencil_solve(cudaStream_t stream, domino_type type,
+                                                   const stencil_kernel_args *A, int variant,
+                                                   int blocks, const void *b, void *x)
+{
+    if (A->n == 0) return cudaSuccess;
     if (A->tile_u > 0) return domino_launch_stencil_tile(stream, type, A, blocks, b, x);
     stencil_kernel_args args = *A;
     void *params[4];

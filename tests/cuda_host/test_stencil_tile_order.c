@@ -8,7 +8,9 @@
  * line waits on lies in a tile ticketed before its own, or in its own tile
  * at a smaller or equal (u, z) position that is not its own (so the waits
  * inside a tile are acyclic, and across tiles only go to tiles held by
- * blocks that took their ticket earlier).
+ * blocks that took their ticket earlier).  Also for a slab of the solve
+ * over PEs (domino_dist_stencil: own lines y_lo <= y < y_hi; the others are
+ * ghost lines, read from x, never in a tile).
  *
  * It also checks that an upper triangle's offsets, in solve coordinates,
  * are numbered exactly as the lower triangle's (off-line offsets and
@@ -55,7 +57,7 @@ static int check_order(const stencil_kernel_args *A)
         else pos[order[p]] = p;
     }
     for (int z = 0; z < A->nz; z++)
-        for (int y = 0; y < A->ny; y++) {
+        for (int y = A->y_lo; y < A->y_hi; y++) {
             int lu, lz;
             int64_t t = tile_of(A, tiles_z, y, z, &lu, &lz);
             holds[t] = 1;
@@ -67,6 +69,7 @@ static int check_order(const stencil_kernel_args *A)
                 int wy = y + A->waity[w], wz = z + A->waitz[w];
                 if (A->waity[w] + A->tile_skew * A->waitz[w] > 0 || A->waitz[w] > 0) bad++;
                 if (wy < 0 || wy >= A->ny || wz < 0 || wz >= A->nz) continue;
+                if (wy < A->y_lo || wy >= A->y_hi) continue; /* a slab's ghost line: another PE's */
                 int nu, nz;
                 int64_t nt = tile_of(A, tiles_z, wy, wz, &nu, &nz);
                 if (pos[nt] < 0 || pos[nt] > pos[t]) bad++; /* waits on a later ticket */
@@ -126,17 +129,22 @@ int main(void)
                                                               fill ? DOMINO_UPPER : DOMINO_LOWER, &A, slot_of);
                 CHECK(s == DOMINO_SUCCESS);
                 if (s) continue;
-                for (int u = 1; u <= STENCIL_TILE_MAX_WARPS; u++)
-                    for (int z = 1; u * z <= STENCIL_TILE_MAX_WARPS; z++) {
-                        A.tile_u = u;
-                        A.tile_z = z;
-                        int bad = check_order(&A);
-                        CHECK(bad == 0);
-                        if (bad)
-                            fprintf(stderr, "  %s %dx%dx%d %s tile %dx%d: %d violations\n",
-                                    domino_stencil_name((domino_stencil)st), A.nx, A.ny, A.nz,
-                                    fill ? "upper" : "lower", u, z, bad);
-                    }
+                /* every line, then a slab's own lines (domino_dist_stencil) */
+                for (int slab = 0; slab < (A.ny >= 5 ? 2 : 1); slab++) {
+                    A.y_lo = slab ? 2 : 0;
+                    A.y_hi = slab ? A.ny - 1 : A.ny;
+                    for (int u = 1; u <= STENCIL_TILE_MAX_WARPS; u++)
+                        for (int z = 1; u * z <= STENCIL_TILE_MAX_WARPS; z++) {
+                            A.tile_u = u;
+                            A.tile_z = z;
+                            int bad = check_order(&A);
+                            CHECK(bad == 0);
+                            if (bad)
+                                fprintf(stderr, "  %s %dx%dx%d %s lines %d..%d tile %dx%d: %d violations\n",
+                                        domino_stencil_name((domino_stencil)st), A.nx, A.ny, A.nz,
+                                        fill ? "upper" : "lower", A.y_lo, A.y_hi - 1, u, z, bad);
+                        }
+                }
             }
     }
     return check_summary("test_stencil_tile_order");

@@ -2,7 +2,8 @@
  * problem, the single-GPU solves (cuSPARSE SpSV and domino's AUTO engine, on
  * PE 0's GPU), the unified-memory baseline (PE 0 drives all N GPUs), and the
  * NVSHMEM zero-copy and push solvers on the N PEs, contiguous and with 4,
- * 8, 16, 32 tasks per PE.  Every answer is checked against the CPU
+ * 8, 16, 32 tasks per PE, and (stencil problems) the structured solve
+ * by slabs of y over the PEs.  Every answer is checked against the CPU
  * reference before its time is reported; times are medians of the timed
  * solves (the largest over PEs for NVSHMEM). */
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
@@ -29,7 +30,10 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
 #define ANSWER_TOL 1e-8 /* forward error accepted against the CPU reference */
 
 /* what a configuration runs */
-typedef enum config_kind { K_CUSPARSE = 0, K_DOMINO = 1, K_UNIFIED = 2, K_ZEROCOPY = 3, K_PUSH = 4, K_PULL = 5 } config_kind;
+typedef enum config_kind {
+    K_CUSPARSE = 0, K_DOMINO = 1, K_UNIFIED = 2, K_ZEROCOPY = 3, K_PUSH = 4, K_PULL = 5,
+    K_SLABS = 6 /* domino_dist_stencil: the structured solve by slabs of y (stencil problems) */
+} config_kind;
 
 typedef struct dist_config {
     const char *name;  /* as typed in --engines and printed */
@@ -58,6 +62,7 @@ static const dist_config configs[] = {
     {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0},
     {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8},
     {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32},
+    {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -73,6 +78,7 @@ typedef struct dist_result {
     int32_t task_size;   /* of the plan */
     double remote_share; /* entries whose contribution crosses PEs, over all */
     char note[160];      /* why it failed */
+    int skipped;         /* 1: the configuration does not apply to the problem (not a failure) */
 } dist_result;
 
 /* 1 if name is in the comma-separated list (NULL: every name) */
@@ -134,9 +140,43 @@ static domino_status time_solves(domino_handle h, domino_dist_trsv T, const benc
     return s;
 }
 
+/* the slab solve of a generated stencil problem on every PE; a problem of
+ * another kind is skipped */
+static domino_status run_slabs(domino_handle h, domino_dist D, const bench_problem *p, const problem_spec *spec,
+                               int repeat, double *x, dist_result *r)
+{
+    domino_stencil_matrix *S = NULL;
+    domino_dist_stencil T = NULL;
+    double *times = NULL;
+    if (spec->kind != PROBLEM_STENCIL) {
+        r->skipped = 1;
+        snprintf(r->note, sizeof(r->note), "not a generated stencil");
+        return DOMINO_SUCCESS;
+    }
+    domino_status s = domino_stencil_from_csr(h, p->T, spec->nx, spec->ny, spec->nz, &S);
+    if (!s && !(times = malloc(sizeof(double) * (size_t)(repeat + 1)))) s = DOMINO_OUT_OF_MEMORY;
+    s = domino_dist_agree(h, D, s);
+    if (!s) s = domino_dist_stencil_make(h, D, S, p->solve.fill, &T);
+    domino_stencil_matrix_free(S); /* each PE's slab is on its GPU */
+    for (int k = 0; k <= repeat && !s; k++)
+        s = domino_dist_stencil_solve(h, T, p->solve.diag, p->b, x, k ? &times[k - 1] : NULL);
+    if (!s) {
+        int32_t own;
+        int tu, tz, warps;
+        r->seconds = bench_median(times, repeat);
+        r->error = forward_error(p->n, x, p->x_ref);
+        domino_dist_stencil_shape(T, &own, &tu, &tz, &warps);
+        if (tu > 0) snprintf(r->note, sizeof(r->note), "%d lines of y a PE, %dx%d tiles", own, tu, tz);
+        else snprintf(r->note, sizeof(r->note), "%d lines of y a PE, queues of %d warps", own, warps);
+    }
+    free(times);
+    domino_dist_stencil_free(T);
+    return s;
+}
+
 /* one configuration on every PE; fills r on PE 0 */
-static domino_status run_config(domino_handle h, domino_dist D, const bench_problem *p, const dist_config *c,
-                                const dist_bench_request *rq, double *x, dist_result *r)
+static domino_status run_config(domino_handle h, domino_dist D, const bench_problem *p, const problem_spec *spec,
+                                const dist_config *c, const dist_bench_request *rq, double *x, dist_result *r)
 {
     int rank = domino_dist_rank(D), npes = domino_dist_npes(D);
     domino_status s = DOMINO_SUCCESS;
@@ -155,6 +195,8 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
                 snprintf(r->note, sizeof(r->note), "%s", t.used);
             }
         }
+    } else if (c->kind == K_SLABS) {
+        s = run_slabs(h, D, p, spec, rq->repeat, x, r);
     } else if (c->kind == K_UNIFIED) {
         if (rank == 0) {
             s = make_plan(h, p, c, npes, 0, &plan);
@@ -220,13 +262,19 @@ static void report(const bench_problem *p, const problem_spec *spec, int npes, c
         int gpus = configs[c].kind <= K_DOMINO ? 1 : npes;
         double ms = r[c].seconds * 1e3, gbs = bytes / r[c].seconds * 1e-9;
         int ok = isfinite(r[c].seconds) && r[c].error <= ANSWER_TOL;
+        if (r[c].skipped) {
+            printf("  %-22s %4d  n/a: %s\n", configs[c].name, gpus, r[c].note);
+            continue;
+        }
         if (!ok) {
             printf("  %-22s %4d  FAILED: %s (error %.2e)\n", configs[c].name, gpus, r[c].note, r[c].error);
         } else {
             printf("  %-22s %4d %10.3f %8.1f %7.1f %8.2f %8.2f %8.2f %9.1e %6.3f %s\n", configs[c].name, gpus,
                    ms, gbs, copy_gbs > 0 ? 100 * gbs / copy_gbs : 0, base_um / r[c].seconds,
                    base_cus / r[c].seconds, base_dom / r[c].seconds, r[c].error, r[c].remote_share,
-                   configs[c].kind == K_DOMINO || configs[c].kind == K_PULL ? r[c].note : "");
+                   configs[c].kind == K_DOMINO || configs[c].kind == K_PULL || configs[c].kind == K_SLABS
+                       ? r[c].note
+                       : "");
         }
         if (csv)
             fprintf(csv, "%s,%d,%lld,%d,%.1f,%.3f,%s,%d,%d,%d,%.6e,%.2f,%.4f,%.4f,%.4f,%.3e,%.4f,%s\n",
@@ -334,12 +382,13 @@ int bench_dist_trsv_run(const dist_bench_request *rq)
             r[c].task_size = 0;
             r[c].remote_share = 0;
             r[c].note[0] = '\0';
-            if (run[c] && x) run_config(h, D, &p, &configs[c], rq, x, &r[c]);
+            r[c].skipped = 0;
+            if (run[c] && x) run_config(h, D, &p, &specs[k], &configs[c], rq, x, &r[c]);
             else if (run[c]) snprintf(r[c].note, sizeof(r[c].note), "out of host memory");
         }
         if (rank == 0) report(&p, &specs[k], npes, r, run, csv, copy_gbs);
         for (int c = 0; c < NCONFIGS; c++) /* a wrong answer fails the run; a solver that could not run does not */
-            if (run[c] && isfinite(r[c].seconds) && !(r[c].error <= ANSWER_TOL)) wrong++;
+            if (run[c] && !r[c].skipped && isfinite(r[c].seconds) && !(r[c].error <= ANSWER_TOL)) wrong++;
         free(x);
         bench_problem_free(&p);
     }
