@@ -259,8 +259,9 @@ cudaError_t domino_launch_spmm_chunks(cudaStream_t stream, domino_type type, int
 /* spmm_algorithm.c: 1 if a local product of a distributed SpMM with cols
  * columns runs on domino_launch_spmm_chunks, 0 for cusparseSpMM: the
  * environment's DOMINO_SPMM_LOCAL=chunks|cusparse (an experiment switch of
- * the benchmarks), else chunks up to DOMINO_SPMM_CHUNKS_MAX_COLS */
-int domino_spmm_local_chunks(int64_t cols);
+ * the benchmarks), else chunks up to DOMINO_SPMM_CHUNKS_MAX_COLS for the
+ * row-block algorithm's products (row_blocks = 1), cuSPARSE for the tiles' */
+int domino_spmm_local_chunks(int64_t cols, int row_blocks);
 /* dense_gpu.cu: B = a block of the pseudo-random dense matrix (domino_gen_dense's values) */
 cudaError_t domino_launch_gen_dense(cudaStream_t stream, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
                                     int64_t col0, int64_t cols, domino_type type, void *B, int64_t ldb);

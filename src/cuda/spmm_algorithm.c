@@ -17,11 +17,16 @@ cusparseSpMMAlg_t domino_spmm_algorithm(void)
     return CUSPARSE_SPMM_ALG_DEFAULT;
 }
 
-int domino_spmm_local_chunks(int64_t cols)
+int domino_spmm_local_chunks(int64_t cols, int row_blocks)
 {
     const char *v = getenv("DOMINO_SPMM_LOCAL");
     if (cols > DOMINO_SPMM_CHUNKS_MAX_COLS) return 0;
     if (v && !strcmp(v, "chunks")) return 1;
     if (v && !strcmp(v, "cusparse")) return 0;
-    return 1; /* up to 128 columns: 1.15x cuSPARSE at 128, 1.41x at 32 on one H200 (R-MAT 24) */
+    /* 4xH200, R-MAT 22, width 128: row blocks 3.58 ms with chunks, 3.90 with
+     * cuSPARSE; 4 x 4 tiles (short rows, products added up) stationary-C
+     * 18.36 ms with chunks, 8.83 with cuSPARSE (h200x4-drive-check,
+     * h200x4-slabs1).  One H200, R-MAT 24: chunks 1.15x cuSPARSE at 128
+     * columns, 1.39x at 32 (h200x4-spmm-chunks2). */
+    return row_blocks;
 }

@@ -77,10 +77,12 @@ static inline int column_in_place(const struct domino_dspmm_s *P, int j, int pe)
 
 /* out (rows x cols, row-major, on the compute stream) = beta out + the CSR
  * (rows x kr, nnz, int32 offsets) times b (kr x cols, row-major), with
- * cuSPARSE; the first DSPMM_TIMED products of a run are timed */
+ * cuSPARSE or the chunk kernel (domino_spmm_local_chunks: row_blocks = 1
+ * for the row-block algorithm's products); the first DSPMM_TIMED products
+ * of a run are timed */
 domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
                               int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
-                              void *out, int beta);
+                              void *out, int beta, int row_blocks);
 
 /* the state the drivers' operations (dist_spmm_drive.h) get on NVSHMEM */
 typedef struct dspmm_ctx {

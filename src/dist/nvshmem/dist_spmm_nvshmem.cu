@@ -380,9 +380,9 @@ static domino_status spmm_chunks_call(domino_handle h, struct domino_dspmm_s *P,
  * DSPMM_TIMED products of a run are timed */
 domino_status dspmm_spmm_call(domino_handle h, struct domino_dspmm_s *P, int64_t rows, int64_t kr, int64_t cols,
                                int64_t nnz, const int32_t *ptr, const int32_t *ind, const void *val, const void *b,
-                               void *out, int beta)
+                               void *out, int beta, int row_blocks)
 {
-    if (domino_spmm_local_chunks(cols)) return spmm_chunks_call(h, P, rows, cols, nnz, ptr, ind, val, b, out, beta);
+    if (domino_spmm_local_chunks(cols, row_blocks)) return spmm_chunks_call(h, P, rows, cols, nnz, ptr, ind, val, b, out, beta);
     cudaError_t e = cudaSuccess;
     if (!beta && rows * cols > 0)
         e = cudaMemsetAsync(out, 0, (size_t)(rows * cols) * domino_type_size(P->type), P->compute);
@@ -427,7 +427,8 @@ static domino_status product(domino_handle h, struct domino_dspmm_s *P, int q, i
 {
     cudaError_t e = cudaStreamWaitEvent(P->compute, P->got[q], 0);
     domino_status s = e ? domino_cuda_status(h, e, WHAT ": product")
-                        : dspmm_spmm_call(h, P, rows, kr, cols, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q], P->r_b[q], out, beta);
+                        : dspmm_spmm_call(h, P, rows, kr, cols, nnz, P->r_ptr[q], P->r_ind[q], P->r_val[q], P->r_b[q], out, beta,
+                                          0);
     e = cudaEventRecord(P->used[q], P->compute);
     if (!s && e) s = domino_cuda_status(h, e, WHAT ": product");
     return s;

@@ -136,7 +136,7 @@ static domino_status product_rows(domino_handle h, struct domino_dspmm_s *P, int
     int in_place = column_in_place(P, j, P->rank);
     const void *b = in_place ? (const void *)((char *)P->w_b + (size_t)P->at_b[j] * vs) : P->stack;
     void *c = (char *)P->w_c + (size_t)P->at_c[i * T + j] * vs;
-    domino_status s = dspmm_spmm_call(h, P, rows, P->k, cols, P->rnnz[i], ptr, ind, val, b, c, 0);
+    domino_status s = dspmm_spmm_call(h, P, rows, P->k, cols, P->rnnz[i], ptr, ind, val, b, c, 0, 1);
     if (!s && (e = cudaEventRecord(P->used[q], P->compute))) /* the product has read buffer q */
         s = domino_cuda_status(h, e, WHAT ": product");
     if (!s && !in_place && (e = cudaEventRecord(P->stack_used, P->compute)))
