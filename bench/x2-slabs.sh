@@ -18,4 +18,4 @@ grep -E "Test *#|tests passed|FAIL|failed" "$OUT/test.log" | tail -10
 source bench/suite-log.sh
 run_suite spmm spmm22-p$PES $PES 50 --lean --problem rmat:22 --widths 128 --repeat 5 --engines stationary-c,stationary-c+steal,stationary-c-rows
 run_suite trsv-dist d3n7-512-p$PES $PES ${S512:-110} --problem d3n7:512 --engines domino-1gpu,stencil-slabs --repeat 5
-run_suite trsv-dist big40-p$PES $PES ${BIG_S:-330} --problem d3n27:640 --engines domino-1gpu,stencil-slabs --repeat 3
+run_suite trsv-dist big40-p$PES $PES ${BIG_S:-400} --problem d3n27:640 --engines domino-1gpu,stencil-slabs --repeat 3
