@@ -16,6 +16,7 @@
 #include "domino.h"
 #include "dist/dist_slabs.h"
 #include "internal.h" /* domino_free */
+#include "stencil_random.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -23,38 +24,6 @@
 #include <string.h>
 
 static const double eps = 2.220446049250313e-16;
-
-/* a compact stencil matrix with random coefficients (centre dominant) */
-static domino_stencil_matrix *make_matrix(domino_handle h, domino_stencil st, int32_t nx, int32_t ny,
-                                          int32_t nz, unsigned seed)
-{
-    domino_matrix A = NULL;
-    domino_stencil_matrix *S = NULL;
-    CHECK_OK(h, domino_gen_stencil(h, st, nx, ny, nz, DOMINO_PART_FULL, DOMINO_FLOAT64, &A));
-    if (A) CHECK_OK(h, domino_stencil_from_csr(h, A, nx, ny, nz, &S));
-    domino_matrix_free(A);
-    if (!S) return NULL;
-    int64_t N = (int64_t)nx * ny * nz;
-    double *c = S->coef;
-    srand(seed);
-    for (int p = 0; p < S->npoints; p++) {
-        const int *o = S->offsets + 3 * p;
-        int centre = !o[0] && !o[1] && !o[2];
-        for (int64_t i = 0; i < N; i++)
-            if (c[p * N + i] != 0 || centre)
-                c[p * N + i] = centre ? 0 : -0.2 - 0.8 * rand() / (double)RAND_MAX;
-    }
-    for (int p = 0; p < S->npoints; p++) { /* centre = 1 + the sum of the others' magnitudes */
-        const int *o = S->offsets + 3 * p;
-        if (o[0] || o[1] || o[2]) continue;
-        for (int64_t i = 0; i < N; i++) {
-            double sum = 1;
-            for (int k = 0; k < S->npoints; k++) sum += fabs(c[k * N + i]);
-            c[p * N + i] = sum;
-        }
-    }
-    return S;
-}
 
 /* 1 if offset p of S is in the fill triangle (linear order: dz, dy, dx) */
 static int in_fill(const domino_stencil_matrix *S, int p, domino_fill fill)
@@ -104,30 +73,35 @@ static void solve_plane(const dist_slabs *P, const domino_stencil_matrix *L, int
 }
 
 /* the whole protocol for S over npes PEs; 1 when it matches the reference */
-static void run_case(domino_handle h, const domino_stencil_matrix *S, domino_fill fill, domino_diag diag,
-                     int npes, const char *name)
+static void run_case(domino_handle h, const domino_stencil_matrix *S, domino_fill fill,
+                     domino_diag diag, int npes, const char *name)
 {
     dist_slabs P;
     domino_stencil_matrix L[DIST_SLABS_MAX_PES];
     double *x[DIST_SLABS_MAX_PES];
     int64_t N = (int64_t)S->nx * S->ny * S->nz;
-    double *b = malloc(N * sizeof(double)), *xr = malloc(N * sizeof(double)), *full = malloc(N * sizeof(double));
+    double *b = malloc(N * sizeof(double)), *xr = malloc(N * sizeof(double)),
+           *full = malloc(N * sizeof(double));
     CHECK_OK(h, dist_slabs_make(h, "test", S, fill, npes, &P));
-    for (int64_t i = 0; i < N; i++) b[i] = 1 + (i % 7) * 0.25 - (i % 3) * 0.5;
+    for (int64_t i = 0; i < N; i++)
+        b[i] = 1 + (i % 7) * 0.25 - (i % 3) * 0.5;
     CHECK_OK(h, domino_ref_stencil_trsv(h, S, fill, diag, b, xr));
     int sum_own = 0;
     for (int q = 0; q < npes; q++) {
         int64_t Nl = (int64_t)S->nx * P.nyl[q] * S->nz;
         CHECK_OK(h, dist_slabs_slice(h, "test", S, &P, q, &L[q]));
         x[q] = malloc(Nl * sizeof(double));
-        for (int64_t i = 0; i < Nl; i++) x[q][i] = NAN;
+        for (int64_t i = 0; i < Nl; i++)
+            x[q][i] = NAN;
         sum_own += P.y0[q + 1] - P.y0[q];
         int32_t lo, hi, origin;
         dist_slabs_own(&P, q, fill == DOMINO_UPPER, &lo, &hi, &origin);
         CHECK(hi - lo == P.y0[q + 1] - P.y0[q]);
         /* local solve y 0 is whole-grid solve y `origin` */
-        int32_t real0 = fill == DOMINO_UPPER ? P.nyl[q] - 1 : 0; /* local real y of local solve y 0 */
-        int32_t whole = fill == DOMINO_UPPER ? S->ny - 1 - (real0 + P.origin[q]) : real0 + P.origin[q];
+        int32_t real0 =
+            fill == DOMINO_UPPER ? P.nyl[q] - 1 : 0; /* local real y of local solve y 0 */
+        int32_t whole =
+            fill == DOMINO_UPPER ? S->ny - 1 - (real0 + P.origin[q]) : real0 + P.origin[q];
         CHECK(whole == origin);
     }
     CHECK(sum_own == S->ny && P.y0[0] == 0 && P.y0[npes] == S->ny);
@@ -168,17 +142,19 @@ int main(void)
         domino_stencil st;
         int32_t nx, ny, nz;
     } grids[] = {
-        {DOMINO_D3N7, 9, 13, 6}, {DOMINO_D3N27, 7, 17, 5}, {DOMINO_D3N13, 8, 15, 6},
+        {DOMINO_D3N7, 9, 13, 6},  {DOMINO_D3N27, 7, 17, 5}, {DOMINO_D3N13, 8, 15, 6},
         {DOMINO_D3N33, 6, 14, 5}, {DOMINO_D2N5, 11, 19, 1}, {DOMINO_D2N9, 10, 12, 1},
     };
     for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++) {
-        domino_stencil_matrix *S = make_matrix(h, grids[g].st, grids[g].nx, grids[g].ny, grids[g].nz, 11 + (unsigned)g);
+        domino_stencil_matrix *S = stencil_random(h, grids[g].st, grids[g].nx, grids[g].ny,
+                                                  grids[g].nz, DOMINO_FLOAT64, 11 + (unsigned)g);
         if (!S) continue;
         for (int f = 0; f < 2; f++)
             for (int npes = 1; npes <= 6; npes++) {
                 domino_fill fill = f ? DOMINO_UPPER : DOMINO_LOWER;
                 dist_slabs P;
-                if (dist_slabs_make(NULL, "probe", S, fill, npes, &P)) { /* too many PEs for this grid */
+                if (dist_slabs_make(NULL, "probe", S, fill, npes,
+                                    &P)) { /* too many PEs for this grid */
                     CHECK(npes * 2 > grids[g].ny);
                     continue;
                 }
@@ -189,7 +165,7 @@ int main(void)
     }
 
     /* what a neighbour copies: D3N7 lower reads only the line below */
-    domino_stencil_matrix *S = make_matrix(h, DOMINO_D3N7, 4, 10, 3, 5);
+    domino_stencil_matrix *S = stencil_random(h, DOMINO_D3N7, 4, 10, 3, DOMINO_FLOAT64, 5);
     dist_slabs P;
     dist_slab_mirror m;
     if (S) {
@@ -213,7 +189,7 @@ int main(void)
         domino_stencil_matrix_free(S);
     }
     /* D3N13 reaches 2 lines of y: ny = 7 fits 3 PEs, not 4 */
-    S = make_matrix(h, DOMINO_D3N13, 5, 7, 4, 6);
+    S = stencil_random(h, DOMINO_D3N13, 5, 7, 4, DOMINO_FLOAT64, 6);
     if (S) {
         CHECK_OK(h, dist_slabs_make(h, "test", S, DOMINO_UPPER, 3, &P));
         CHECK(P.reach_below == 0 && P.reach_above == 2);

@@ -62,8 +62,11 @@ domino_status dist_slabs_slice(domino_handle h, const char *what, const domino_s
     size_t vsize = domino_type_size(S->type);
     size_t N = (size_t)S->nx * S->ny * S->nz, Nl = (size_t)S->nx * P->nyl[q] * S->nz;
     size_t plane = (size_t)S->nx * S->ny, lplane = (size_t)S->nx * P->nyl[q];
-    char *coef = domino_malloc((Nl > 0 ? Nl : 1) * (size_t)(S->npoints > 0 ? S->npoints : 1) * vsize);
-    if (!coef) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (PE %d's slab)", what, q);
+    char *coef =
+        domino_malloc((Nl > 0 ? Nl : 1) * (size_t)(S->npoints > 0 ? S->npoints : 1) * vsize);
+    if (!coef)
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (PE %d's slab)", what,
+                            q);
     /* the local lines of a plane are consecutive lines of the whole grid's plane */
     for (int p = 0; p < S->npoints; p++)
         for (int32_t z = 0; z < S->nz; z++)
@@ -105,6 +108,7 @@ void dist_slabs_own(const dist_slabs *P, int q, int upper, int32_t *y_lo, int32_
 int dist_slabs_owner(const dist_slabs *P, int32_t y)
 {
     int q = 0;
-    while (q < P->npes - 1 && y >= P->y0[q + 1]) q++;
+    while (q < P->npes - 1 && y >= P->y0[q + 1])
+        q++;
     return q;
 }

@@ -28,15 +28,15 @@ extern "C" {
 
 /* the slabs of one solve, alike on every PE */
 typedef struct dist_slabs {
-    int npes;                            /* PEs */
-    int32_t nx, ny, nz;                  /* the whole grid */
-    int32_t reach_below;                 /* lines of smaller y the triangle reads (-min dy) */
-    int32_t reach_above;                 /* lines of larger y it reads (max dy) */
-    int32_t y0[DIST_SLABS_MAX_PES + 1];  /* PE q owns real y in [y0[q], y0[q+1]) */
-    int32_t below[DIST_SLABS_MAX_PES];   /* ghost lines under PE q's own (0 on PE 0) */
-    int32_t above[DIST_SLABS_MAX_PES];   /* ghost lines over them (0 on the last PE) */
-    int32_t nyl[DIST_SLABS_MAX_PES];     /* local ny: below + own + above */
-    int32_t origin[DIST_SLABS_MAX_PES];  /* global real y of local real y 0 */
+    int npes;                           /* PEs */
+    int32_t nx, ny, nz;                 /* the whole grid */
+    int32_t reach_below;                /* lines of smaller y the triangle reads (-min dy) */
+    int32_t reach_above;                /* lines of larger y it reads (max dy) */
+    int32_t y0[DIST_SLABS_MAX_PES + 1]; /* PE q owns real y in [y0[q], y0[q+1]) */
+    int32_t below[DIST_SLABS_MAX_PES];  /* ghost lines under PE q's own (0 on PE 0) */
+    int32_t above[DIST_SLABS_MAX_PES];  /* ghost lines over them (0 on the last PE) */
+    int32_t nyl[DIST_SLABS_MAX_PES];    /* local ny: below + own + above */
+    int32_t origin[DIST_SLABS_MAX_PES]; /* global real y of local real y 0 */
 } dist_slabs;
 
 /* One neighbour PE that keeps a copy of some of this PE's lines: its
@@ -77,8 +77,8 @@ int dist_slabs_owner(const dist_slabs *P, int32_t y);
 
 /* the row, in the local grid of a neighbour with mirror m, of local row
  * (x, y, z) (real coordinates) of this PE (host and kernels) */
-static inline DIST_SLABS_HD int64_t dist_slab_mirror_row(const dist_slab_mirror *m, int32_t nx, int32_t x,
-                                           int32_t y, int32_t z)
+static inline DIST_SLABS_HD int64_t dist_slab_mirror_row(const dist_slab_mirror *m, int32_t nx,
+                                                         int32_t x, int32_t y, int32_t z)
 {
     return (int64_t)x + (int64_t)nx * ((int64_t)(y + m->dy) + (int64_t)m->ny * z);
 }

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 #include "domino.h"
+#include "stencil_random.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,49 +21,9 @@
 static const double eps64 = 2.220446049250313e-16;
 static const double eps32 = 1.1920929e-07;
 
-/* a compact stencil matrix of `type` with random coefficients, centre
- * dominant (the same on every PE: a fixed seed) */
-static domino_stencil_matrix *make_matrix(domino_handle h, domino_stencil st, int32_t nx, int32_t ny,
-                                          int32_t nz, domino_type type, unsigned seed)
-{
-    domino_matrix A = NULL;
-    domino_stencil_matrix *S = NULL;
-    CHECK_OK(h, domino_gen_stencil(h, st, nx, ny, nz, DOMINO_PART_FULL, DOMINO_FLOAT64, &A));
-    if (A) CHECK_OK(h, domino_stencil_from_csr(h, A, nx, ny, nz, &S));
-    domino_matrix_free(A);
-    if (!S) return NULL;
-    int64_t N = (int64_t)nx * ny * nz;
-    double *c = S->coef;
-    int centre = -1;
-    srand(seed);
-    for (int p = 0; p < S->npoints; p++) {
-        const int *o = S->offsets + 3 * p;
-        if (!o[0] && !o[1] && !o[2]) centre = p;
-        else
-            for (int64_t i = 0; i < N; i++)
-                if (c[p * N + i] != 0) c[p * N + i] = -0.2 - 0.8 * rand() / (double)RAND_MAX;
-    }
-    for (int64_t i = 0; i < N && centre >= 0; i++) {
-        double sum = 1;
-        for (int p = 0; p < S->npoints; p++)
-            if (p != centre) sum += fabs(c[p * N + i]);
-        c[centre * N + i] = sum;
-    }
-    if (type == DOMINO_FLOAT32) { /* the same values rounded */
-        float *f = malloc((size_t)(S->npoints * N) * sizeof(float));
-        if (f) {
-            for (int64_t i = 0; i < S->npoints * N; i++) f[i] = (float)c[i];
-            free(S->coef);
-            S->coef = f;
-            S->type = DOMINO_FLOAT32;
-        }
-    }
-    return S;
-}
-
 /* two solves of the slab object of S against the CPU reference */
-static void check_case(domino_handle h, domino_dist D, const domino_stencil_matrix *S, domino_fill fill,
-                       domino_diag diag, const char *name)
+static void check_case(domino_handle h, domino_dist D, const domino_stencil_matrix *S,
+                       domino_fill fill, domino_diag diag, const char *name)
 {
     int rank = domino_dist_rank(D), npes = domino_dist_npes(D);
     int64_t N = (int64_t)S->nx * S->ny * S->nz;
@@ -74,8 +35,10 @@ static void check_case(domino_handle h, domino_dist D, const domino_stencil_matr
     for (int round = 0; round < 2 && T && b && x && xr; round++) {
         for (int64_t i = 0; i < N; i++) {
             double v = 1 + ((i * 7 + round) % 11) * 0.125 - (i % 5) * 0.25;
-            if (dbl) ((double *)b)[i] = v;
-            else ((float *)b)[i] = (float)v;
+            if (dbl)
+                ((double *)b)[i] = v;
+            else
+                ((float *)b)[i] = (float)v;
         }
         memset(x, 0xff, N * vs);
         CHECK_OK(h, domino_ref_stencil_trsv(h, S, fill, diag, b, xr));
@@ -92,8 +55,9 @@ static void check_case(domino_handle h, domino_dist D, const domino_stencil_matr
         double tol = 64 * (dbl ? eps64 : eps32) * scale;
         if (!(err <= tol))
             fprintf(stderr, "PE %d/%d %s %s %s %s round %d: error %.3e\n", rank, npes, name,
-                    fill == DOMINO_UPPER ? "upper" : "lower", diag == DOMINO_UNIT ? "unit" : "non-unit",
-                    dbl ? "double" : "float", round, err / scale);
+                    fill == DOMINO_UPPER ? "upper" : "lower",
+                    diag == DOMINO_UNIT ? "unit" : "non-unit", dbl ? "double" : "float", round,
+                    err / scale);
         CHECK(err <= tol);
     }
     domino_dist_stencil_free(T);
@@ -121,18 +85,20 @@ static int pe_main(const domino_launch_info *info, void *arg)
         int32_t nx, ny, nz;
         const char *tile; /* DOMINO_STENCIL_TILE while the object is made, NULL: unset */
     } grids[] = {
-        {DOMINO_D3N7, 45, 37, 12, NULL},  {DOMINO_D3N27, 40, 35, 11, NULL}, {DOMINO_D3N27, 33, 29, 9, "0"},
-        {DOMINO_D3N13, 38, 41, 10, NULL}, {DOMINO_D2N5, 70, 66, 1, NULL},
+        {DOMINO_D3N7, 45, 37, 12, NULL}, {DOMINO_D3N27, 40, 35, 11, NULL},
+        {DOMINO_D3N27, 33, 29, 9, "0"},  {DOMINO_D3N13, 38, 41, 10, NULL},
+        {DOMINO_D2N5, 70, 66, 1, NULL},
     };
     for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); g++)
         for (int type = 0; type < 2; type++) {
             domino_type t = type ? DOMINO_FLOAT32 : DOMINO_FLOAT64;
-            domino_stencil_matrix *S =
-                make_matrix(h, grids[g].st, grids[g].nx, grids[g].ny, grids[g].nz, t, 3 + (unsigned)g);
+            domino_stencil_matrix *S = stencil_random(h, grids[g].st, grids[g].nx, grids[g].ny,
+                                                      grids[g].nz, t, 3 + (unsigned)g);
             if (!S) continue;
             if (grids[g].tile) setenv("DOMINO_STENCIL_TILE", grids[g].tile, 1);
             for (int f = 0; f < 2; f++)
-                check_case(h, D, S, f ? DOMINO_UPPER : DOMINO_LOWER, (f + type) % 2 ? DOMINO_UNIT : DOMINO_NON_UNIT,
+                check_case(h, D, S, f ? DOMINO_UPPER : DOMINO_LOWER,
+                           (f + type) % 2 ? DOMINO_UNIT : DOMINO_NON_UNIT,
                            domino_stencil_name(grids[g].st));
             unsetenv("DOMINO_STENCIL_TILE");
             domino_stencil_matrix_free(S);
@@ -140,7 +106,8 @@ static int pe_main(const domino_launch_info *info, void *arg)
 
     domino_dist_stencil T = NULL;
     /* a grid too thin for the PEs (D3N13 reaches 2 lines of y): refused on every PE */
-    domino_stencil_matrix *S = make_matrix(h, DOMINO_D3N13, 8, 2 * npes - 1, 4, DOMINO_FLOAT64, 1);
+    domino_stencil_matrix *S =
+        stencil_random(h, DOMINO_D3N13, 8, 2 * npes - 1, 4, DOMINO_FLOAT64, 1);
     if (S && npes > 1) {
         CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_dist_stencil_make(h, D, S, DOMINO_LOWER, &T));
         CHECK(T == NULL && strstr(domino_last_error(h), "at most") != NULL);
@@ -148,14 +115,16 @@ static int pe_main(const domino_launch_info *info, void *arg)
     domino_stencil_matrix_free(S);
     CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_dist_stencil_make(h, D, NULL, DOMINO_LOWER, &T));
     /* PE 0 alone asks for a bad fill: the others learn it from agreement */
-    S = make_matrix(h, DOMINO_D3N7, 16, 4 * npes, 6, DOMINO_FLOAT64, 2);
+    S = stencil_random(h, DOMINO_D3N7, 16, 4 * npes, 6, DOMINO_FLOAT64, 2);
     if (S) {
-        domino_status s = domino_dist_stencil_make(h, D, S, rank == 0 ? (domino_fill)7 : DOMINO_LOWER, &T);
+        domino_status s =
+            domino_dist_stencil_make(h, D, S, rank == 0 ? (domino_fill)7 : DOMINO_LOWER, &T);
         CHECK(s == DOMINO_INVALID_VALUE && T == NULL);
         if (rank != 0) CHECK(strstr(domino_last_error(h), "PE 0 failed") != NULL);
         /* a zero centre at (3, last y, 2) of the whole grid: the last PE's
          * slab; every PE reports it with its row of the whole grid */
-        int64_t N = (int64_t)S->nx * S->ny * S->nz, row = 3 + (int64_t)S->nx * (S->ny - 1 + (int64_t)S->ny * 2);
+        int64_t N = (int64_t)S->nx * S->ny * S->nz,
+                row = 3 + (int64_t)S->nx * (S->ny - 1 + (int64_t)S->ny * 2);
         for (int p = 0; p < S->npoints; p++) {
             const int *o = S->offsets + 3 * p;
             if (!o[0] && !o[1] && !o[2]) ((double *)S->coef)[p * N + row] = 0;
@@ -165,7 +134,8 @@ static int pe_main(const domino_launch_info *info, void *arg)
         if (T && b && x) {
             char want[64];
             snprintf(want, sizeof want, "row %lld (x,y,z = 3,%d,2)", (long long)row, S->ny - 1);
-            CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_dist_stencil_solve(h, T, DOMINO_NON_UNIT, b, x, NULL));
+            CHECK_STATUS(h, DOMINO_ZERO_PIVOT,
+                         domino_dist_stencil_solve(h, T, DOMINO_NON_UNIT, b, x, NULL));
             if (rank == npes - 1) CHECK(strstr(domino_last_error(h), want) != NULL);
             /* unit: the centre is not read, the solve goes through */
             CHECK_OK(h, domino_dist_stencil_solve(h, T, DOMINO_UNIT, b, x, NULL));
