@@ -7,7 +7,8 @@
  *    upper, unit and not, double and float, grids that do not divide by the
  *    PEs, random coefficients, two solves per object;
  *  - refusals on every PE alike: a grid too thin for the PEs, a NULL S, one
- *    PE with a bad fill; a zero pivot named by its row of the whole grid. */
+ *    PE with a bad fill; a zero pivot named by its row of the whole grid; a
+ *    solve that outlives DOMINO_DIST_TIMEOUT_S ends with DOMINO_TIMEOUT. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 #include "domino.h"
@@ -141,6 +142,24 @@ static int pe_main(const domino_launch_info *info, void *arg)
             CHECK_OK(h, domino_dist_stencil_solve(h, T, DOMINO_UNIT, b, x, NULL));
         }
         domino_dist_stencil_free(T);
+        free(b);
+        free(x);
+        domino_stencil_matrix_free(S);
+    }
+    /* a solve that outlives DOMINO_DIST_TIMEOUT_S: DOMINO_TIMEOUT on every
+     * PE, no hang (what a PE whose launch failed would leave the others) */
+    S = stencil_random(h, DOMINO_D3N27, 64, 16 * npes, 32, DOMINO_FLOAT64, 4);
+    if (S) {
+        int64_t N = (int64_t)S->nx * S->ny * S->nz;
+        double *b = calloc((size_t)N, sizeof(double)), *x = calloc((size_t)N, sizeof(double));
+        CHECK_OK(h, domino_dist_stencil_make(h, D, S, DOMINO_LOWER, &T));
+        if (T && b && x) {
+            setenv("DOMINO_DIST_TIMEOUT_S", "1e-7", 1);
+            CHECK_STATUS(h, DOMINO_TIMEOUT,
+                         domino_dist_stencil_solve(h, T, DOMINO_NON_UNIT, b, x, NULL));
+            unsetenv("DOMINO_DIST_TIMEOUT_S");
+        }
+        domino_dist_stencil_free(T); /* after a timeout T is only freed */
         free(b);
         free(x);
         domino_stencil_matrix_free(S);

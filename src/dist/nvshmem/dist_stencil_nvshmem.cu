@@ -13,14 +13,18 @@
  *
  * The kernels call no NVSHMEM function, so they start with a plain launch
  * once every PE is ready; a kernel that waits on another PE only needs that
- * PE's kernel to run, which the meeting before the launches ensures for
- * every PE whose launch succeeds. */
+ * PE's kernel to run.  Should one PE's launch fail, the others' kernels
+ * would wait on it forever: the host watches its kernel and gives up after
+ * DOMINO_DIST_TIMEOUT_S seconds (60) with DOMINO_TIMEOUT, which every PE
+ * then learns (the kernel still spinning ends with the process). */
 #include "stencil_gpu.h"
 #include "dist/nvshmem/dist_runtime.h"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define WHAT "domino_dist_stencil_make"
@@ -153,6 +157,24 @@ failed:
     return s;
 }
 
+/* Wait for the stream like cudaStreamSynchronize (polling, so the time
+ * stays exact), but give up after DOMINO_DIST_TIMEOUT_S seconds (60). */
+static cudaError_t wait_solve(cudaStream_t stream, double t0, int *timed_out)
+{
+    double limit = 60.0;
+    const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
+    if (env && atof(env) > 0) limit = fmin(atof(env), 1e9);
+    *timed_out = 0;
+    for (;;) {
+        cudaError_t e = cudaStreamQuery(stream);
+        if (e != cudaErrorNotReady) return e;
+        if (domino_wtime() - t0 > limit) {
+            *timed_out = 1;
+            return cudaSuccess;
+        }
+    }
+}
+
 /* the solve's status on this PE: a zero pivot named by its row of the
  * whole grid */
 static domino_status solve_status(domino_handle h, struct domino_dist_stencil_s *T, cudaStream_t stream)
@@ -203,10 +225,17 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     }
     if ((s = domino_dist_agree(h, D, s))) return s; /* nobody starts unless all are reset */
     double t0 = domino_wtime();
+    int timed_out = 0;
     e = domino_launch_stencil_solve(gpu->stream, T->type, &A, variant, T->blocks, T->b, T->x);
-    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (!e) e = wait_solve(gpu->stream, t0, &timed_out);
     double mine = domino_wtime() - t0, worst = 0;
-    s = e ? domino_cuda_status(h, e, fn) : solve_status(h, T, gpu->stream);
+    if (timed_out)
+        s = domino_error(h, DOMINO_TIMEOUT,
+                         "%s: PE %d: the solve did not end within %.0f s (a neighbour PE's kernel "
+                         "never delivered its ghost lines)",
+                         fn, T->pe, mine);
+    else
+        s = e ? domino_cuda_status(h, e, fn) : solve_status(h, T, gpu->stream);
     if ((s = domino_dist_agree(h, D, s))) return s; /* every kernel has ended */
     s = domino_dist_max(h, D, mine, &worst);
     if ((s = domino_dist_agree(h, D, s))) return s;
