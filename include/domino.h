@@ -603,7 +603,9 @@ void domino_summa_gpu_spgemm_free(domino_summa_spgemm S);
 typedef enum domino_dist_solver {
     DOMINO_DIST_UNIFIED = 0,  /* Algorithm 2: one process drives plan->npes GPUs; the counts
                                  and sums of contributions that cross GPUs in managed memory,
-                                 system-scope atomics (the baseline) */
+                                 system-scope atomics (the baseline), mapped on every GPU
+                                 (DOMINO_DIST_UM_PLAIN=1: no advice, pages migrate on
+                                 faults) */
     DOMINO_DIST_ZEROCOPY = 1, /* Algorithm 3: PE q keeps its contributions in its own symmetric
                                  arrays; the owner of a row reads every PE's count (one lane
                                  per PE) and then the sums: read-only communication */

@@ -4,9 +4,13 @@
  * device-local arrays, one that crosses GPUs to counts and sums in managed
  * memory, with system-scope atomics.  The managed arrays are mapped on every
  * GPU (cudaMemAdviseSetAccessedBy) so that they are read and updated in
- * place over NVLink instead of migrating on every fault. */
+ * place over NVLink instead of migrating on every fault; with
+ * DOMINO_DIST_UM_PLAIN=1 (an experiment switch of the benchmarks) they are
+ * left without advice, unified memory adopted directly: pages migrate to
+ * the GPU that faults on them. */
 #include "dist_trsv_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define WHAT "domino_dist_trsv_unified"
@@ -99,9 +103,12 @@ static domino_status setup_gpu(domino_handle h, struct domino_dist_trsv_s *T, do
     here.type = cudaMemLocationTypeDevice;
     here.id = g;
     if ((e = cudaMalloc((void **)&G->l_in, n * sizeof(int) + 1)) ||
-        (e = cudaMalloc((void **)&G->l_sum, n * sizeof(double) + 1)) ||
-        (e = cudaMemAdvise(T->m_in, n * sizeof(int) + 1, cudaMemAdviseSetAccessedBy, here)) ||
-        (e = cudaMemAdvise(T->m_sum, n * sizeof(double) + 1, cudaMemAdviseSetAccessedBy, here)))
+        (e = cudaMalloc((void **)&G->l_sum, n * sizeof(double) + 1)))
+        return domino_cuda_status(h, e, WHAT);
+    const char *plain = getenv("DOMINO_DIST_UM_PLAIN");
+    if (!(plain && !strcmp(plain, "1")) &&
+        ((e = cudaMemAdvise(T->m_in, n * sizeof(int) + 1, cudaMemAdviseSetAccessedBy, here)) ||
+         (e = cudaMemAdvise(T->m_sum, n * sizeof(double) + 1, cudaMemAdviseSetAccessedBy, here))))
         return domino_cuda_status(h, e, WHAT);
     int *src_in[2] = {G->l_in, T->m_in}, *dst_in[DIST_MAX_GPUS];
     double *src_sum[2] = {G->l_sum, T->m_sum}, *dst_sum[DIST_MAX_GPUS];

@@ -43,26 +43,28 @@ typedef struct dist_config {
     int level_order;   /* components taken level by level */
     int tied;          /* 1: task size tied to the level width (domino_dist_level_task_size) */
     int lanes;         /* PULL: lanes per row (0: the plan's, from the levels) */
+    int plain;         /* UNIFIED: managed memory without advice (DOMINO_DIST_UM_PLAIN=1) */
 } dist_config;
 
 static const dist_config configs[] = {
-    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0, 0},
-    {"um", K_UNIFIED, 0, 1, 0, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0, 0},
-    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0, 0},
-    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0, 0},
-    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0, 0},
-    {"push-tasks4", K_PUSH, 1, 4, 0, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0, 0},
-    {"push-tasks16", K_PUSH, 1, 16, 0, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0, 0},
-    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0, 0},
-    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0, 0},
-    {"pull", K_PULL, 0, 1, 0, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0, 0},
-    {"pull-level", K_PULL, 0, 1, 1, 0, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0, 0},
-    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1, 0}, {"pull-tied-level", K_PULL, 1, 8, 1, 1, 0},
-    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0},
-    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0},
-    {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8},
-    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32},
-    {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0},
+    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0, 0, 0},
+    {"um", K_UNIFIED, 0, 1, 0, 0, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 0},
+    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0, 0, 0},
+    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0, 0, 0},
+    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0, 0, 0},
+    {"push-tasks4", K_PUSH, 1, 4, 0, 0, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0, 0, 0},
+    {"push-tasks16", K_PUSH, 1, 16, 0, 0, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0, 0, 0},
+    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0, 0, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0, 0, 0},
+    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0, 0, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0, 0, 0},
+    {"pull", K_PULL, 0, 1, 0, 0, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0, 0, 0},
+    {"pull-level", K_PULL, 0, 1, 1, 0, 0, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0, 0, 0},
+    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1, 0, 0}, {"pull-tied-level", K_PULL, 1, 8, 1, 1, 0, 0},
+    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0, 0},
+    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0, 0},
+    {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16, 0}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8, 0},
+    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4, 0}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32, 0},
+    {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0, 0},
+    {"um-plain", K_UNIFIED, 0, 1, 0, 0, 0, 1},      {"um-plain-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -200,7 +202,9 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
     } else if (c->kind == K_UNIFIED) {
         if (rank == 0) {
             s = make_plan(h, p, c, npes, 0, &plan);
+            if (c->plain) setenv("DOMINO_DIST_UM_PLAIN", "1", 1);
             if (!s) s = domino_dist_trsv_unified(h, p->solve.fill, p->solve.diag, p->T, plan, &T);
+            if (c->plain) unsetenv("DOMINO_DIST_UM_PLAIN");
             if (!s) s = time_solves(h, T, p, rq->repeat, x, r);
         }
     } else {
@@ -232,7 +236,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
 static void report_budget(domino_handle h, const bench_problem *p, int npes, int64_t budget_mb)
 {
     domino_dist_plan *plan = NULL;
-    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0, 0};
+    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0, 0, 0};
     domino_status s1 = make_plan(h, p, &tp8, 1, budget_mb, &plan);
     printf("# budget %lld MiB per GPU: on 1 GPU %s", (long long)budget_mb,
            s1 ? "does not fit" : "fits");
