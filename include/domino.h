@@ -1121,9 +1121,12 @@ domino_status domino_dist_stencil_make(domino_handle h, domino_dist D, const dom
  * the solve proper (from the start of the kernels, after the slabs were
  * reset and the PEs met, to the end of the last), the largest over PEs.
  * A zero pivot (non-unit) is DOMINO_ZERO_PIVOT naming the row of the whole
- * grid and its (x,y,z), on every PE.  A solve whose kernel has not ended
- * after DOMINO_DIST_TIMEOUT_S seconds (60; a PE whose launch failed leaves
- * the others waiting) ends with DOMINO_TIMEOUT on every PE; free T then. */
+ * grid and its (x,y,z) on the PE that owns it (the others name that PE).
+ * A solve whose kernel has not ended after DOMINO_DIST_TIMEOUT_S seconds
+ * (60; a PE whose launch failed leaves the others waiting) has its waits
+ * ended and fails with DOMINO_TIMEOUT on every PE; T stays usable, unless
+ * a kernel did not stop even then (later solves: DOMINO_INVALID_OBJECT;
+ * free T, whose device memory is then left to the process's end). */
 domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, domino_diag diag,
                                         const void *b, void *x, double *seconds);
 /* lines of y each PE owns, and the kernel it runs: tile_u x tile_z lines a

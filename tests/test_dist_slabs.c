@@ -89,7 +89,9 @@ static void run_case(domino_handle h, const domino_stencil_matrix *S, domino_fil
     int sum_own = 0;
     for (int q = 0; q < npes; q++) {
         int64_t Nl = (int64_t)S->nx * P.nyl[q] * S->nz;
-        CHECK_OK(h, dist_slabs_slice(h, "test", S, &P, q, &L[q]));
+        CHECK_OK(h, dist_slabs_slice(h, "test", S, &P, q, fill, &L[q]));
+        for (int p = 0; p < L[q].npoints; p++) /* the triangle's offsets only */
+            CHECK(in_fill(&L[q], p, fill));
         x[q] = malloc(Nl * sizeof(double));
         for (int64_t i = 0; i < Nl; i++)
             x[q][i] = NAN;

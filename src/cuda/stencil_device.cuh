@@ -101,14 +101,16 @@ __device__ __forceinline__ void store_relaxed_sys(float *p, float v)
     asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
 }
 
-/* 1 if a slab's lines are copied by a neighbour PE (domino_dist_stencil) */
-__device__ __forceinline__ bool mirrored(const stencil_kernel_args &A)
+/* slab kernels: the host asked to end the waits on other PEs */
+__device__ __forceinline__ bool slab_aborted(const stencil_kernel_args &A)
 {
-    return A.mirror_x[0] != NULL || A.mirror_x[1] != NULL;
+    return *A.abort != 0;
 }
 
-/* Slab solve over PEs: the published x_i of point xl of line (y, z) (solve
- * coordinates) also into each neighbour PE that keeps a copy of the line.
+/* Slab solve over PEs (the SLAB instances of the kernels only, so the
+ * single-GPU ones carry none of it): the published x_i of point xl of line
+ * (y, z) (solve coordinates) also into each neighbour PE that keeps a copy
+ * of the line.
  * There too the value is its own flag (the neighbour's reset made the copy
  * pending), so one single-copy-atomic store, at system scope, is all. */
 template <typename T>

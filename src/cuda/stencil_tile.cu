@@ -83,7 +83,7 @@ __device__ __forceinline__ T line_load(const stencil_kernel_args &A, const T *x,
  * the values land (plus at most one back-off), not a poll then a load.  For a line of the tile, lanes 0..nwait-1 first
  * wait on its progress word, then the warp reads the line buffer.  Only
  * the points of an offset enter the sum (the others may be pending). */
-template <typename T, int W, int ORDER>
+template <typename T, int W, int ORDER, bool SLAB>
 __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T *__restrict__ b,
                                           T *x, T *xs, volatile int *done, int me, int y, int z,
                                           int u0, int z0)
@@ -135,7 +135,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                 v[w] = xa >= 0 && xa < A.nx ? buf[xa] : (T)0;
                 e[w] = lane < 2 && xb < A.nx ? buf[xb] : (T)0;
             }
-        unsigned ns = 32;
+        unsigned ns = 32, rounds = 0;
         for (;;) { /* other tiles: the points the chunk needs, until none is pending */
             bool missing = false;
 #pragma unroll
@@ -146,6 +146,8 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                     missing |= lane < 2 && xb <= need && is_pending(e[w]);
                 }
             if (!__any_sync(FULL_MASK, missing)) break;
+            /* a slab: every 256 rounds, whether the host ended the waits on other PEs */
+            if (SLAB && (++rounds & 255) == 0 && __any_sync(FULL_MASK, slab_aborted(A))) break;
             back_off(&ns, A.tile_poll_cap);
 #pragma unroll
             for (int w = 0; w < W; w++)
@@ -172,7 +174,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         T xi = recurrence_scan<T, ORDER>(sum * inv, -m1 * inv, -m2 * inv, carry1, carry2);
         if (valid) {
             store_relaxed(&x[row], publishable(xi));
-            if (mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
+            if (SLAB) mirror_value(A, xl, y, z, publishable(xi));
             mine[xl] = xi;
         }
         carry1 = __shfl_sync(FULL_MASK, xi, 31);
@@ -188,7 +190,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
 /* Blocks of 32 tile_u tile_z threads take tiles from the ticket until none
  * is left.  Dynamic shared memory: the progress words (TILE_MAX_WARPS ints,
  * padded to 128 bytes), then one line buffer of nx values per warp. */
-template <typename T, int W, int ORDER>
+template <typename T, int W, int ORDER, bool SLAB>
 __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
     stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
@@ -208,20 +210,22 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
         const int32_t tile = __ldg(&A.tile_order[t]);
         const int u0 = (tile / tiles_z) * A.tile_u, z0 = (tile % tiles_z) * A.tile_z;
         const int z = z0 + lz, y = u0 + lu - A.tile_skew * z;
-        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER>(A, b, x, xs, done, w, y, z, u0, z0);
+        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER, SLAB>(A, b, x, xs, done, w, y, z, u0, z0);
         __syncthreads(); /* every warp done with the buffers */
         if (lane == 0) done[w] = -1;
     }
 }
 
-/* the kernel for A: neighbour lines held (2, 4 or 6), in-line order */
-#define TILE_KERNEL(W, O) (const void *)stencil_tile_kernel<T, W, O>
-#define TILE_KERNELS(O)                                                                       \
-    (A->nwait <= 2 ? TILE_KERNEL(2, O) : A->nwait <= 4 ? TILE_KERNEL(4, O) : TILE_KERNEL(6, O))
+/* the kernel for A: neighbour lines held (2, 4 or 6), in-line order, a
+ * slab of the solve over PEs (A->abort set) or not */
+#define TILE_KERNEL(W, O, S) (const void *)stencil_tile_kernel<T, W, O, S>
+#define TILE_KERNELS(O, S)                                                                    \
+    (A->nwait <= 2 ? TILE_KERNEL(2, O, S) : A->nwait <= 4 ? TILE_KERNEL(4, O, S) : TILE_KERNEL(6, O, S))
 
 template <typename T> static const void *tile_kernel_of(const stencil_kernel_args *A)
 {
-    return A->order >= 2 ? TILE_KERNELS(2) : TILE_KERNELS(1);
+    if (A->abort) return A->order >= 2 ? TILE_KERNELS(2, true) : TILE_KERNELS(1, true);
+    return A->order >= 2 ? TILE_KERNELS(2, false) : TILE_KERNELS(1, false);
 }
 
 static const void *kernel_of(domino_type type, const stencil_kernel_args *A)

@@ -100,7 +100,7 @@ __device__ __forceinline__ void wait_lines(const stencil_kernel_args &A, int y, 
  * every lane on every neighbour keeps the polling traffic off L2; the
  * values stored with it are checked again as they are read (rarely still
  * pending: the lanes of a chunk store together). */
-template <typename T>
+template <typename T, bool SLAB>
 __device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, const T *x, int y,
                                                  int z, int x0)
 {
@@ -110,7 +110,11 @@ __device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, c
         int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
         if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz && need >= 0) {
             const T *v = &x[real_row(A, (wy + (int64_t)A.ny * wz) * A.nx + need)];
-            while (is_pending(load_relaxed(v))) __nanosleep(32);
+            unsigned rounds = 0;
+            while (is_pending(load_relaxed(v))) {
+                if (SLAB && (++rounds & 255) == 0 && slab_aborted(A)) break;
+                __nanosleep(32);
+            }
         }
     }
     __syncwarp();
@@ -254,7 +258,7 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
 
 /* One lane's equation from the compact form: coefficients were fetched
  * before the waits; the neighbour loads are issued together. */
-template <typename T, int K>
+template <typename T, int K, bool SLAB>
 __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, const T *x, bool flags,
                                                const T *cval, int64_t r, int xl, int y, int z,
                                                T *sum)
@@ -267,7 +271,7 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
         xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
     }
-    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap);
+    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap, SLAB ? A.abort : NULL);
 #pragma unroll
     for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
@@ -300,7 +304,7 @@ __device__ __forceinline__ void prefetch_csr(const stencil_kernel_args &A, const
  * by (shift_y y + shift_z z) mod 32 points, so that the chunk a neighbour
  * line waits for ends exactly where it is needed, not up to 31 points
  * later. */
-template <typename T, int K, int ORDER, bool COMPACT>
+template <typename T, int K, int ORDER, bool COMPACT, bool SLAB>
 __global__ void __launch_bounds__(STENCIL_BLOCK)
     stencil_line_kernel(const stencil_kernel_args A, int variant, const T *__restrict__ b, T *x)
 {
@@ -346,11 +350,11 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                                         &diag, &m1, &m2, &found_diag);
             }
             if (!flags) wait_lines(A, y, z, x0);
-            else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
+            else if (scan && A.noff > 4) wait_last_values<T, SLAB>(A, x, y, z, x0);
             if (!valid) {
                 m1 = 0;
             } else if (COMPACT) {
-                compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, &sum);
+                compact_gather<T, K, SLAB>(A, x, flags, cval, r, xl, y, z, &sum);
             } else {
                 csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
             }
@@ -368,7 +372,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             if (valid) {
                 if (flags) store_relaxed(&x[row], publishable(xi));
                 else x[row] = xi;
-                if (flags && mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
+                if (SLAB && flags) mirror_value(A, xl, y, z, publishable(xi));
             }
             carry1 = __shfl_sync(FULL_MASK, xi, 31);
             carry2 = __shfl_sync(FULL_MASK, xi, 30);
@@ -445,7 +449,6 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 if (!A.unit && !found) atomicMin(&A.st->missing_diag, (int32_t)row);
                 else if (!A.unit && dpart == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
                 store_relaxed(&x[row], publishable(xi));
-                if (mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             }
             p2 = p1;
             p1 = xi;
@@ -476,10 +479,10 @@ static int slots_of(const stencil_kernel_args *A)
     return need <= 4 ? 4 : need <= 8 ? 8 : STENCIL_MAX_LOW;
 }
 
-#define LINE_KERNEL(K, O, C) (const void *)stencil_line_kernel<T, K, O, C>
-#define LINE_KERNELS(O, C)                                                                   \
-    (slots == 4 ? LINE_KERNEL(4, O, C) : slots == 8 ? LINE_KERNEL(8, O, C)                   \
-                                                    : LINE_KERNEL(STENCIL_MAX_LOW, O, C))
+#define LINE_KERNEL(K, O, C, S) (const void *)stencil_line_kernel<T, K, O, C, S>
+#define LINE_KERNELS(O, C, S)                                                                \
+    (slots == 4 ? LINE_KERNEL(4, O, C, S) : slots == 8 ? LINE_KERNEL(8, O, C, S)             \
+                                                       : LINE_KERNEL(STENCIL_MAX_LOW, O, C, S))
 
 /* the kernel of a variant and shape, as a function pointer */
 template <typename T> static const void *select_kernel(const stencil_kernel_args *A, int variant)
@@ -489,8 +492,10 @@ template <typename T> static const void *select_kernel(const stencil_kernel_args
         return compact ? (const void *)stencil_point_kernel<T, true>
                        : (const void *)stencil_point_kernel<T, false>;
     int slots = slots_of(A);
-    if (compact) return A->order >= 2 ? LINE_KERNELS(2, true) : LINE_KERNELS(1, true);
-    return A->order >= 2 ? LINE_KERNELS(2, false) : LINE_KERNELS(1, false);
+    /* a slab of the solve over PEs (A->abort set): the compact form only */
+    if (compact && A->abort) return A->order >= 2 ? LINE_KERNELS(2, true, true) : LINE_KERNELS(1, true, true);
+    if (compact) return A->order >= 2 ? LINE_KERNELS(2, true, false) : LINE_KERNELS(1, true, false);
+    return A->order >= 2 ? LINE_KERNELS(2, false, false) : LINE_KERNELS(1, false, false);
 }
 
 static const void *kernel_of(domino_type type, const stencil_kernel_args *A, int variant)

@@ -52,28 +52,39 @@ domino_status dist_slabs_make(domino_handle h, const char *what, const domino_st
 }
 
 domino_status dist_slabs_slice(domino_handle h, const char *what, const domino_stencil_matrix *S,
-                               const dist_slabs *P, int q, domino_stencil_matrix *local)
+                               const dist_slabs *P, int q, domino_fill fill,
+                               domino_stencil_matrix *local)
 {
     if (!S || !P || !local || q < 0 || q >= P->npes)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad slice request (PE %d)", what, q);
     *local = *S;
     local->ny = P->nyl[q];
     local->coef = NULL;
+    local->npoints = 0;
+    for (int p = 0; p < S->npoints; p++) /* the triangle's offsets, in their order */
+        if (stencil_offset_in_fill(S, p, fill)) {
+            memcpy(local->offsets + 3 * local->npoints, S->offsets + 3 * p, 3 * sizeof(int));
+            local->npoints++;
+        }
     size_t vsize = domino_type_size(S->type);
     size_t N = (size_t)S->nx * S->ny * S->nz, Nl = (size_t)S->nx * P->nyl[q] * S->nz;
     size_t plane = (size_t)S->nx * S->ny, lplane = (size_t)S->nx * P->nyl[q];
-    char *coef =
-        domino_malloc((Nl > 0 ? Nl : 1) * (size_t)(S->npoints > 0 ? S->npoints : 1) * vsize);
+    char *coef = domino_malloc((Nl > 0 ? Nl : 1) *
+                               (size_t)(local->npoints > 0 ? local->npoints : 1) * vsize);
     if (!coef)
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (PE %d's slab)", what,
                             q);
     /* the local lines of a plane are consecutive lines of the whole grid's plane */
-    for (int p = 0; p < S->npoints; p++)
+    int k = 0;
+    for (int p = 0; p < S->npoints; p++) {
+        if (!stencil_offset_in_fill(S, p, fill)) continue;
         for (int32_t z = 0; z < S->nz; z++)
-            memcpy(coef + ((size_t)p * Nl + (size_t)z * lplane) * vsize,
+            memcpy(coef + ((size_t)k * Nl + (size_t)z * lplane) * vsize,
                    (const char *)S->coef +
                        ((size_t)p * N + (size_t)z * plane + (size_t)P->origin[q] * S->nx) * vsize,
                    lplane * vsize);
+        k++;
+    }
     local->coef = coef;
     return DOMINO_SUCCESS;
 }

@@ -56,11 +56,13 @@ typedef struct dist_slab_mirror {
 domino_status dist_slabs_make(domino_handle h, const char *what, const domino_stencil_matrix *S,
                               domino_fill fill, int npes, dist_slabs *P);
 
-/* local := PE q's local grid of S (every coefficient of every offset of its
- * nyl[q] lines per plane, ghost lines included), coefficients allocated
- * (domino_malloc; free with domino_free(local->coef)) */
+/* local := PE q's local grid of the fill triangle of S (the offsets of the
+ * triangle, centre included, with their coefficients on its nyl[q] lines
+ * per plane, ghost lines included), coefficients allocated (domino_malloc;
+ * free with domino_free(local->coef)) */
 domino_status dist_slabs_slice(domino_handle h, const char *what, const domino_stencil_matrix *S,
-                               const dist_slabs *P, int q, domino_stencil_matrix *local);
+                               const dist_slabs *P, int q, domino_fill fill,
+                               domino_stencil_matrix *local);
 
 /* The neighbour on `side` (0: PE q-1, 1: PE q+1) of PE q that copies its
  * lines: *m zero (y_lo = y_hi = 0) when there is none or it reads none. */

@@ -7,8 +7,9 @@
  *    upper, unit and not, double and float, grids that do not divide by the
  *    PEs, random coefficients, two solves per object;
  *  - refusals on every PE alike: a grid too thin for the PEs, a NULL S, one
- *    PE with a bad fill; a zero pivot named by its row of the whole grid; a
- *    solve that outlives DOMINO_DIST_TIMEOUT_S ends with DOMINO_TIMEOUT. */
+ *    PE with a bad fill, one PE with another grid; a zero pivot named by its row of the whole grid;
+ * a solve that outlives DOMINO_DIST_TIMEOUT_S ends with DOMINO_TIMEOUT, and the next solve of the
+ * same object is right. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "check.h"
 #include "domino.h"
@@ -146,22 +147,43 @@ static int pe_main(const domino_launch_info *info, void *arg)
         free(x);
         domino_stencil_matrix_free(S);
     }
-    /* a solve that outlives DOMINO_DIST_TIMEOUT_S: DOMINO_TIMEOUT on every
-     * PE, no hang (what a PE whose launch failed would leave the others) */
+    /* PE 0 passes another grid: refused on every PE (the fingerprints differ) */
+    S = stencil_random(h, DOMINO_D3N7, 12, rank == 0 ? 4 * npes + 1 : 4 * npes, 5, DOMINO_FLOAT64,
+                       7);
+    if (S && npes > 1) {
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_stencil_make(h, D, S, DOMINO_LOWER, &T));
+        CHECK(T == NULL && strstr(domino_last_error(h), "differs") != NULL);
+    }
+    domino_stencil_matrix_free(S);
+    /* a solve that outlives DOMINO_DIST_TIMEOUT_S: its waits are ended and it
+     * fails with DOMINO_TIMEOUT on every PE, no hang (what a PE whose launch
+     * failed would leave the others); T stays usable: the next solve is right */
     S = stencil_random(h, DOMINO_D3N27, 64, 16 * npes, 32, DOMINO_FLOAT64, 4);
     if (S) {
         int64_t N = (int64_t)S->nx * S->ny * S->nz;
         double *b = calloc((size_t)N, sizeof(double)), *x = calloc((size_t)N, sizeof(double));
+        double *xr = calloc((size_t)N, sizeof(double));
         CHECK_OK(h, domino_dist_stencil_make(h, D, S, DOMINO_LOWER, &T));
-        if (T && b && x) {
+        if (T && b && x && xr) {
+            for (int64_t i = 0; i < N; i++)
+                b[i] = 1 + (i % 13) * 0.5;
             setenv("DOMINO_DIST_TIMEOUT_S", "1e-7", 1);
             CHECK_STATUS(h, DOMINO_TIMEOUT,
                          domino_dist_stencil_solve(h, T, DOMINO_NON_UNIT, b, x, NULL));
             unsetenv("DOMINO_DIST_TIMEOUT_S");
+            CHECK_OK(h, domino_ref_stencil_trsv(h, S, DOMINO_LOWER, DOMINO_NON_UNIT, b, xr));
+            CHECK_OK(h, domino_dist_stencil_solve(h, T, DOMINO_NON_UNIT, b, x, NULL));
+            double err = 0, scale = 1;
+            for (int64_t i = 0; i < N; i++) {
+                err = fmax(err, isfinite(x[i]) ? fabs(x[i] - xr[i]) : INFINITY);
+                scale = fmax(scale, fabs(xr[i]));
+            }
+            CHECK(err <= 64 * eps64 * scale);
         }
-        domino_dist_stencil_free(T); /* after a timeout T is only freed */
+        domino_dist_stencil_free(T);
         free(b);
         free(x);
+        free(xr);
         domino_stencil_matrix_free(S);
     }
     CHECK_OK(h, domino_dist_leave(h, D));

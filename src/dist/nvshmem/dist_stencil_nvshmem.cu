@@ -14,9 +14,16 @@
  * The kernels call no NVSHMEM function, so they start with a plain launch
  * once every PE is ready; a kernel that waits on another PE only needs that
  * PE's kernel to run.  Should one PE's launch fail, the others' kernels
- * would wait on it forever: the host watches its kernel and gives up after
- * DOMINO_DIST_TIMEOUT_S seconds (60) with DOMINO_TIMEOUT, which every PE
- * then learns (the kernel still spinning ends with the process). */
+ * would wait on it forever: the host watches its kernel, and after
+ * DOMINO_DIST_TIMEOUT_S seconds (60) raises the abort word the slab
+ * kernels read every 256 rounds of a wait (mapped host memory), waits for
+ * the kernel to end, and fails with DOMINO_TIMEOUT, which every PE then
+ * learns.  A kernel that still does not end leaves T broken: later solves
+ * refuse it.
+ *
+ * Ghost values are stored at system scope by the neighbour and polled
+ * relaxed at GPU scope here, in this GPU's memory: the value is its own
+ * flag, and both accesses meet in this GPU's L2. */
 #include "stencil_gpu.h"
 #include "dist/nvshmem/dist_runtime.h"
 
@@ -29,6 +36,7 @@
 
 #define WHAT "domino_dist_stencil_make"
 #define DIST_STENCIL_MAGIC 0x646f6d696e6f5453ULL /* "dominoTS" */
+#define ABORT_GRACE_S 10.0 /* after raising the abort word, how long the kernel may take to end */
 
 struct domino_dist_stencil_s {
     uint64_t magic;                 /* DIST_STENCIL_MAGIC while alive */
@@ -43,14 +51,19 @@ struct domino_dist_stencil_s {
     void *b;                        /* device: this PE's local right-hand side */
     void *full;                     /* device: the whole solution, gathered after a solve */
     void *peer[DIST_SLABS_MAX_PES]; /* every PE's x as this GPU addresses it */
+    int32_t *abort;                 /* mapped host memory: raised to end the kernels' waits */
+    int broken;                     /* 1: a kernel did not end after the abort; no more solves */
 };
 
 static void destroy(struct domino_dist_stencil_s *T)
 {
     if (!T) return;
-    domino_dstencil_free(T->S);
-    cudaFree(T->b);
-    cudaFree(T->full);
+    if (!T->broken) { /* cudaFree waits for the device: not for a kernel that never ends */
+        domino_dstencil_free(T->S);
+        cudaFree(T->b);
+        cudaFree(T->full);
+        cudaFreeHost(T->abort);
+    }
     if (T->x) domino_dist_free(T->D, T->x); /* collective: every PE frees alike */
     T->magic = DOMINO_FREED_MAGIC;
     domino_free(T);
@@ -77,7 +90,7 @@ static domino_status setup_local(domino_handle h, struct domino_dist_stencil_s *
                                  const domino_stencil_matrix *S, domino_fill fill)
 {
     domino_stencil_matrix local;
-    domino_status s = dist_slabs_slice(h, WHAT, S, &T->P, T->pe, &local);
+    domino_status s = dist_slabs_slice(h, WHAT, S, &T->P, T->pe, fill, &local);
     if (s) return s;
     s = domino_dstencil_upload(h, &local, fill, &T->S);
     domino_free(local.coef);
@@ -86,6 +99,8 @@ static domino_status setup_local(domino_handle h, struct domino_dist_stencil_s *
     size_t n = (size_t)S->nx * S->ny * S->nz, nloc = (size_t)S->nx * T->P.nyl[T->pe] * S->nz;
     cudaError_t e = cudaMalloc(&T->b, (nloc ? nloc : 1) * vsize);
     if (!e) e = cudaMalloc(&T->full, (n ? n : 1) * vsize);
+    if (!e) e = cudaHostAlloc((void **)&T->abort, sizeof(int32_t), cudaHostAllocMapped);
+    if (!e) *(volatile int32_t *)T->abort = 0;
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
 
@@ -111,6 +126,10 @@ static domino_status setup_shared(domino_handle h, struct domino_dist_stencil_s 
                                 WHAT, T->pe, q);
     stencil_kernel_args *A = &T->A;
     *A = T->S->args;
+    int32_t *abort_dev = NULL; /* the device's address of the abort word: selects the slab kernels */
+    cudaError_t e = cudaHostGetDevicePointer((void **)&abort_dev, T->abort, 0);
+    if (e) return domino_cuda_status(h, e, WHAT);
+    A->abort = abort_dev;
     dist_slabs_own(P, T->pe, fill == DOMINO_UPPER, &A->y_lo, &A->y_hi, &A->y_origin);
     for (int side = 0; side < 2; side++) {
         dist_slabs_mirror(P, T->pe, side, &A->mirror[side]);
@@ -120,22 +139,52 @@ static domino_status setup_shared(domino_handle h, struct domino_dist_stencil_s 
     return domino_dstencil_slab_shape(h, T->S, A, &T->blocks);
 }
 
+/* what every PE must pass alike (grid, type, fill, offsets), folded into
+ * an integer below 2^52 (exact in a double) */
+static double fingerprint(const domino_stencil_matrix *S, domino_fill fill)
+{
+    uint64_t f = 1469598103934665603ULL; /* FNV-1a */
+    int32_t words[6] = {S->nx, S->ny, S->nz, (int32_t)S->type, (int32_t)fill, S->npoints};
+    for (int k = 0; k < 6 + 3 * S->npoints; k++) {
+        uint32_t w = (uint32_t)(k < 6 ? words[k] : S->offsets[k - 6]);
+        for (int byte = 0; byte < 4; byte++) f = (f ^ ((w >> (8 * byte)) & 0xff)) * 1099511628211ULL;
+    }
+    return (double)(f >> 12);
+}
+
 domino_status domino_dist_stencil_make(domino_handle h, domino_dist D, const domino_stencil_matrix *S,
                                        domino_fill fill, domino_dist_stencil *out)
 {
     struct domino_dist_stencil_s *T = NULL;
     struct domino_gpu_context *gpu = NULL;
-    if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": T is NULL");
-    *out = NULL;
-    int npes = domino_dist_npes(D);
+    int npes = domino_dist_npes(D), devices = 0;
     if (npes < 1) return domino_error(h, DOMINO_INVALID_OBJECT, WHAT ": D is not a joined run");
-    /* everything local first: a PE that fails here must not leave the
-     * others in a collective allocation */
+    if (out) *out = NULL;
+    /* everything local first, every error through the agreement below: a
+     * PE that fails here must not leave the others in a collective call */
     domino_status s = DOMINO_SUCCESS;
-    if (!S)
+    if (!out)
+        s = domino_error(h, DOMINO_NULL_POINTER, WHAT ": T is NULL");
+    else if (!S)
         s = domino_error(h, DOMINO_NULL_POINTER, WHAT ": S is NULL");
     else if (S->type != DOMINO_FLOAT64 && S->type != DOMINO_FLOAT32)
         s = domino_error(h, DOMINO_NOT_SUPPORTED, WHAT ": S must be double or float");
+    else if (fill != DOMINO_LOWER && fill != DOMINO_UPPER)
+        s = domino_error(h, DOMINO_INVALID_VALUE, WHAT ": fill must be LOWER or UPPER");
+    else if (cudaGetDeviceCount(&devices) == cudaSuccess && npes > devices)
+        /* PEs sharing a GPU: one PE's spinning blocks could keep the other's
+         * from ever starting */
+        s = domino_error(h, DOMINO_NOT_SUPPORTED,
+                         WHAT ": %d PEs on %d GPUs; the slab solve needs a GPU per PE", npes, devices);
+    /* the same S everywhere: every PE's fingerprint, -1 where one failed
+     * (that PE's error then comes through the agreement) */
+    double mine = !s ? fingerprint(S, fill) : -1, most = 0, least = 0;
+    domino_status f1 = domino_dist_max(h, D, mine, &most); /* collective, whatever failed */
+    domino_status f2 = domino_dist_max(h, D, -mine, &least);
+    if (!s) s = f1 ? f1 : f2;
+    if (!s && -least >= 0 && most != -least)
+        s = domino_error(h, DOMINO_INVALID_VALUE,
+                         WHAT ": S or fill differs between the PEs (grid, type, offsets)");
     if (!s) s = domino_gpu_context_get(h, &gpu);
     if (!s && !(T = (struct domino_dist_stencil_s *)domino_calloc(1, sizeof(*T))))
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of host memory");
@@ -157,13 +206,17 @@ failed:
     return s;
 }
 
-/* Wait for the stream like cudaStreamSynchronize (polling, so the time
- * stays exact), but give up after DOMINO_DIST_TIMEOUT_S seconds (60). */
-static cudaError_t wait_solve(cudaStream_t stream, double t0, int *timed_out)
+/* DOMINO_DIST_TIMEOUT_S, else 60 (seconds) */
+static double solve_limit(void)
 {
-    double limit = 60.0;
     const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
-    if (env && atof(env) > 0) limit = fmin(atof(env), 1e9);
+    return env && atof(env) > 0 ? fmin(atof(env), 1e9) : 60.0;
+}
+
+/* Wait for the stream like cudaStreamSynchronize (polling, so the time
+ * stays exact), but give up `limit` seconds after t0 (*timed_out = 1). */
+static cudaError_t wait_solve(cudaStream_t stream, double t0, double limit, int *timed_out)
+{
     *timed_out = 0;
     for (;;) {
         cudaError_t e = cudaStreamQuery(stream);
@@ -206,7 +259,10 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     size_t vsize = domino_type_size(T->type), n = (size_t)P->nx * P->ny * P->nz;
     cudaError_t e = cudaSuccess;
     domino_status s = DOMINO_SUCCESS;
-    if (n > 0 && (!b || !x))
+    if (T->broken)
+        s = domino_error(h, DOMINO_INVALID_OBJECT,
+                         "%s: PE %d: an earlier solve's kernel did not end; T can only be freed", fn, T->pe);
+    else if (n > 0 && (!b || !x))
         s = domino_error(h, DOMINO_NULL_POINTER, "%s: PE %d: %s is NULL", fn, T->pe, !b ? "b" : "x");
     else if (diag != DOMINO_UNIT && diag != DOMINO_NON_UNIT)
         s = domino_error(h, DOMINO_INVALID_VALUE, "%s: bad diag %d", fn, (int)diag);
@@ -214,11 +270,14 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     stencil_kernel_args A = T->A;
     A.unit = diag == DOMINO_UNIT;
     if (!s && n > 0) {
-        /* this PE's lines of b, plane by plane (its ghost lines' too: never read) */
-        size_t row_bytes = (size_t)P->nx * vsize, lines = (size_t)P->nyl[T->pe];
-        e = cudaMemcpy2DAsync(T->b, lines * row_bytes, (const char *)b + (size_t)P->origin[T->pe] * row_bytes,
-                              (size_t)P->ny * row_bytes, lines * row_bytes, (size_t)P->nz,
-                              cudaMemcpyHostToDevice, gpu->stream);
+        /* this PE's lines of b, plane by plane (its ghost lines' too: never
+         * read): a plane's local lines are consecutive in b */
+        size_t plane = (size_t)P->nx * P->ny, lplane = (size_t)P->nx * P->nyl[T->pe];
+        for (int32_t z = 0; z < P->nz && !e; z++)
+            e = cudaMemcpyAsync((char *)T->b + (size_t)z * lplane * vsize,
+                                (const char *)b + ((size_t)z * plane + (size_t)P->origin[T->pe] * P->nx) * vsize,
+                                lplane * vsize, cudaMemcpyHostToDevice, gpu->stream);
+        *(volatile int32_t *)T->abort = 0; /* no kernel of T runs now */
         if (!e) e = domino_launch_stencil_reset(gpu->stream, T->type, &A, variant, T->x);
         if (!e) e = cudaStreamSynchronize(gpu->stream);
         if (e) s = domino_cuda_status(h, e, fn);
@@ -227,14 +286,19 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     double t0 = domino_wtime();
     int timed_out = 0;
     e = domino_launch_stencil_solve(gpu->stream, T->type, &A, variant, T->blocks, T->b, T->x);
-    if (!e) e = wait_solve(gpu->stream, t0, &timed_out);
+    if (!e) e = wait_solve(gpu->stream, t0, solve_limit(), &timed_out);
     double mine = domino_wtime() - t0, worst = 0;
-    if (timed_out)
+    if (timed_out) {
+        /* end the waits, and the kernel with them; past the grace, T is broken */
+        int still = 0;
+        *(volatile int32_t *)T->abort = 1;
+        e = wait_solve(gpu->stream, domino_wtime(), ABORT_GRACE_S, &still);
+        T->broken = still;
         s = domino_error(h, DOMINO_TIMEOUT,
                          "%s: PE %d: the solve did not end within %.0f s (a neighbour PE's kernel "
-                         "never delivered its ghost lines)",
-                         fn, T->pe, mine);
-    else
+                         "never delivered its ghost lines)%s",
+                         fn, T->pe, mine, still ? "; the kernel did not stop, T can only be freed" : "");
+    } else
         s = e ? domino_cuda_status(h, e, fn) : solve_status(h, T, gpu->stream);
     if ((s = domino_dist_agree(h, D, s))) return s; /* every kernel has ended */
     s = domino_dist_max(h, D, mine, &worst);
