@@ -117,7 +117,7 @@ static void run_case(domino_handle h, const domino_stencil_matrix *S, domino_fil
         int32_t xx = (int32_t)(i % S->nx), y = (int32_t)((i / S->nx) % S->ny);
         int32_t z = (int32_t)(i / ((int64_t)S->nx * S->ny));
         int q = dist_slabs_owner(&P, y);
-        full[i] = x[q][xx + (int64_t)S->nx * ((y - P.origin[q]) + (int64_t)P.nyl[q] * z)];
+        full[i] = x[q][dist_slabs_local_row(&P, q, xx, y, z)];
     }
     double err = 0, scale = 1;
     for (int64_t i = 0; i < N; i++) {

@@ -59,9 +59,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->me = S->pe;
     a->task_size = plan->task_size;
     a->lanes = plan->pull_lanes;
-    a->timeout_ns = (unsigned long long)(DIST_TIMEOUT_S * 1e9);
-    const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
-    if (env && atof(env) > 0) a->timeout_ns = (unsigned long long)(fmin(atof(env), 1e9) * 1e9);
+    a->timeout_ns = (unsigned long long)(dist_timeout_seconds() * 1e9);
     if ((e = domino_device_copy_new((void **)&a->comp, S->comp, nloc * sizeof(int32_t))) ||
         (e = domino_device_copy_new((void **)&a->ptr, S->col_ptr, (nloc + 1) * sizeof(int64_t))) ||
         (e = domino_device_copy_new((void **)&a->row, S->col_row, (size_t)S->nnz * sizeof(int32_t))) ||
@@ -177,4 +175,10 @@ void domino_dist_trsv_free(domino_dist_trsv T)
 {
     if (!T || T->magic != DIST_TRSV_MAGIC) return;
     T->destroy(T);
+}
+
+double dist_timeout_seconds(void)
+{
+    const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
+    return env && atof(env) > 0 ? fmin(atof(env), 1e9) : DIST_TIMEOUT_S;
 }

@@ -92,6 +92,11 @@ struct domino_dist_trsv_s {
     void (*destroy)(struct domino_dist_trsv_s *T);     /* the driver's clean-up */
 };
 
+/* DOMINO_DIST_TIMEOUT_S when set (> 0, at most 1e9), else DIST_TIMEOUT_S:
+ * how long a wait that can only end through another GPU may last (the
+ * kernels' waits here, the slab solve's watch of its kernel) */
+double dist_timeout_seconds(void);
+
 /* the kernel and its launch shape on the current device (blocks for a
  * persistent grid of nloc components) */
 const void *dist_trsv_kernel_fn(void);

@@ -16,10 +16,8 @@ __global__ void slab_gather_kernel(const dist_slabs P, const slab_sources src, T
     const int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         int32_t x = (int32_t)(i % P.nx), y = (int32_t)((i / P.nx) % P.ny), z = (int32_t)(i / plane);
-        int q = 0;
-        while (q < P.npes - 1 && y >= P.y0[q + 1]) q++;
-        const T *xq = (const T *)src.x[q];
-        full[i] = __ldcg(&xq[x + (int64_t)P.nx * ((int64_t)(y - P.origin[q]) + (int64_t)P.nyl[q] * z)]);
+        int q = dist_slabs_owner(&P, y);
+        full[i] = __ldcg(&((const T *)src.x[q])[dist_slabs_local_row(&P, q, x, y, z)]);
     }
 }
 

@@ -125,12 +125,13 @@ static domino_status status_error(domino_handle h, domino_dstencil D, const domi
     return DOMINO_SUCCESS;
 }
 
-/* one solve with D warps per queue, status read back */
-static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
-                                stencil_kernel_args *A, int variant, int dq, const void *b, void *x)
+/* The grid of a solve with D warps per queue (A->warps_per_queue := dq):
+ * the tiles of A's tile (their ticket order made first) or nz dq warps,
+ * at most the blocks resident on the device */
+static domino_status launch_shape(domino_handle h, const char *fn, struct domino_gpu_context *gpu,
+                                  domino_dstencil D, stencil_kernel_args *A, int variant, int dq,
+                                  int *blocks)
 {
-    const char *fn = "domino_dstencil_trsv";
-    domino_solve_status st;
     int resident = 0;
     const int tiled = A->tile_u > 0;
     if (tiled) {
@@ -143,10 +144,22 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     if (e) return domino_cuda_status(h, e, fn);
     int64_t wanted = tiled ? A->tile_count
                            : ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
-    int blocks = wanted < resident ? (int)wanted : resident;
-    if (blocks < 1) blocks = 1;
+    *blocks = wanted < resident ? (int)wanted : resident;
+    if (*blocks < 1) *blocks = 1;
     A->warps_per_queue = dq;
-    e = domino_launch_stencil_trsv(gpu->stream, D->type, A, variant, blocks, b, x);
+    return DOMINO_SUCCESS;
+}
+
+/* one solve with D warps per queue, status read back */
+static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu, domino_dstencil D,
+                                stencil_kernel_args *A, int variant, int dq, const void *b, void *x)
+{
+    const char *fn = "domino_dstencil_trsv";
+    domino_solve_status st;
+    int blocks = 0;
+    domino_status s = launch_shape(h, fn, gpu, D, A, variant, dq, &blocks);
+    if (s) return s;
+    cudaError_t e = domino_launch_stencil_trsv(gpu->stream, D->type, A, variant, blocks, b, x);
     if (!e) e = cudaMemcpyAsync(&st, D->st, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);
@@ -295,24 +308,15 @@ domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, ste
     struct domino_gpu_context *gpu;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
-    int dq = table_warps_per_queue(A, variant), resident = 0;
+    int dq = table_warps_per_queue(A, variant);
     table_tile(A, &A->tile_u, &A->tile_z);
     if (D->tile_forced[0] >= 0) {
         A->tile_u = D->tile_forced[0];
         A->tile_z = D->tile_forced[1];
     }
     if (!tile_fits(D, A, variant, A->tile_u, A->tile_z)) A->tile_u = A->tile_z = 0;
-    A->warps_per_queue = dq;
     D->warps_per_queue = dq;
     D->tile_u = A->tile_u;
     D->tile_z = A->tile_z;
-    if (A->tile_u > 0 && (s = domino_dstencil_tile_order(h, D, A))) return s;
-    cudaError_t e = A->tile_u > 0 ? cudaSuccess
-                                  : domino_stencil_resident_blocks(D->type, A, variant, gpu->num_sms, &resident);
-    if (e) return domino_cuda_status(h, e, fn);
-    if (A->tile_u > 0) resident = D->tile_order_blocks;
-    int64_t wanted = A->tile_u > 0 ? A->tile_count : ((int64_t)A->nz * dq + WARPS_PER_BLOCK - 1) / WARPS_PER_BLOCK;
-    *blocks = wanted < resident ? (int)wanted : resident;
-    if (*blocks < 1) *blocks = 1;
-    return DOMINO_SUCCESS;
+    return launch_shape(h, fn, gpu, D, A, variant, dq, blocks);
 }

@@ -115,11 +115,3 @@ void dist_slabs_own(const dist_slabs *P, int q, int upper, int32_t *y_lo, int32_
     *y_hi = *y_lo + own;
     *origin = upper ? P->ny - P->nyl[q] - P->origin[q] : P->origin[q];
 }
-
-int dist_slabs_owner(const dist_slabs *P, int32_t y)
-{
-    int q = 0;
-    while (q < P->npes - 1 && y >= P->y0[q + 1])
-        q++;
-    return q;
-}

@@ -74,8 +74,21 @@ void dist_slabs_mirror(const dist_slabs *P, int q, int side, dist_slab_mirror *m
 void dist_slabs_own(const dist_slabs *P, int q, int upper, int32_t *y_lo, int32_t *y_hi,
                     int32_t *origin);
 
-/* the PE that owns real y of the whole grid */
-int dist_slabs_owner(const dist_slabs *P, int32_t y);
+/* the PE that owns real y of the whole grid (host and kernels) */
+static inline DIST_SLABS_HD int dist_slabs_owner(const dist_slabs *P, int32_t y)
+{
+    int q = 0;
+    while (q < P->npes - 1 && y >= P->y0[q + 1]) q++;
+    return q;
+}
+
+/* the row, in PE q's local grid, of point (x, y, z) of the whole grid (real
+ * coordinates; y within q's local lines) (host and kernels) */
+static inline DIST_SLABS_HD int64_t dist_slabs_local_row(const dist_slabs *P, int q, int32_t x,
+                                                         int32_t y, int32_t z)
+{
+    return (int64_t)x + (int64_t)P->nx * ((int64_t)(y - P->origin[q]) + (int64_t)P->nyl[q] * z);
+}
 
 /* the row, in the local grid of a neighbour with mirror m, of local row
  * (x, y, z) (real coordinates) of this PE (host and kernels) */

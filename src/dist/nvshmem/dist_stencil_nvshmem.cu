@@ -24,14 +24,13 @@
  * Ghost values are stored at system scope by the neighbour and polled
  * relaxed at GPU scope here, in this GPU's memory: the value is its own
  * flag, and both accesses meet in this GPU's L2. */
+#include "dist_trsv_internal.h" /* dist_timeout_seconds */
 #include "stencil_gpu.h"
 #include "dist/nvshmem/dist_runtime.h"
 
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define WHAT "domino_dist_stencil_make"
@@ -206,13 +205,6 @@ failed:
     return s;
 }
 
-/* DOMINO_DIST_TIMEOUT_S, else 60 (seconds) */
-static double solve_limit(void)
-{
-    const char *env = getenv("DOMINO_DIST_TIMEOUT_S");
-    return env && atof(env) > 0 ? fmin(atof(env), 1e9) : 60.0;
-}
-
 /* Wait for the stream like cudaStreamSynchronize (polling, so the time
  * stays exact), but give up `limit` seconds after t0 (*timed_out = 1). */
 static cudaError_t wait_solve(cudaStream_t stream, double t0, double limit, int *timed_out)
@@ -286,7 +278,7 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     double t0 = domino_wtime();
     int timed_out = 0;
     e = domino_launch_stencil_solve(gpu->stream, T->type, &A, variant, T->blocks, T->b, T->x);
-    if (!e) e = wait_solve(gpu->stream, t0, solve_limit(), &timed_out);
+    if (!e) e = wait_solve(gpu->stream, t0, dist_timeout_seconds(), &timed_out);
     double mine = domino_wtime() - t0, worst = 0;
     if (timed_out) {
         /* end the waits, and the kernel with them; past the grace, T is broken */
