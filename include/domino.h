@@ -951,16 +951,26 @@ typedef enum domino_engine {
                                    when a sampled row and a check of every entry show one of the
                                    generator stencils on some grid (sorted CSR dA; op T solves
                                    from the transpose the analysis makes); solves synchronize */
-    DOMINO_ENGINE_BLOCK = 7     /* synchronization-free in one thread block (one SM): x in shared
+    DOMINO_ENGINE_BLOCK = 7,    /* synchronization-free in one thread block (one SM): x in shared
                                    memory when n values fit (else in X, polled through L2), a group
                                    of 2-32 lanes per row, the block sized from the levels (counted
                                    by one block in the analysis).  Experimental: on an H100 it beat
                                    the thread engine on a few small deep systems (cryg2500 2x) and
                                    lost on most (bench/results/h100-trsv3); AUTO never takes it */
+    DOMINO_ENGINE_LEVELBLOCK = 8 /* level sets in one thread block: the analysis (on the host)
+                                   numbers the rows level by level and copies their entries in
+                                   that order; one block solves the levels in turn, x in shared
+                                   memory when n values fit, a barrier between levels, the next
+                                   levels' entries prefetched into L1.  AUTO takes it for small
+                                   systems (up to DOMINO_LEVELBLOCK_AUTO_ROWS rows) whose levels
+                                   cost more than one SM's pass over their entries */
 } domino_engine;
-#define DOMINO_ENGINE_COUNT 8
+#define DOMINO_ENGINE_COUNT 9
+/* the largest systems AUTO considers for the level-block engine */
+#define DOMINO_LEVELBLOCK_AUTO_ROWS 32768
+#define DOMINO_LEVELBLOCK_AUTO_NNZ (1 << 21)
 const char *domino_engine_name(domino_engine e);
-/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block" */
+/* parse "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block", "levelblock" */
 domino_status domino_engine_parse(const char *name, domino_engine *e);
 
 typedef struct domino_trsv_options {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const engine_names[DOMINO_ENGINE_COUNT] = {
-    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block"};
+    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block", "levelblock"};
 
 const char *domino_engine_name(domino_engine e)
 {
@@ -22,7 +22,8 @@ domino_status domino_engine_parse(const char *name, domino_engine *e)
         }
     }
     return domino_error(NULL, DOMINO_INVALID_VALUE,
-                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil, block)", name);
+                        "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil, block, "
+                        "levelblock)", name);
 }
 
 void domino_trsv_options_init(domino_trsv_options *opt)

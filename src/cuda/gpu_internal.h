@@ -157,6 +157,10 @@ cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int3
                                      const void *B, int64_t ldb, void *X, int64_t ldx,
                                      int64_t max_wait_ns, unsigned backoff_ns,
                                      domino_solve_status *st);
+/* raise kernel fn's dynamic shared memory limit to the device's opt-in
+ * limit when `bytes` passes 48 KiB (once: *done set; done may be NULL);
+ * cudaErrorInvalidValue when bytes passes the opt-in limit */
+cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *done);
 /* *fits = n values of type fit in one block's shared memory on this device */
 cudaError_t domino_trsv_block_fits(domino_type type, int32_t n, int *fits);
 /* lanes per row of the block engine for rows of avg_row_len entries on average */
@@ -168,6 +172,35 @@ int domino_trsv_block_threads(int lanes, double parallelism);
 cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int32_t n, const int64_t *ptr,
                                             const int32_t *ind, int upper, int lanes, int threads,
                                             domino_solve_status *st);
+
+/* the level-block engine (trsv_levelblock.cu): the device copy of a level
+ * order (trsv_level_order.h) and how to run it */
+typedef struct domino_levelblock_args {
+    int32_t n;                    /* rows */
+    int32_t nlevels;              /* levels */
+    const int32_t *level_ptr;     /* positions of each level, nlevels+1 */
+    const int32_t *level_entries; /* entries of each level, nlevels+1 */
+    const int32_t *row;           /* row at each position, n */
+    const int32_t *ptr;           /* entries of each position, n+1 */
+    const int32_t *col;           /* column of each entry */
+    const void *val;              /* value of each entry (domino_launch_levelblock_values) */
+    const void *diag;             /* diagonal at each position (ignored when unit) */
+    int unit;                     /* unit diagonal */
+    int lanes;                    /* lanes per row: 1, 2, 4, 8, 16 or 32 */
+    int threads;                  /* threads that solve (a multiple of 32, at most 1024) */
+    int shared;                   /* 1: x in shared memory (n values must fit) */
+    int prefetch;                 /* entries of the level this far ahead prefetched into L1,
+                                     0 = none */
+} domino_levelblock_args;
+/* S X = B by the level-block engine: one block, levels in turn */
+cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
+                                          const domino_levelblock_args *a, int32_t nrhs,
+                                          const void *B, int64_t ldb, void *X, int64_t ldx);
+/* the level order's values from the engine arrays' eval: val[k] =
+ * eval[src[k]] (m entries), diag[q] = eval[diag_src[q]] (1 where -1) */
+cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type, int64_t m,
+                                            const int64_t *src, int32_t n, const int64_t *diag_src,
+                                            const void *eval, void *val, void *diag);
 
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict
  * part kept and the diagonal), giving CSR of T^T: tptr (n+1), tind, tval of

@@ -331,8 +331,7 @@ static const void *block_levels_kernel(int lanes)
                          : (const void *)trsv_block_levels_kernel<32>;
 }
 
-/* raise fn's dynamic shared memory to the device's limit (once per kernel and device) */
-static cudaError_t block_raise_shared(const void *fn, size_t bytes, char *done)
+extern "C" cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *done)
 {
     cudaError_t e = cudaSuccess;
     size_t limit = 0;
@@ -362,7 +361,7 @@ extern "C" cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int3
     if (e || n == 0) return e;
     const void *fn = block_levels_kernel(lanes);
     size_t bytes = (size_t)n * sizeof(float);
-    if ((e = block_raise_shared(
+    if ((e = domino_block_raise_shared(
              fn, bytes,
              device >= 0 && device < 64 ? &raised[device][block_lanes_index(lanes)] : NULL)))
         return e;
@@ -391,7 +390,7 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
         char *done = device >= 0 && device < 64
                          ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)]
                          : NULL;
-        if ((e = block_raise_shared(fn, bytes, done))) return e;
+        if ((e = domino_block_raise_shared(fn, bytes, done))) return e;
     } else if ((e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st))) {
         return e;
     }

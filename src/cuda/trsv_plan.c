@@ -3,6 +3,7 @@
  * trsv_pull.cu, trsv_push.cu, trsv_levelset.cu, trsv_block.cu; the
  * cuSPARSE baseline in trsv_cusparse.c). */
 #include "trsv_plan.h"
+#include "trsv_level_order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +45,16 @@ static int uses_one_launch(domino_engine e, int32_t n, int32_t nrhs)
 /* which arrays an engine needs besides the caller's */
 typedef struct plan_layout {
     size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
-        level_rows, level_count, flags0, flags1, flags_st0, flags_st1,
+        level_rows, level_count, flags0, flags1, flags_st0, flags_st1, lb_level_ptr,
+        lb_level_entries, lb_row, lb_ptr, lb_col, lb_src, lb_diag_src, lb_val, lb_diag,
         total; /* byte offsets into the workspace, and its size */
 } plan_layout;
 
+/* the level-block engine reads the caller's arrays through its own order
+ * (CSR(S) or CSC(S) alike); cuSPARSE takes them as they are */
 static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
 {
-    if (e == DOMINO_ENGINE_CUSPARSE) return 0;
+    if (e == DOMINO_ENGINE_CUSPARSE || e == DOMINO_ENGINE_LEVELBLOCK) return 0;
     if (e == DOMINO_ENGINE_CSC) return arrays_are_csr_of_s;
     return !arrays_are_csr_of_s;
 }
@@ -70,10 +74,11 @@ static int holds_transposed(domino_engine e, int transposed)
     return transposed && e != DOMINO_ENGINE_STENCIL;
 }
 
-/* copy_room: room for prepare_triangle's copy of the caller's arrays (a
- * caller's workspace must hold it whenever it may be needed) */
+/* copy_room: room for prepare_triangle's copy of the caller's arrays;
+ * lb_room: for the level-block engine's order (a caller's workspace must
+ * hold them whenever they may be needed) */
 static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t nnz, domino_type t,
-                             int32_t nrhs, int copy_room)
+                             int32_t nrhs, int copy_room, int lb_room)
 {
     plan_layout L;
     memset(&L, 0, sizeof(L));
@@ -102,6 +107,17 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
         TAKE(flags1, (size_t)n * domino_type_size(t));
         TAKE(flags_st0, sizeof(domino_solve_status));
         TAKE(flags_st1, sizeof(domino_solve_status));
+    }
+    if (lb_room) { /* levels <= n; entries <= nnz */
+        TAKE(lb_level_ptr, (n1 + 1) * sizeof(int32_t));
+        TAKE(lb_level_entries, (n1 + 1) * sizeof(int32_t));
+        TAKE(lb_row, (size_t)n * sizeof(int32_t) + 4);
+        TAKE(lb_ptr, n1 * sizeof(int32_t));
+        TAKE(lb_col, (size_t)nnz * sizeof(int32_t) + 4);
+        TAKE(lb_src, (size_t)nnz * sizeof(int64_t) + 8);
+        TAKE(lb_diag_src, (size_t)n * sizeof(int64_t) + 8);
+        TAKE(lb_val, (size_t)nnz * domino_type_size(t) + 8);
+        TAKE(lb_diag, (size_t)n * domino_type_size(t) + 8);
     }
 #undef TAKE
     L.total = off;
@@ -153,6 +169,126 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     return DOMINO_SUCCESS;
 }
 
+/* may a plan of engine `asked` on dA run the level-block engine (forced,
+ * or AUTO on a system small enough to consider it)? */
+static int levelblock_possible(domino_engine asked, domino_dmatrix dA)
+{
+    if (asked == DOMINO_ENGINE_LEVELBLOCK) return 1;
+    return asked == DOMINO_ENGINE_AUTO && dA->nrows <= DOMINO_LEVELBLOCK_AUTO_ROWS &&
+           dA->nnz <= DOMINO_LEVELBLOCK_AUTO_NNZ;
+}
+
+/* the level order of S from dA's arrays, brought to the host */
+static domino_status level_order_of(domino_handle h, domino_dmatrix dA, int csr_of_s, int s_upper,
+                                    trsv_level_order *o)
+{
+    const char *fn = "domino_trsv_analysis: level order";
+    int32_t n = dA->nrows;
+    int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
+    int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
+    domino_status s = DOMINO_SUCCESS;
+    memset(o, 0, sizeof(*o));
+    if (!ptr || !ind) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+        goto cleanup;
+    }
+    cudaError_t e = cudaMemcpy(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost);
+    if (!e) e = cudaMemcpy(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    if (e) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
+    if (rc == -2)
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the triangle has 2^31 entries or more (the "
+                         "levelblock engine's offsets are 32-bit)", fn);
+    else if (rc)
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+cleanup:
+    domino_free(ptr);
+    domino_free(ind);
+    return s;
+}
+
+/* AUTO's rule: the level-block engine when its estimated time beats the
+ * thread engine's.  One block pays LEVELBLOCK_LEVEL_US a level (loads and a
+ * barrier inside one SM) and streams the entries at one SM's
+ * LEVELBLOCK_SM_GBS; the thread engine pays THREAD_FIXED_US (launch and
+ * fill) and THREAD_LEVEL_US a level (a dependency hop through L2) with the
+ * whole GPU on the entries (H100, bench/results/h100-trsv10: 17-40 us on
+ * the small shared matrices, 0.7-1.2 us a level on the deep ones). */
+#define LEVELBLOCK_LEVEL_US 0.25
+#define LEVELBLOCK_SM_GBS 100.0
+#define THREAD_FIXED_US 10.0
+#define THREAD_LEVEL_US 0.8
+static int levelblock_pays(const trsv_level_order *o, domino_type t)
+{
+    double entry_bytes = 4.0 + (double)domino_type_size(t);
+    double lb = LEVELBLOCK_LEVEL_US * o->nlevels + (double)o->m * entry_bytes / (LEVELBLOCK_SM_GBS * 1e3);
+    double thread = THREAD_FIXED_US + THREAD_LEVEL_US * o->nlevels;
+    return lb < thread;
+}
+
+/* an integer from the environment (experiments), else dflt */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+/* the order to the plan's arrays (laid out in L) and the launch shape:
+ * lanes per row for about four entries a lane, threads for the rows of an
+ * average level (DOMINO_LEVELBLOCK_LANES / _THREADS / _PREFETCH override) */
+static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
+                                      struct domino_trsv_plan_s *p, const plan_layout *L,
+                                      const trsv_level_order *o)
+{
+    char *base = (char *)p->buffer;
+    domino_levelblock_args *a = &p->lb;
+    int32_t n = o->n, nl = o->nlevels;
+    memset(a, 0, sizeof(*a));
+    a->n = n;
+    a->nlevels = nl;
+    a->level_ptr = (const int32_t *)(base + L->lb_level_ptr);
+    a->level_entries = (const int32_t *)(base + L->lb_level_entries);
+    a->row = (const int32_t *)(base + L->lb_row);
+    a->ptr = (const int32_t *)(base + L->lb_ptr);
+    a->col = (const int32_t *)(base + L->lb_col);
+    a->val = base + L->lb_val;
+    a->diag = base + L->lb_diag;
+    a->unit = p->diag == DOMINO_UNIT;
+    p->lb_m = o->m;
+    p->lb_src = (int64_t *)(base + L->lb_src);
+    p->lb_diag_src = (int64_t *)(base + L->lb_diag_src);
+    p->nlevels = nl;
+    double per_row = n ? (double)o->m / n : 0, rows_per_level = nl ? (double)n / nl : 0;
+    int lanes = 1;
+    while (lanes < 32 && 4.0 * lanes < per_row) lanes *= 2;
+    a->lanes = env_int("DOMINO_LEVELBLOCK_LANES", lanes);
+    int threads = 32;
+    while (threads < 1024 && threads < a->lanes * rows_per_level) threads *= 2;
+    a->threads = env_int("DOMINO_LEVELBLOCK_THREADS", threads);
+    /* a level's entries prefetched two levels ahead while they fit L1 easily */
+    double level_bytes = nl ? (double)o->m * (4.0 + domino_type_size(p->type)) / nl : 0;
+    a->prefetch = env_int("DOMINO_LEVELBLOCK_PREFETCH", level_bytes <= 16384 ? 2 : 0);
+    int fits = 0;
+    cudaError_t e = domino_trsv_block_fits(p->type, n, &fits);
+    a->shared = fits && env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
+    size_t n1 = (size_t)n + 1, nlp = (size_t)nl + 1;
+    cudaStream_t st = gpu->stream;
+    if (!e) e = cudaMemcpyAsync((void *)a->level_ptr, o->level_ptr, nlp * 4, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync((void *)a->level_entries, o->level_entries, nlp * 4, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync((void *)a->row, o->row, (size_t)n * 4, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync((void *)a->ptr, o->ptr, n1 * 4, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync((void *)a->col, o->col, (size_t)o->m * 4, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync(p->lb_src, o->src, (size_t)o->m * 8, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaMemcpyAsync(p->lb_diag_src, o->diag_src, (size_t)n * 8, cudaMemcpyHostToDevice, st);
+    if (!e) e = cudaStreamSynchronize(st); /* the host order is freed next */
+    return e ? domino_cuda_status(h, e, "domino_trsv_analysis: level order upload") : DOMINO_SUCCESS;
+}
+
 domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill fill,
                                       domino_diag diag, domino_dmatrix dA, int32_t nrhs,
                                       const domino_trsv_options *opt, size_t *bytes)
@@ -165,8 +301,10 @@ domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill
                                  &s_upper, &csr_of_s);
     if (s) return s;
     int transpose = engine_needs_transpose(e, csr_of_s);
+    domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
     *bytes = layout_of(e, transpose, dA->nrows, dA->nnz, dA->type, nrhs,
-                       is_pull_engine(e) && !transpose).total;
+                       is_pull_engine(e) && !transpose, levelblock_possible(asked, dA))
+                 .total;
     return DOMINO_SUCCESS;
 }
 
@@ -265,6 +403,13 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
     domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
     if (s) return s;
+    if (p->engine == DOMINO_ENGINE_LEVELBLOCK) {
+        e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n,
+                                            p->lb_diag_src, dA->val, (void *)p->lb.val,
+                                            (void *)p->lb.diag);
+        if (!e) e = cudaStreamSynchronize(gpu->stream);
+        if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level order values");
+    }
     if (p->engine == DOMINO_ENGINE_CSC) {
         e = domino_launch_trsv_push(gpu->stream, p->type, n, p->eptr, p->eind, p->eval, p->s_upper,
                                     p->diag == DOMINO_UNIT, NULL, NULL, p->in_degree, NULL, NULL, 1,
@@ -371,8 +516,23 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
     if ((s = choose_stencil(h, opt, dA, fill, &engine, &stencil, grid))) return s;
+    /* the level-block engine, forced, or AUTO's when a small system's
+     * levels say it pays (its order made now, on the host) */
+    domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
+    trsv_level_order order;
+    memset(&order, 0, sizeof(order));
+    if (engine == DOMINO_ENGINE_LEVELBLOCK ||
+        (engine == DOMINO_ENGINE_THREAD && levelblock_possible(asked, dA))) {
+        if ((s = level_order_of(h, dA, csr_of_s, s_upper, &order))) return s;
+        if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(&order, dA->type))
+            engine = DOMINO_ENGINE_LEVELBLOCK;
+        if (engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(&order);
+    }
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
-    if (!p) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    if (!p) {
+        trsv_level_order_free(&order);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    }
     p->magic = DOMINO_PLAN_MAGIC;
     p->engine = engine;
     p->op = op;
@@ -422,12 +582,14 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     int copy_room = buffer && is_pull_engine(engine) && !p->transposed;
     /* (domino_trsv_buffer_size, not knowing the engine, counts them anyway) */
     int t_arrays = holds_transposed(engine, p->transposed);
-    plan_layout L = layout_of(engine, t_arrays, p->n, dA->nnz, dA->type, nrhs, copy_room);
+    plan_layout L = layout_of(engine, t_arrays, p->n, dA->nnz, dA->type, nrhs, copy_room,
+                              engine == DOMINO_ENGINE_LEVELBLOCK);
     if (buffer) {
         p->buffer = buffer;
     } else {
         cudaError_t e = cudaMalloc(&p->buffer, L.total);
         if (e) {
+            trsv_level_order_free(&order);
             domino_trsv_plan_free(p);
             return domino_cuda_status(h, e, fn);
         }
@@ -462,6 +624,14 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->flags[1] = base + L.flags1;
         p->flags_st[0] = (domino_solve_status *)(base + L.flags_st0);
         p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
+    }
+    if (engine == DOMINO_ENGINE_LEVELBLOCK) {
+        s = levelblock_setup(h, gpu, p, &L, &order);
+        trsv_level_order_free(&order);
+        if (s) {
+            domino_trsv_plan_free(p);
+            return s;
+        }
     }
     if (engine == DOMINO_ENGINE_LEVELSET) {
         p->row_level = (int32_t *)(base + L.row_level);

@@ -74,6 +74,12 @@ struct domino_trsv_plan_s {
     int32_t nlevels;           /* number of levels */
     int64_t *level_ptr_host;   /* level offsets on the host, nlevels+1 */
     double avg_row_len;        /* nnz / n of the arrays */
+    /* level-block engine (trsv_levelblock.cu; its order made on the host,
+     * trsv_level_order.c, from the caller's arrays, never transposed) */
+    domino_levelblock_args lb; /* the device copy of the order and the launch shape */
+    int64_t lb_m;              /* entries of the order */
+    int64_t *lb_src;           /* index in dA's values of each entry, lb_m */
+    int64_t *lb_diag_src;      /* index in dA's values of each position's diagonal (-1: none), n */
     /* structured-grid engine */
     domino_dstencil dstencil;  /* the stencil found in the analysis: a compact copy made
                                   from dA's arrays (scattered when they hold S's transpose) */

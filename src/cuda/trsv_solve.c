@@ -67,6 +67,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     /* the pull engines reset the status with their sentinel fill, the block
      * engine the one field it reports through: one launch fewer per solve */
     int resets_itself = p->engine == DOMINO_ENGINE_BLOCK || p->engine == DOMINO_ENGINE_THREAD ||
+                        p->engine == DOMINO_ENGINE_LEVELBLOCK || /* reports nothing */
                         p->engine == DOMINO_ENGINE_WARP ||
                         (p->engine == DOMINO_ENGINE_LEVELSET && !p->level_launches);
     cudaError_t e = resets_itself ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
@@ -108,6 +109,9 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
             e = domino_launch_trsv_pull_groups(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                                p->s_upper, unit, p->level_lanes, p->nrhs, B, ldb, X, ldx,
                                                p->max_wait_ns, p->backoff_ns, p->st, p->level_rows);
+        break;
+    case DOMINO_ENGINE_LEVELBLOCK:
+        e = domino_launch_trsv_levelblock(gpu->stream, p->type, &p->lb, p->nrhs, B, ldb, X, ldx);
         break;
     case DOMINO_ENGINE_CSC:
         e = domino_launch_trsv_push(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,

@@ -20,6 +20,8 @@ const bench_engine bench_engines[] = {
     {"csc", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CSC, gpu_run, 0, 0, NULL},
     {"block", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, NULL},
     {"block-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, "DOMINO_BLOCK_SHARED=0"},
+    {"levelblock", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELBLOCK, gpu_run, 0, 0, NULL},
+    {"levelblock-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELBLOCK, gpu_run, 0, 0, "DOMINO_LEVELBLOCK_SHARED=0"},
     {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
     {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
     {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},

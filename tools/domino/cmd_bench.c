@@ -100,8 +100,9 @@ static const char bench_usage[] =
     "                   levelset, levelset-lanes (groups of lanes per row, chosen from the\n"
     "                   levels), warp, thread, thread-any (rows summed in the order their\n"
     "                   x arrive, DOMINO_ANY_ORDER=1), csc, block (one thread block, x in shared\n"
-    "                   memory), block-global (the same, x in global memory), cusparse,\n"
-    "                   and on stencil problems\n"
+    "                   memory), block-global (the same, x in global memory), levelblock\n"
+    "                   (level sets in one thread block), levelblock-global (x in global\n"
+    "                   memory), cusparse, and on stencil problems\n"
     "                   the structured solves stencil (CSR input), stencil-compact,\n"
     "                   and the steps of the paper's ablation stencil-partition,\n"
     "                   stencil-multistage, stencil-compressed (default: all available\n"
@@ -149,7 +150,8 @@ static int select_engines(bench_request *rq)
     if (!rq->engines) {
         for (int i = 0; i < bench_engine_count; i++)
             if ((!bench_engines[i].is_gpu || have_gpu) && !bench_engine_is_stencil(&bench_engines[i]) &&
-                bench_engines[i].gpu_engine != DOMINO_ENGINE_BLOCK) /* one SM: only when named */
+                bench_engines[i].gpu_engine != DOMINO_ENGINE_BLOCK && /* one SM: only when named */
+                bench_engines[i].gpu_engine != DOMINO_ENGINE_LEVELBLOCK)
                 rq->engine_list[rq->nengines++] = &bench_engines[i];
         return 0;
     }
