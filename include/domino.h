@@ -959,11 +959,12 @@ typedef enum domino_engine {
                                    lost on most (bench/results/h100-trsv3); AUTO never takes it */
     DOMINO_ENGINE_LEVELBLOCK = 8 /* level sets in one thread block: the analysis (on the host)
                                    numbers the rows level by level and copies their entries in
-                                   that order; one block solves the levels in turn, x in shared
-                                   memory when n values fit, a barrier between levels, the next
-                                   levels' entries prefetched into L1.  AUTO takes it for small
-                                   systems (up to DOMINO_LEVELBLOCK_AUTO_ROWS rows) whose levels
-                                   cost more than one SM's pass over their entries */
+                                   that order; one block solves the levels in turn, a barrier
+                                   between levels, x in shared memory when n values fit, the
+                                   coming levels' entries copied into shared memory ahead by a
+                                   loader warp.  AUTO takes it for small systems (up to
+                                   DOMINO_LEVELBLOCK_AUTO_ROWS rows) whose levels cost more than
+                                   one SM's pass over their entries */
 } domino_engine;
 #define DOMINO_ENGINE_COUNT 9
 /* the largest systems AUTO considers for the level-block engine */

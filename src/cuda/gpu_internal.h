@@ -187,11 +187,11 @@ typedef struct domino_levelblock_args {
     const void *diag;             /* diagonal at each position (ignored when unit) */
     int unit;                     /* unit diagonal */
     int lanes;                    /* lanes per row: 1, 2, 4, 8, 16 or 32 */
-    int threads;                  /* threads that solve (a multiple of 32, at most 1024) */
+    int threads;                  /* threads that solve (a multiple of 32, at most 992) */
     int shared;                   /* 1: x in shared memory (n values must fit) */
-    int prefetch;                 /* entries of the level this far ahead prefetched into L1,
-                                     0 = none */
 } domino_levelblock_args;
+/* *fits = x (n values) and the engine's ring fit one block's shared memory */
+cudaError_t domino_levelblock_fits(domino_type type, int32_t n, int *fits);
 /* S X = B by the level-block engine: one block, levels in turn */
 cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
                                           const domino_levelblock_args *a, int32_t nrhs,

@@ -10,57 +10,112 @@
  * shared memory (SHARED: x, started as b, when n values fit) or through
  * the SM's view of X (else), never through a flag in L2: a level costs a
  * few loads and a barrier, where the synchronization-free engines pay an
- * L2 round trip per dependency hop (~1 us on an H100).  The entries of the
- * level `prefetch` levels ahead are prefetched into L1 while a level is
- * solved, so the loads of a level hit L1.  One SM's bandwidth bounds a
- * level's work: the engine is for small systems, deep ones above all.
+ * L2 round trip per dependency hop (~1 us on an H100).  A level's data come
+ * from shared memory too: a loader warp copies the coming levels, many at a
+ * time, into a ring there, ahead of the solving warps (first GPU run, H200,
+ * bench/results/h200-levelblock1: loading each level's data from global
+ * memory when it was solved cost ~0.8 us a level, L2 latency; prefetching
+ * them into L1 made it slower).  Levels larger than half the ring are read
+ * from memory directly.  One SM's bandwidth bounds a level's work: the
+ * engine is for small systems, deep ones above all.
  * Summation order is fixed (each lane in stored order, then a fixed
  * shuffle tree): results are bitwise reproducible. */
 #include "gpu_internal.h"
 
-#define LB_THREADS 1024 /* the block; the level loop runs on args.threads of them */
+#define LB_THREADS 1024 /* the block: solving warps from warp 0, the loader in the last warp */
+#define LB_RING_POS 1024 /* positions the ring holds (a power of two) */
+#define LB_RING_ENT 4096 /* entries the ring holds (a power of two) */
+#define LB_RING_LEV 128  /* level bounds the ring holds (a power of two) */
+#define LB_AHEAD_LEV 96  /* levels the loader may be ahead of the solvers */
+#define LB_BATCH 31      /* most levels one copy takes */
 
-__device__ __forceinline__ void prefetch_l1(const void *p)
-{
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
+/* the ring in shared memory (after x when x is there): the positions,
+ * entries and level bounds of the levels the loader copied, and the two
+ * counters that hand levels over */
+template <typename T> struct lb_ring {
+    T diag[LB_RING_POS];            /* diagonal of each position */
+    T val[LB_RING_ENT];             /* value of each entry */
+    int32_t ptr[LB_RING_POS];       /* first entry of each position */
+    int32_t row[LB_RING_POS];       /* row of each position */
+    int32_t col[LB_RING_ENT];       /* column of each entry */
+    int32_t lev_q[LB_RING_LEV];     /* first position of each level */
+    int32_t lev_e[LB_RING_LEV];     /* first entry of each level */
+    int32_t lev_big[LB_RING_LEV];   /* 1: the level was not copied (read it from memory) */
+    int32_t loaded;                 /* levels copied (or marked big) */
+    int32_t done;                   /* levels solved */
+    int32_t done_q, done_e;         /* their positions and entries */
+};
 
-/* 128-byte lines of elements [lo, hi) of 'size'-byte elements of an array
- * that starts on a line: the first line and the count */
-__device__ __forceinline__ int32_t lines_of(int32_t lo, int32_t hi, int size, int64_t *first)
-{
-    if (hi <= lo) return 0;
-    *first = (int64_t)lo * size / 128;
-    return (int32_t)(((int64_t)hi * size - 1) / 128 - *first + 1);
-}
+template <typename T> static size_t lb_ring_bytes() { return sizeof(lb_ring<T>); }
 
-/* prefetch into L1 what solving level l reads besides x: its entries'
- * columns and values, its positions' offsets, rows and diagonals; thread
- * t of nthreads takes every nthreads-th line */
+__device__ __forceinline__ int32_t ld_volatile(const int32_t *p) { return *(const volatile int32_t *)p; }
+__device__ __forceinline__ void st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
+
+/* The loader warp: copies levels into the ring, LB_BATCH or fewer at a
+ * time (as many as half the ring holds), ahead of the solvers, waiting for
+ * room; a level too large for half the ring is marked big and not copied.
+ * Lane j holds the bounds of level L + j, so one copy costs two rounds of
+ * loads (bounds, then the data) for up to LB_BATCH levels. */
 template <typename T>
-__device__ void levelblock_prefetch(const domino_levelblock_args &a, int32_t l, int t, int nthreads)
+__device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R)
 {
-    int32_t p0 = __ldg(&a.level_ptr[l]), p1 = __ldg(&a.level_ptr[l + 1]);
-    int32_t e0 = __ldg(&a.level_entries[l]), e1 = __ldg(&a.level_entries[l + 1]);
-    int64_t f[5] = {0, 0, 0, 0, 0};
-    int32_t c[5];
-    c[0] = lines_of(e0, e1, 4, &f[0]);                /* col */
-    c[1] = lines_of(e0, e1, (int)sizeof(T), &f[1]);   /* val */
-    c[2] = lines_of(p0, p1 + 1, 4, &f[2]);            /* ptr */
-    c[3] = lines_of(p0, p1, 4, &f[3]);                /* row */
-    c[4] = a.unit ? 0 : lines_of(p0, p1, (int)sizeof(T), &f[4]); /* diag */
-    const char *base[5] = {(const char *)a.col, (const char *)a.val, (const char *)a.ptr,
-                           (const char *)a.row, (const char *)a.diag};
-    int32_t total = c[0] + c[1] + c[2] + c[3] + c[4];
-    for (int32_t u = t; u < total; u += nthreads) {
-        int32_t v = u, s = 0;
-        while (v >= c[s]) v -= c[s++];
-        prefetch_l1(base[s] + (f[s] + v) * 128);
+    const int lane = (int)threadIdx.x % 32;
+    const int32_t nlevels = a.nlevels;
+    const int32_t *__restrict__ ptr = a.ptr;
+    const int32_t *__restrict__ row = a.row;
+    const int32_t *__restrict__ col = a.col;
+    const T *__restrict__ val = (const T *)a.val;
+    const T *__restrict__ diag = (const T *)a.diag;
+    for (int32_t L = 0; L < nlevels;) {
+        int32_t lj = L + lane <= nlevels ? L + lane : nlevels;
+        int32_t bq = __ldg(&a.level_ptr[lj]), be = __ldg(&a.level_entries[lj]);
+        int32_t q0 = __shfl_sync(0xffffffffu, bq, 0), e0 = __shfl_sync(0xffffffffu, be, 0);
+        int32_t nq = __shfl_down_sync(0xffffffffu, bq, 1), ne = __shfl_down_sync(0xffffffffu, be, 1);
+        /* level L + lane fits the batch: it exists, and levels L .. L + lane take half the ring at most */
+        bool fits = lane < LB_BATCH && L + lane < nlevels && nq - q0 <= LB_RING_POS / 2 &&
+                    ne - e0 <= LB_RING_ENT / 2;
+        unsigned m = __ballot_sync(0xffffffffu, fits);
+        int32_t k = (int32_t)__ffs(~m) - 1; /* leading levels that fit */
+        int big = k == 0;
+        if (big) k = 1;
+        int32_t q1 = __shfl_sync(0xffffffffu, bq, k), e1 = __shfl_sync(0xffffffffu, be, k);
+        /* room: the solvers are done with the slots these levels take */
+        for (;;) {
+            int32_t dq = ld_volatile(&R->done_q), de = ld_volatile(&R->done_e), dl = ld_volatile(&R->done);
+            bool room = L + k - dl <= LB_AHEAD_LEV &&
+                        (big || (q1 - dq <= LB_RING_POS && e1 - de <= LB_RING_ENT));
+            if (__all_sync(0xffffffffu, room)) break;
+            __nanosleep(32);
+        }
+        if (lane <= k) { /* bounds of levels L .. L + k */
+            R->lev_q[(L + lane) & (LB_RING_LEV - 1)] = bq;
+            R->lev_e[(L + lane) & (LB_RING_LEV - 1)] = be;
+            R->lev_big[(L + lane) & (LB_RING_LEV - 1)] = big;
+        }
+        if (!big) {
+#pragma unroll 4
+            for (int32_t q = q0 + lane; q < q1; q += 32) {
+                int s = q & (LB_RING_POS - 1);
+                R->ptr[s] = __ldg(&ptr[q]);
+                R->row[s] = __ldg(&row[q]);
+                R->diag[s] = a.unit ? (T)1 : __ldg(&diag[q]);
+            }
+#pragma unroll 4
+            for (int32_t e = e0 + lane; e < e1; e += 32) {
+                int s = e & (LB_RING_ENT - 1);
+                R->col[s] = __ldg(&col[e]);
+                R->val[s] = __ldg(&val[e]);
+            }
+        }
+        __syncwarp();
+        __threadfence_block();
+        if (lane == 0) st_volatile(&R->loaded, L + k);
+        L += k;
     }
 }
 
-/* the solving warps' barrier (named barrier 1; the other warps wait at
- * the block's barrier 0 meanwhile) */
+/* the solving warps' barrier (named barrier 1; the loader and idle warps
+ * never take part) */
 __device__ __forceinline__ void solvers_barrier(int threads)
 {
     asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
@@ -69,8 +124,10 @@ __device__ __forceinline__ void solvers_barrier(int threads)
 /* Solve S X = B (nrhs columns) with the level order of a.  Contract: a
  * holds the level order of S (trsv_level_order.h) with values and
  * diagonals gathered (domino_launch_levelblock_values); one block of
- * LB_THREADS threads; SHARED needs n values of dynamic shared memory; B
- * and X do not overlap. */
+ * LB_THREADS threads, a.threads <= LB_THREADS - 32 of them solve; dynamic
+ * shared memory for the ring, and n values before it when SHARED; B and X
+ * do not overlap.  Solvers wait for the loader only between levels, the
+ * loader for the solvers only for room: neither waits on itself. */
 template <typename T, int LANES, bool SHARED>
 __global__ void __launch_bounds__(LB_THREADS, 1)
     trsv_levelblock_kernel(domino_levelblock_args a, int32_t nrhs, const T *__restrict__ B,
@@ -78,14 +135,10 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
 {
     extern __shared__ __align__(16) unsigned char levelblock_shared[];
     const int32_t n = a.n, nlevels = a.nlevels;
-    const int32_t *__restrict__ level_ptr = a.level_ptr;
-    const int32_t *__restrict__ ptr = a.ptr;
-    const int32_t *__restrict__ row = a.row;
-    const int32_t *__restrict__ col = a.col;
-    const T *__restrict__ val = (const T *)a.val;
-    const T *__restrict__ diag = (const T *)a.diag;
+    lb_ring<T> *R = (lb_ring<T> *)(levelblock_shared +
+                                   (SHARED ? ((size_t)n * sizeof(T) + 15) / 16 * 16 : 0));
     const int solvers = a.threads;
-    const int per_warp = 32 / LANES;                  /* groups (rows at a time) of a warp */
+    const int per_warp = 32 / LANES; /* groups (rows at a time) of a warp */
     const int32_t groups = solvers / LANES;
     const int warp = (int)threadIdx.x / 32;
     const int group = ((int)threadIdx.x % 32) / LANES, sub = (int)threadIdx.x % LANES;
@@ -93,35 +146,54 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
         const T *b = B + (int64_t)r * ldb;
         T *x = X + (int64_t)r * ldx;
         T *xv = SHARED ? (T *)levelblock_shared : x; /* x_i is b_i until row i is solved */
+#pragma unroll 4
         for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) xv[i] = __ldg(&b[i]);
+        if (threadIdx.x == 0) R->loaded = R->done = R->done_q = R->done_e = 0;
         __syncthreads();
-        if ((int)threadIdx.x < solvers) {
-            int32_t q0 = __ldg(&level_ptr[0]);
+        if (warp == LB_THREADS / 32 - 1) {
+            levelblock_loader<T>(a, R);
+        } else if ((int)threadIdx.x < solvers) {
             for (int32_t l = 0; l < nlevels; l++) {
-                int32_t q1 = __ldg(&level_ptr[l + 1]);
-                if (a.prefetch > 0 && l + a.prefetch < nlevels)
-                    levelblock_prefetch<T>(a, l + a.prefetch, (int)threadIdx.x, solvers);
+                while (ld_volatile(&R->loaded) <= l)
+                    ;
+                __threadfence_block();
+                int32_t q0 = R->lev_q[l & (LB_RING_LEV - 1)], q1 = R->lev_q[(l + 1) & (LB_RING_LEV - 1)];
+                int32_t e1 = R->lev_e[(l + 1) & (LB_RING_LEV - 1)];
+                bool big = R->lev_big[l & (LB_RING_LEV - 1)] != 0;
                 /* warp-uniform trip count: the shuffles see the whole warp */
                 for (int32_t qb = q0 + warp * per_warp; qb < q1; qb += groups) {
                     int32_t q = qb + group, i = 0;
                     bool on = q < q1;
-                    T s = (T)0;
-                    if (on) {
-                        int32_t k0 = __ldg(&ptr[q]), k1 = __ldg(&ptr[q + 1]);
-                        i = __ldg(&row[q]);
+                    T s = (T)0, d = (T)1;
+                    if (on && big) {
+                        int32_t k0 = __ldg(&a.ptr[q]), k1 = __ldg(&a.ptr[q + 1]);
+                        i = __ldg(&a.row[q]);
+                        if (!a.unit) d = __ldg(&((const T *)a.diag)[q]);
 #pragma unroll 4
                         for (int32_t k = k0 + sub; k < k1; k += LANES)
-                            s += __ldg(&val[k]) * xv[__ldg(&col[k])];
+                            s += __ldg(&((const T *)a.val)[k]) * xv[__ldg(&a.col[k])];
+                    } else if (on) {
+                        int qs = q & (LB_RING_POS - 1);
+                        int32_t k0 = R->ptr[qs], k1 = q + 1 < q1 ? R->ptr[(q + 1) & (LB_RING_POS - 1)] : e1;
+                        i = R->row[qs];
+                        d = R->diag[qs];
+#pragma unroll 4
+                        for (int32_t k = k0 + sub; k < k1; k += LANES)
+                            s += R->val[k & (LB_RING_ENT - 1)] * xv[R->col[k & (LB_RING_ENT - 1)]];
                     }
 #pragma unroll
                     for (int o = LANES / 2; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
                     if (on && sub == 0) {
                         T bi = xv[i];
-                        xv[i] = a.unit ? bi - s : (bi - s) / __ldg(&diag[q]);
+                        xv[i] = a.unit ? bi - s : (bi - s) / d;
                     }
                 }
-                q0 = q1;
                 solvers_barrier(solvers);
+                if (threadIdx.x == 0) { /* the level's slots are free */
+                    st_volatile(&R->done_q, q1);
+                    st_volatile(&R->done_e, e1);
+                    st_volatile(&R->done, l + 1);
+                }
             }
         }
         __syncthreads();
@@ -184,6 +256,25 @@ static int lanes_index(int lanes)
     return k;
 }
 
+/* dynamic shared memory of a launch: x (when shared) and the ring */
+static size_t levelblock_bytes(domino_type type, int32_t n, int shared)
+{
+    size_t ts = domino_type_size(type);
+    size_t ring = type == DOMINO_FLOAT64 ? lb_ring_bytes<double>() : lb_ring_bytes<float>();
+    return (shared ? ((size_t)n * ts + 15) / 16 * 16 : 0) + ring;
+}
+
+extern "C" cudaError_t domino_levelblock_fits(domino_type type, int32_t n, int *fits)
+{
+    size_t limit = 0;
+    int device = 0, v = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (!e) e = cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    limit = v > 0 ? (size_t)v : 0;
+    *fits = !e && levelblock_bytes(type, n, 1) <= limit;
+    return e;
+}
+
 extern "C" cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
                                                      const domino_levelblock_args *a, int32_t nrhs,
                                                      const void *B, int64_t ldb, void *X,
@@ -191,7 +282,7 @@ extern "C" cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino
 {
     if (a->n == 0) return cudaSuccess;
     domino_levelblock_args args = *a;
-    if (args.threads < 32 || args.threads > LB_THREADS || args.threads % 32) args.threads = LB_THREADS;
+    if (args.threads < 32 || args.threads > LB_THREADS - 32 || args.threads % 32) args.threads = 256;
     if (args.lanes != 1 && args.lanes != 2 && args.lanes != 4 && args.lanes != 8 && args.lanes != 16)
         args.lanes = 32;
     int dbl = type == DOMINO_FLOAT64, shared = args.shared != 0;
@@ -199,15 +290,13 @@ extern "C" cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino
                                    : levelblock_kernel_of<double, false>(args.lanes))
                          : (shared ? levelblock_kernel_of<float, true>(args.lanes)
                                    : levelblock_kernel_of<float, false>(args.lanes));
-    size_t bytes = shared ? (size_t)args.n * domino_type_size(type) : 0;
-    cudaError_t e = cudaSuccess;
-    if (shared) {
-        static char raised[64][2][6];
-        int device = 0;
-        if ((e = cudaGetDevice(&device))) return e;
-        char *done = device >= 0 && device < 64 ? &raised[device][dbl][lanes_index(args.lanes)] : NULL;
-        if ((e = domino_block_raise_shared(fn, bytes, done))) return e;
-    }
+    size_t bytes = levelblock_bytes(type, args.n, shared);
+    static char raised[64][2][2][6];
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e) return e;
+    char *done = device >= 0 && device < 64 ? &raised[device][dbl][shared][lanes_index(args.lanes)] : NULL;
+    if ((e = domino_block_raise_shared(fn, bytes, done))) return e;
     void *params[] = {&args, &nrhs, &B, &ldb, &X, &ldx};
     return cudaLaunchKernel(fn, dim3(1), dim3(LB_THREADS), params, bytes, stream);
 }

@@ -240,7 +240,9 @@ static int env_int(const char *name, int dflt)
 
 /* the order to the plan's arrays (laid out in L) and the launch shape:
  * lanes per row for about four entries a lane, threads for the rows of an
- * average level (DOMINO_LEVELBLOCK_LANES / _THREADS / _PREFETCH override) */
+ * average level, up to 512 (DOMINO_LEVELBLOCK_LANES / _THREADS / _SHARED
+ * override; h200-levelblock1: 1024 threads, a barrier of 32 warps, made
+ * deep systems 2-4x slower) */
 static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
                                       struct domino_trsv_plan_s *p, const plan_layout *L,
                                       const trsv_level_order *o)
@@ -268,13 +270,10 @@ static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context
     while (lanes < 32 && 4.0 * lanes < per_row) lanes *= 2;
     a->lanes = env_int("DOMINO_LEVELBLOCK_LANES", lanes);
     int threads = 32;
-    while (threads < 1024 && threads < a->lanes * rows_per_level) threads *= 2;
+    while (threads < 512 && threads < a->lanes * rows_per_level) threads *= 2;
     a->threads = env_int("DOMINO_LEVELBLOCK_THREADS", threads);
-    /* a level's entries prefetched two levels ahead while they fit L1 easily */
-    double level_bytes = nl ? (double)o->m * (4.0 + domino_type_size(p->type)) / nl : 0;
-    a->prefetch = env_int("DOMINO_LEVELBLOCK_PREFETCH", level_bytes <= 16384 ? 2 : 0);
     int fits = 0;
-    cudaError_t e = domino_trsv_block_fits(p->type, n, &fits);
+    cudaError_t e = domino_levelblock_fits(p->type, n, &fits);
     a->shared = fits && env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
     size_t n1 = (size_t)n + 1, nlp = (size_t)nl + 1;
     cudaStream_t st = gpu->stream;
