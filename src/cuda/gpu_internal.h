@@ -184,7 +184,8 @@ typedef struct domino_levelblock_args {
     const int32_t *ptr;           /* entries of each position, n+1 */
     const int32_t *col;           /* column of each entry */
     const void *val;              /* value of each entry (domino_launch_levelblock_values) */
-    const void *diag;             /* diagonal at each position (ignored when unit) */
+    const void *diag;             /* reciprocal of the diagonal at each position (ignored when
+                                     unit) */
     int unit;                     /* unit diagonal */
     int lanes;                    /* lanes per row: 1, 2, 4, 8, 16 or 32 */
     int threads;                  /* threads that solve (a multiple of 32, at most 992) */
@@ -197,7 +198,7 @@ cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
                                           const domino_levelblock_args *a, int32_t nrhs,
                                           const void *B, int64_t ldb, void *X, int64_t ldx);
 /* the level order's values from the engine arrays' eval: val[k] =
- * eval[src[k]] (m entries), diag[q] = eval[diag_src[q]] (1 where -1) */
+ * eval[src[k]] (m entries), diag[q] = 1 / eval[diag_src[q]] (1 where -1) */
 cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type, int64_t m,
                                             const int64_t *src, int32_t n, const int64_t *diag_src,
                                             const void *eval, void *val, void *diag);

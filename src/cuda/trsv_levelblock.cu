@@ -49,6 +49,9 @@ template <typename T> struct lb_ring {
 template <typename T> static size_t lb_ring_bytes() { return sizeof(lb_ring<T>); }
 
 __device__ __forceinline__ int32_t ld_volatile(const int32_t *p) { return *(const volatile int32_t *)p; }
+/* orders the ring's data against the counters (lighter than
+ * __threadfence_block, which is a sequentially consistent fence) */
+__device__ __forceinline__ void lb_fence(void) { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
 __device__ __forceinline__ void st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
 
 /* The loader warp: copies levels into the ring, LB_BATCH or fewer at a
@@ -108,17 +111,20 @@ __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R
             }
         }
         __syncwarp();
-        __threadfence_block();
+        lb_fence();
         if (lane == 0) st_volatile(&R->loaded, L + k);
         L += k;
     }
 }
 
 /* the solving warps' barrier (named barrier 1; the loader and idle warps
- * never take part) */
+ * never take part); one solving warp only synchronizes itself */
 __device__ __forceinline__ void solvers_barrier(int threads)
 {
-    asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
+    if (threads == 32)
+        __syncwarp();
+    else
+        asm volatile("bar.sync 1, %0;" ::"r"(threads) : "memory");
 }
 
 /* Solve S X = B (nrhs columns) with the level order of a.  Contract: a
@@ -153,10 +159,13 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
         if (warp == LB_THREADS / 32 - 1) {
             levelblock_loader<T>(a, R);
         } else if ((int)threadIdx.x < solvers) {
+            int32_t loaded = 0; /* levels known to be in the ring */
             for (int32_t l = 0; l < nlevels; l++) {
-                while (ld_volatile(&R->loaded) <= l)
-                    ;
-                __threadfence_block();
+                if (l >= loaded) { /* rarely: the loader is ahead */
+                    while ((loaded = ld_volatile(&R->loaded)) <= l)
+                        ;
+                    lb_fence();
+                }
                 int32_t q0 = R->lev_q[l & (LB_RING_LEV - 1)], q1 = R->lev_q[(l + 1) & (LB_RING_LEV - 1)];
                 int32_t e1 = R->lev_e[(l + 1) & (LB_RING_LEV - 1)];
                 bool big = R->lev_big[l & (LB_RING_LEV - 1)] != 0;
@@ -164,7 +173,7 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
                 for (int32_t qb = q0 + warp * per_warp; qb < q1; qb += groups) {
                     int32_t q = qb + group, i = 0;
                     bool on = q < q1;
-                    T s = (T)0, d = (T)1;
+                    T s = (T)0, d = (T)1; /* d: the diagonal's reciprocal */
                     if (on && big) {
                         int32_t k0 = __ldg(&a.ptr[q]), k1 = __ldg(&a.ptr[q + 1]);
                         i = __ldg(&a.row[q]);
@@ -185,7 +194,7 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
                     for (int o = LANES / 2; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
                     if (on && sub == 0) {
                         T bi = xv[i];
-                        xv[i] = a.unit ? bi - s : (bi - s) / d;
+                        xv[i] = a.unit ? bi - s : (bi - s) * d;
                     }
                 }
                 solvers_barrier(solvers);
@@ -204,7 +213,9 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
     }
 }
 
-/* values of the level order: val[k] = eval[src[k]], diag[q] = eval[diag_src[q]] */
+/* values of the level order: val[k] = eval[src[k]], diag[q] = 1 / eval[diag_src[q]]
+ * (a product in the solve instead of a division: the division's ~20
+ * dependent instructions cost more than the rest of a narrow level) */
 template <typename T>
 __global__ void levelblock_values_kernel(int64_t m, const int64_t *__restrict__ src, int32_t n,
                                          const int64_t *__restrict__ diag_src,
@@ -216,7 +227,7 @@ __global__ void levelblock_values_kernel(int64_t m, const int64_t *__restrict__ 
             val[k] = eval[src[k]];
         } else {
             int64_t d = diag_src[k - m];
-            diag[k - m] = d >= 0 ? eval[d] : (T)1;
+            diag[k - m] = d >= 0 ? (T)1 / eval[d] : (T)1;
         }
     }
 }
