@@ -24,25 +24,31 @@
 
 #define LB_THREADS 1024 /* the block: solving warps from warp 0, the loader in the last warp */
 #define LB_RING_POS 1024 /* positions the ring holds (a power of two) */
-#define LB_RING_ENT 4096 /* entries the ring holds (a power of two) */
+#define LB_RING_ENT 2048 /* entries the ring holds (a power of two) */
 #define LB_RING_LEV 128  /* level bounds the ring holds (a power of two) */
 #define LB_AHEAD_LEV 96  /* levels the loader may be ahead of the solvers */
 #define LB_BATCH 31      /* most levels one copy takes */
+#define LB_PUBLISH 16    /* solved levels are announced to the loader this often */
+
+/* one entry in the ring: its column and value, one shared-memory load */
+template <typename T> struct __align__(2 * sizeof(T) > 8 ? 2 * sizeof(T) : 8) lb_entry {
+    int32_t col; /* column */
+    T val;       /* value */
+};
 
 /* the ring in shared memory (after x when x is there): the positions,
- * entries and level bounds of the levels the loader copied, and the two
- * counters that hand levels over */
+ * entries and level bounds of the levels the loader copied, and the
+ * counters that hand levels over.  A level costs the solvers a chain of
+ * shared-memory loads (bounds, position, entries, x) and one product per
+ * entry: its data are packed so that each link is one load. */
 template <typename T> struct lb_ring {
-    T diag[LB_RING_POS];            /* diagonal of each position */
-    T val[LB_RING_ENT];             /* value of each entry */
-    int32_t ptr[LB_RING_POS];       /* first entry of each position */
-    int32_t row[LB_RING_POS];       /* row of each position */
-    int32_t col[LB_RING_ENT];       /* column of each entry */
-    int32_t lev_q[LB_RING_LEV];     /* first position of each level */
-    int32_t lev_e[LB_RING_LEV];     /* first entry of each level */
-    int32_t lev_big[LB_RING_LEV];   /* 1: the level was not copied (read it from memory) */
+    int4 pos[LB_RING_POS];          /* first and end entry and row of each position */
+    T dinv[LB_RING_POS];            /* reciprocal of the diagonal of each position */
+    lb_entry<T> ent[LB_RING_ENT];   /* column and value of each entry */
+    int4 lev[LB_RING_LEV];          /* first position and entry of each level, and 1 when
+                                       the level was not copied (read from memory) */
     int32_t loaded;                 /* levels copied (or marked big) */
-    int32_t done;                   /* levels solved */
+    int32_t done;                   /* levels solved, as last announced */
     int32_t done_q, done_e;         /* their positions and entries */
 };
 
@@ -90,24 +96,21 @@ __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R
             if (__all_sync(0xffffffffu, room)) break;
             __nanosleep(32);
         }
-        if (lane <= k) { /* bounds of levels L .. L + k */
-            R->lev_q[(L + lane) & (LB_RING_LEV - 1)] = bq;
-            R->lev_e[(L + lane) & (LB_RING_LEV - 1)] = be;
-            R->lev_big[(L + lane) & (LB_RING_LEV - 1)] = big;
-        }
+        if (lane <= k) /* bounds of levels L .. L + k */
+            R->lev[(L + lane) & (LB_RING_LEV - 1)] = make_int4(bq, be, big, 0);
         if (!big) {
 #pragma unroll 4
             for (int32_t q = q0 + lane; q < q1; q += 32) {
                 int s = q & (LB_RING_POS - 1);
-                R->ptr[s] = __ldg(&ptr[q]);
-                R->row[s] = __ldg(&row[q]);
-                R->diag[s] = a.unit ? (T)1 : __ldg(&diag[q]);
+                R->pos[s] = make_int4(__ldg(&ptr[q]), __ldg(&ptr[q + 1]), __ldg(&row[q]), 0);
+                R->dinv[s] = a.unit ? (T)1 : __ldg(&diag[q]);
             }
 #pragma unroll 4
             for (int32_t e = e0 + lane; e < e1; e += 32) {
-                int s = e & (LB_RING_ENT - 1);
-                R->col[s] = __ldg(&col[e]);
-                R->val[s] = __ldg(&val[e]);
+                lb_entry<T> E;
+                E.col = __ldg(&col[e]);
+                E.val = __ldg(&val[e]);
+                R->ent[e & (LB_RING_ENT - 1)] = E;
             }
         }
         __syncwarp();
@@ -160,15 +163,17 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
             levelblock_loader<T>(a, R);
         } else if ((int)threadIdx.x < solvers) {
             int32_t loaded = 0; /* levels known to be in the ring */
+            int4 lv = make_int4(0, 0, 0, 0);
             for (int32_t l = 0; l < nlevels; l++) {
-                if (l >= loaded) { /* rarely: the loader is ahead */
+                if (l >= loaded) { /* now and then: the loader is ahead */
                     while ((loaded = ld_volatile(&R->loaded)) <= l)
                         ;
                     lb_fence();
+                    lv = R->lev[l & (LB_RING_LEV - 1)];
                 }
-                int32_t q0 = R->lev_q[l & (LB_RING_LEV - 1)], q1 = R->lev_q[(l + 1) & (LB_RING_LEV - 1)];
-                int32_t e1 = R->lev_e[(l + 1) & (LB_RING_LEV - 1)];
-                bool big = R->lev_big[l & (LB_RING_LEV - 1)] != 0;
+                const int4 next = R->lev[(l + 1) & (LB_RING_LEV - 1)];
+                const int32_t q0 = lv.x, q1 = next.x, e1 = next.y;
+                const bool big = lv.z != 0;
                 /* warp-uniform trip count: the shuffles see the whole warp */
                 for (int32_t qb = q0 + warp * per_warp; qb < q1; qb += groups) {
                     int32_t q = qb + group, i = 0;
@@ -182,13 +187,20 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
                         for (int32_t k = k0 + sub; k < k1; k += LANES)
                             s += __ldg(&((const T *)a.val)[k]) * xv[__ldg(&a.col[k])];
                     } else if (on) {
-                        int qs = q & (LB_RING_POS - 1);
-                        int32_t k0 = R->ptr[qs], k1 = q + 1 < q1 ? R->ptr[(q + 1) & (LB_RING_POS - 1)] : e1;
-                        i = R->row[qs];
-                        d = R->diag[qs];
-#pragma unroll 4
-                        for (int32_t k = k0 + sub; k < k1; k += LANES)
-                            s += R->val[k & (LB_RING_ENT - 1)] * xv[R->col[k & (LB_RING_ENT - 1)]];
+                        const int4 P = R->pos[q & (LB_RING_POS - 1)]; /* k0, k1, row */
+                        i = P.z;
+                        d = R->dinv[q & (LB_RING_POS - 1)];
+                        /* four entries a lane at a time, in stored order */
+                        for (int32_t k = P.x + sub; k < P.y; k += 4 * LANES) {
+#pragma unroll
+                            for (int u = 0; u < 4; u++) {
+                                int32_t kk = k + u * LANES;
+                                if (kk < P.y) {
+                                    const lb_entry<T> E = R->ent[kk & (LB_RING_ENT - 1)];
+                                    s += E.val * xv[E.col];
+                                }
+                            }
+                        }
                     }
 #pragma unroll
                     for (int o = LANES / 2; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
@@ -198,11 +210,14 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
                     }
                 }
                 solvers_barrier(solvers);
-                if (threadIdx.x == 0) { /* the level's slots are free */
+                /* the solved levels' slots are free: said every LB_PUBLISH
+                 * levels, and before the solvers may wait for the loader */
+                if (threadIdx.x == 0 && ((l + 1) % LB_PUBLISH == 0 || l + 1 >= loaded)) {
                     st_volatile(&R->done_q, q1);
                     st_volatile(&R->done_e, e1);
                     st_volatile(&R->done, l + 1);
                 }
+                lv = next;
             }
         }
         __syncthreads();

@@ -1,0 +1,129 @@
+/* test_gpu_trsv_levelblock.c: the level-block engine
+ * (DOMINO_ENGINE_LEVELBLOCK) with 1, 2, 4 and 32 lanes per row
+ * (DOMINO_LEVELBLOCK_LANES), 32 and 256 solving threads
+ * (DOMINO_LEVELBLOCK_THREADS: one warp synchronizes itself, more use a
+ * named barrier), x in shared memory and in global memory
+ * (DOMINO_LEVELBLOCK_SHARED=0), against the CPU reference (trsv_cases.h):
+ * a chain (30000 levels: the loader's ring wraps hundreds of times), a
+ * deep DAG of narrow levels, wide levels and 40-entry rows (levels larger
+ * than half the ring, read from memory), R-MAT 12, a stencil storing both
+ * triangles; over fill x diag x op x format x type x nrhs (1 and 3).
+ * Then a system too large for shared memory, and AUTO's choice on a deep
+ * narrow system.  Without a CUDA device it reports every section skipped. */
+#define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
+#include "trsv_cases.h"
+
+#define SECTIONS 2 /* test sections, all skipped without a device */
+
+/* the engine on one case for every setting */
+static void check_levelblock(domino_handle h, const solve_case *c)
+{
+    static const char *const lanes[] = {"1", "2", "4", "32"};
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    for (int shared = 0; shared < 2; shared++)
+        for (int k = 0; k < 4; k++) {
+            char setting[128];
+            const char *one = setting;
+            snprintf(setting, sizeof setting,
+                     "DOMINO_LEVELBLOCK_SHARED=%d,DOMINO_LEVELBLOCK_THREADS=%s,DOMINO_LEVELBLOCK_LANES=%s",
+                     shared, k % 2 ? "256" : "32", lanes[k]);
+            check_engine_settings(h, c, &d, DOMINO_ENGINE_LEVELBLOCK, &one, 1);
+        }
+    case_data_free(&d);
+}
+
+static void test_levelblock(domino_handle h)
+{
+    static const struct {
+        int32_t n, per_row, levels;
+        const char *name;
+    } dags[] = {
+        {30011, 2, 30011, "dag n=30011 chain"},
+        {20000, 6, 2000, "dag n=20000 per_row=6 levels=2000"},
+        {20011, 6, 3, "dag n=20011 per_row=6 levels=3 (wide)"},
+        {2999, 40, 30, "dag n=2999 per_row=40 levels=30"},
+    };
+    for (size_t k = 0; k < sizeof dags / sizeof dags[0]; k++) {
+        domino_matrix M = NULL;
+        CHECK_OK(h, domino_gen_dag(h, dags[k].n, dags[k].per_row, dags[k].levels, 0, 90 + k,
+                                   DOMINO_FLOAT64, &M));
+        if (M) for_each_combination(h, dags[k].name, M, 0, check_levelblock);
+        domino_matrix_free(M);
+    }
+    domino_matrix R = NULL, Lo = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
+    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_levelblock);
+    domino_matrix_free(R);
+    domino_matrix_free(Lo);
+    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    if (F) for_each_combination(h, "stencil D3N7 23x19x17 full", F, 1, check_levelblock);
+    domino_matrix_free(F);
+}
+
+/* one solve of M's lower triangle with the given engine; the engine the plan took */
+static void check_one(domino_handle h, const char *name, domino_matrix M, domino_engine engine,
+                      domino_engine expect)
+{
+    domino_dmatrix dM = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+    if (!dM) return;
+    solve_case c = {name, M, dM, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+    case_data d;
+    if (case_data_new(h, &c, &d)) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = engine;
+        domino_trsv_plan plan = NULL;
+        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt,
+                                         NULL, &plan));
+        if (plan && domino_trsv_plan_engine(plan) != expect) {
+            CHECK(domino_trsv_plan_engine(plan) == expect);
+            fprintf(stderr, "  %s: engine %s, expected %s\n", name,
+                    domino_engine_name(domino_trsv_plan_engine(plan)), domino_engine_name(expect));
+        }
+        domino_trsv_plan_free(plan);
+        check_engine(h, &c, &d, &opt, NULL);
+        case_data_free(&d);
+    }
+    domino_dmatrix_free(dM);
+}
+
+/* x beyond shared memory; AUTO on a deep narrow system */
+static void test_sizes(domino_handle h)
+{
+    domino_matrix M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 200003, 4, 3000, 0, 79, DOMINO_FLOAT64, &M));
+    if (M)
+        check_one(h, "dag n=200003 levels=3000 (global x)", M, DOMINO_ENGINE_LEVELBLOCK,
+                  DOMINO_ENGINE_LEVELBLOCK);
+    domino_matrix_free(M);
+    M = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 5000, 8, 1000, 0, 80, DOMINO_FLOAT64, &M));
+    if (M)
+        check_one(h, "dag n=5000 levels=1000, auto", M, DOMINO_ENGINE_AUTO,
+                  DOMINO_ENGINE_LEVELBLOCK);
+    domino_matrix_free(M);
+}
+
+int main(void)
+{
+    int64_t live = domino_debug_alloc_live();
+    domino_handle h = NULL;
+    CHECK_OK(NULL, domino_create(&h));
+    if (domino_gpu_count() == 0) {
+        printf("test_gpu_trsv_levelblock: no CUDA device on this machine: %d skipped (every test "
+               "section)\n",
+               SECTIONS);
+        domino_destroy(h);
+        return check_summary("test_gpu_trsv_levelblock");
+    }
+    test_sizes(h);
+    test_levelblock(h);
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("test_gpu_trsv_levelblock: %d skipped\n", check_skipped);
+    return check_summary("test_gpu_trsv_levelblock");
+}
