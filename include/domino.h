@@ -962,9 +962,9 @@ typedef enum domino_engine {
                                    that order; one block solves the levels in turn, a barrier
                                    between levels, x in shared memory when n values fit, the
                                    coming levels' entries copied into shared memory ahead by a
-                                   loader warp.  AUTO takes it for small systems (up to
-                                   DOMINO_LEVELBLOCK_AUTO_ROWS rows) whose levels cost more than
-                                   one SM's pass over their entries */
+                                   loader warp.  AUTO takes it for systems whose x fits shared
+                                   memory (at most DOMINO_LEVELBLOCK_AUTO_ROWS rows) with 2 to 64
+                                   rows a level on average */
 } domino_engine;
 #define DOMINO_ENGINE_COUNT 9
 /* the largest systems AUTO considers for the level-block engine */

@@ -170,12 +170,19 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
 }
 
 /* may a plan of engine `asked` on dA run the level-block engine (forced,
- * or AUTO on a system small enough to consider it)? */
+ * or AUTO on a system small enough to consider it: x in shared memory) */
 static int levelblock_possible(domino_engine asked, domino_dmatrix dA)
 {
     if (asked == DOMINO_ENGINE_LEVELBLOCK) return 1;
-    return asked == DOMINO_ENGINE_AUTO && dA->nrows <= DOMINO_LEVELBLOCK_AUTO_ROWS &&
-           dA->nnz <= DOMINO_LEVELBLOCK_AUTO_NNZ;
+    int fits = 0;
+    if (asked != DOMINO_ENGINE_AUTO || dA->nrows > DOMINO_LEVELBLOCK_AUTO_ROWS ||
+        dA->nnz > DOMINO_LEVELBLOCK_AUTO_NNZ)
+        return 0;
+    if (domino_levelblock_fits(dA->type, dA->nrows, &fits) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fits;
 }
 
 /* the level order of S from dA's arrays, brought to the host */
@@ -212,23 +219,21 @@ cleanup:
     return s;
 }
 
-/* AUTO's rule: the level-block engine when its estimated time beats the
- * thread engine's.  One block pays LEVELBLOCK_LEVEL_US a level (loads and a
- * barrier inside one SM) and streams the entries at one SM's
- * LEVELBLOCK_SM_GBS; the thread engine pays THREAD_FIXED_US (launch and
- * fill) and THREAD_LEVEL_US a level (a dependency hop through L2) with the
- * whole GPU on the entries (H100, bench/results/h100-trsv10: 17-40 us on
- * the small shared matrices, 0.7-1.2 us a level on the deep ones). */
-#define LEVELBLOCK_LEVEL_US 0.25
-#define LEVELBLOCK_SM_GBS 100.0
-#define THREAD_FIXED_US 10.0
-#define THREAD_LEVEL_US 0.8
-static int levelblock_pays(const trsv_level_order *o, domino_type t)
+/* AUTO's rule, for systems whose x fits shared memory: the level-block
+ * engine when the levels hold LEVELBLOCK_AUTO_MIN_WIDTH to
+ * LEVELBLOCK_AUTO_MAX_WIDTH rows on average.  H200, bench/results/
+ * h200-levelblock: it beat the thread engine 1.4-3.0x on the shared
+ * matrices of 3.5-44 rows a level (bcsstk13, bcsstk33, cage8, cryg2500,
+ * fidapex6, watt_2, whitaker3, zenios) and lost on those of 130 or more
+ * (bayer10, crack, hangGlider_2, Pd: wide levels, one SM's bandwidth) and
+ * on pushpull (1.7 rows a level: the thread engine's warp sweep walks its
+ * chains of consecutive rows inside a warp). */
+#define LEVELBLOCK_AUTO_MIN_WIDTH 2.0
+#define LEVELBLOCK_AUTO_MAX_WIDTH 64.0
+static int levelblock_pays(const trsv_level_order *o)
 {
-    double entry_bytes = 4.0 + (double)domino_type_size(t);
-    double lb = LEVELBLOCK_LEVEL_US * o->nlevels + (double)o->m * entry_bytes / (LEVELBLOCK_SM_GBS * 1e3);
-    double thread = THREAD_FIXED_US + THREAD_LEVEL_US * o->nlevels;
-    return lb < thread;
+    double width = o->nlevels ? (double)o->n / o->nlevels : 0;
+    return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
 }
 
 /* an integer from the environment (experiments), else dflt */
@@ -523,7 +528,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     if (engine == DOMINO_ENGINE_LEVELBLOCK ||
         (engine == DOMINO_ENGINE_THREAD && levelblock_possible(asked, dA))) {
         if ((s = level_order_of(h, dA, csr_of_s, s_upper, &order))) return s;
-        if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(&order, dA->type))
+        if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(&order))
             engine = DOMINO_ENGINE_LEVELBLOCK;
         if (engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(&order);
     }
