@@ -200,7 +200,7 @@ cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
 /* the level order's values from the engine arrays' eval: val[k] =
  * eval[src[k]] (m entries), diag[q] = 1 / eval[diag_src[q]] (1 where -1) */
 cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type, int64_t m,
-                                            const int64_t *src, int32_t n, const int64_t *diag_src,
+                                            const int32_t *src, int32_t n, const int32_t *diag_src,
                                             const void *eval, void *val, void *diag);
 
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict

@@ -5,124 +5,149 @@
 
 #include <string.h>
 
+#define LO_ALIGN(x) (((x) + 255) & ~(size_t)255)
+
+size_t trsv_level_order_layout(int32_t n, int32_t nlevels, int64_t m, size_t off[TRSV_LO_ARRAYS])
+{
+    size_t words[TRSV_LO_ARRAYS]; /* int32 words of each array */
+    words[TRSV_LO_LEVEL_PTR] = words[TRSV_LO_LEVEL_ENTRIES] = (size_t)nlevels + 1;
+    words[TRSV_LO_ROW] = words[TRSV_LO_DIAG_SRC] = (size_t)n;
+    words[TRSV_LO_PTR] = (size_t)n + 1;
+    words[TRSV_LO_COL] = words[TRSV_LO_SRC] = (size_t)m;
+    size_t at = 0;
+    for (int a = 0; a < TRSV_LO_ARRAYS; a++) {
+        off[a] = at;
+        at += LO_ALIGN(words[a] * sizeof(int32_t));
+    }
+    return at;
+}
+
 void trsv_level_order_free(trsv_level_order *o)
 {
     if (!o) return;
-    domino_free(o->level_ptr);
-    domino_free(o->level_entries);
-    domino_free(o->row);
-    domino_free(o->ptr);
-    domino_free(o->col);
-    domino_free(o->src);
-    domino_free(o->diag_src);
+    domino_free(o->block);
     memset(o, 0, sizeof(*o));
 }
 
-/* S's rows as CSR of their off-diagonal triangle entries (rptr, rcol, rsrc)
- * and each row's diagonal (diag_src); entries of a row in the order the
- * arrays hold them (CSR(S): stored order; CSC(S): increasing column) */
+/* S's rows: offsets rp, columns rc and source indices rs (NULL: the index
+ * of the entry itself); filter: skip entries outside S's strict triangle
+ * (CSR(S) read in place), else every entry is one (CSC(S) transposed) */
 typedef struct s_rows {
-    int64_t *rptr;   /* n+1 */
-    int32_t *rcol;   /* m */
-    int64_t *rsrc;   /* m */
+    const int64_t *rp;
+    const int32_t *rc;
+    const int32_t *rs;
+    int filter;
+    int s_upper;
 } s_rows;
 
-/* is (r, c) an off-diagonal entry of S's triangle? */
-static int in_triangle(int32_t r, int32_t c, int s_upper)
+/* is entry k of row i of R an off-diagonal entry of S's triangle? */
+static inline int is_entry(const s_rows *R, int32_t i, int64_t k)
 {
-    return s_upper ? c > r : c < r;
+    int32_t c = R->rc[k];
+    return !R->filter || (R->s_upper ? c > i : c < i);
 }
 
-static int rows_of_s(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
-                     s_rows *R, int64_t *diag_src, int64_t *m)
+/* the transpose of CSC(S)'s off-diagonal triangle entries as rows of S
+ * (entries of a row by increasing column), and each row's diagonal */
+static int transpose_rows(int32_t n, const int64_t *ptr, const int32_t *ind, int s_upper,
+                          int64_t **rp, int32_t **rc, int32_t **rs, int32_t *diag_by_row)
 {
-    int64_t *fill = domino_calloc((size_t)n + 1, sizeof(int64_t));
-    R->rptr = domino_calloc((size_t)n + 1, sizeof(int64_t));
-    if (!fill || !R->rptr) {
-        domino_free(fill);
-        return -1;
-    }
-    for (int32_t i = 0; i < n; i++) diag_src[i] = -1;
-    for (int32_t i = 0; i < n; i++)
-        for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) {
-            int32_t r = csr_of_s ? i : ind[k], c = csr_of_s ? ind[k] : i;
-            if (r == c) diag_src[r] = k;
-            else if (in_triangle(r, c, s_upper)) R->rptr[r + 1]++;
+    int64_t *p = domino_calloc((size_t)n + 2, sizeof(int64_t));
+    if (!p) return -1;
+    *rp = p;
+    for (int32_t j = 0; j < n; j++)
+        for (int64_t k = ptr[j]; k < ptr[j + 1]; k++) {
+            int32_t r = ind[k];
+            if (r == j) diag_by_row[r] = (int32_t)k;
+            else if (s_upper ? j > r : j < r) p[r + 2]++;
         }
-    for (int32_t i = 0; i < n; i++) R->rptr[i + 1] += R->rptr[i];
-    *m = R->rptr[n];
-    if (*m >= INT32_MAX) {
-        domino_free(fill);
-        return -2;
-    }
-    R->rcol = domino_malloc((size_t)*m * sizeof(int32_t) + 1);
-    R->rsrc = domino_malloc((size_t)*m * sizeof(int64_t) + 1);
-    if (!R->rcol || !R->rsrc) {
-        domino_free(fill);
-        return -1;
-    }
-    for (int32_t i = 0; i < n; i++)
-        for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) {
-            int32_t r = csr_of_s ? i : ind[k], c = csr_of_s ? ind[k] : i;
-            if (r == c || !in_triangle(r, c, s_upper)) continue;
-            int64_t at = R->rptr[r] + fill[r]++;
-            R->rcol[at] = c;
-            R->rsrc[at] = k;
+    for (int32_t i = 0; i < n; i++) p[i + 2] += p[i + 1];
+    int64_t m = p[n + 1];
+    *rc = domino_malloc((size_t)m * sizeof(int32_t) + 1);
+    *rs = domino_malloc((size_t)m * sizeof(int32_t) + 1);
+    if (!*rc || !*rs) return -1;
+    for (int32_t j = 0; j < n; j++) /* p[r + 1]: the next free slot of row r */
+        for (int64_t k = ptr[j]; k < ptr[j + 1]; k++) {
+            int32_t r = ind[k];
+            if (r == j || !(s_upper ? j > r : j < r)) continue;
+            int64_t at = p[r + 1]++;
+            (*rc)[at] = j;
+            (*rs)[at] = (int32_t)k;
         }
-    domino_free(fill);
     return 0;
 }
 
 int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s,
                           int s_upper, trsv_level_order *o)
 {
-    s_rows R = {NULL, NULL, NULL};
-    int32_t *level = NULL;
-    int64_t *diag_by_row = NULL; /* diagonal entry of each row, -1 if none */
+    int32_t *level = NULL, *diag_by_row = NULL, *count = NULL, *trs = NULL, *trc = NULL;
+    int64_t *trp = NULL;
     int rc = -1;
     memset(o, 0, sizeof(*o));
     o->n = n;
-    diag_by_row = domino_malloc((size_t)n * sizeof(int64_t) + 1);
+    if (ptr[n] >= INT32_MAX) return -2;
     level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
-    if (!diag_by_row || !level) goto cleanup;
-    if ((rc = rows_of_s(n, ptr, ind, csr_of_s, s_upper, &R, diag_by_row, &o->m))) goto cleanup;
-    rc = -1;
-    /* levels in solve order: a row's dependencies come before it */
+    diag_by_row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
+    if (!level || !diag_by_row) goto cleanup;
+    for (int32_t i = 0; i < n; i++) diag_by_row[i] = -1;
+    s_rows R = {ptr, ind, NULL, 1, s_upper};
+    if (!csr_of_s) {
+        if (transpose_rows(n, ptr, ind, s_upper, &trp, &trc, &trs, diag_by_row)) goto cleanup;
+        R.rp = trp;
+        R.rc = trc;
+        R.rs = trs;
+        R.filter = 0;
+    }
+    /* levels in solve order (a row's dependencies come before it), the
+     * entries, and (CSR(S)) the diagonals */
     for (int32_t t = 0; t < n; t++) {
         int32_t i = s_upper ? n - 1 - t : t, li = 0;
-        for (int64_t k = R.rptr[i]; k < R.rptr[i + 1]; k++)
-            if (level[R.rcol[k]] + 1 > li) li = level[R.rcol[k]] + 1;
+        for (int64_t k = R.rp[i]; k < R.rp[i + 1]; k++) {
+            if (!is_entry(&R, i, k)) {
+                if (R.rc[k] == i) diag_by_row[i] = (int32_t)k;
+                continue;
+            }
+            o->m++;
+            if (level[R.rc[k]] + 1 > li) li = level[R.rc[k]] + 1;
+        }
         level[i] = li;
         if (li + 1 > o->nlevels) o->nlevels = li + 1;
     }
-    o->level_ptr = domino_calloc((size_t)o->nlevels + 2, sizeof(int32_t));
-    o->level_entries = domino_calloc((size_t)o->nlevels + 2, sizeof(int32_t));
-    o->row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
-    o->ptr = domino_malloc(((size_t)n + 1) * sizeof(int32_t));
-    o->col = domino_malloc((size_t)o->m * sizeof(int32_t) + 1);
-    o->src = domino_malloc((size_t)o->m * sizeof(int64_t) + 1);
-    o->diag_src = domino_malloc((size_t)n * sizeof(int64_t) + 1);
-    if (!o->level_ptr || !o->level_entries || !o->row || !o->ptr || !o->col || !o->src ||
-        !o->diag_src)
-        goto cleanup;
+    size_t off[TRSV_LO_ARRAYS];
+    o->bytes = trsv_level_order_layout(n, o->nlevels, o->m, off);
+    o->block = domino_malloc(o->bytes);
+    count = domino_calloc((size_t)o->nlevels + 1, sizeof(int32_t));
+    if (!o->block || !count) goto cleanup;
+    char *base = (char *)o->block;
+    o->level_ptr = (int32_t *)(base + off[TRSV_LO_LEVEL_PTR]);
+    o->level_entries = (int32_t *)(base + off[TRSV_LO_LEVEL_ENTRIES]);
+    o->row = (int32_t *)(base + off[TRSV_LO_ROW]);
+    o->ptr = (int32_t *)(base + off[TRSV_LO_PTR]);
+    o->col = (int32_t *)(base + off[TRSV_LO_COL]);
+    o->src = (int32_t *)(base + off[TRSV_LO_SRC]);
+    o->diag_src = (int32_t *)(base + off[TRSV_LO_DIAG_SRC]);
     /* counting sort of the rows by level, increasing row inside a level */
-    for (int32_t i = 0; i < n; i++) o->level_ptr[level[i] + 1]++;
+    for (int32_t i = 0; i < n; i++) count[level[i]]++;
+    int32_t start = 0;
     for (int32_t l = 0; l < o->nlevels; l++) {
-        if (o->level_ptr[l + 1] > o->widest) o->widest = o->level_ptr[l + 1];
-        o->level_ptr[l + 1] += o->level_ptr[l];
+        if (count[l] > o->widest) o->widest = count[l];
+        o->level_ptr[l] = start;
+        start += count[l];
+        count[l] = o->level_ptr[l]; /* now the next free position of level l */
     }
-    for (int32_t i = 0; i < n; i++) o->row[o->level_ptr[level[i]]++] = i; /* level_ptr[l]: end of l */
-    for (int32_t l = o->nlevels; l > 0; l--) o->level_ptr[l] = o->level_ptr[l - 1];
-    o->level_ptr[0] = 0;
+    o->level_ptr[o->nlevels] = n;
+    for (int32_t i = 0; i < n; i++) o->row[count[level[i]]++] = i;
     /* the entries and the diagonal in position order */
     int32_t at = 0;
     for (int32_t q = 0; q < n; q++) {
         int32_t i = o->row[q];
         o->ptr[q] = at;
         o->diag_src[q] = diag_by_row[i];
-        for (int64_t k = R.rptr[i]; k < R.rptr[i + 1]; k++, at++) {
-            o->col[at] = R.rcol[k];
-            o->src[at] = R.rsrc[k];
+        for (int64_t k = R.rp[i]; k < R.rp[i + 1]; k++) {
+            if (!is_entry(&R, i, k)) continue;
+            o->col[at] = R.rc[k];
+            o->src[at] = R.rs ? R.rs[k] : (int32_t)k;
+            at++;
         }
     }
     o->ptr[n] = at;
@@ -131,9 +156,10 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
 cleanup:
     domino_free(level);
     domino_free(diag_by_row);
-    domino_free(R.rptr);
-    domino_free(R.rcol);
-    domino_free(R.rsrc);
+    domino_free(count);
+    domino_free(trp);
+    domino_free(trc);
+    domino_free(trs);
     if (rc) trsv_level_order_free(o);
     return rc;
 }

@@ -232,8 +232,8 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
  * (a product in the solve instead of a division: the division's ~20
  * dependent instructions cost more than the rest of a narrow level) */
 template <typename T>
-__global__ void levelblock_values_kernel(int64_t m, const int64_t *__restrict__ src, int32_t n,
-                                         const int64_t *__restrict__ diag_src,
+__global__ void levelblock_values_kernel(int64_t m, const int32_t *__restrict__ src, int32_t n,
+                                         const int32_t *__restrict__ diag_src,
                                          const T *__restrict__ eval, T *val, T *diag)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -241,15 +241,15 @@ __global__ void levelblock_values_kernel(int64_t m, const int64_t *__restrict__ 
         if (k < m) {
             val[k] = eval[src[k]];
         } else {
-            int64_t d = diag_src[k - m];
+            int32_t d = diag_src[k - m];
             diag[k - m] = d >= 0 ? (T)1 / eval[d] : (T)1;
         }
     }
 }
 
 extern "C" cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type,
-                                                       int64_t m, const int64_t *src, int32_t n,
-                                                       const int64_t *diag_src, const void *eval,
+                                                       int64_t m, const int32_t *src, int32_t n,
+                                                       const int32_t *diag_src, const void *eval,
                                                        void *val, void *diag)
 {
     int64_t total = m + n;

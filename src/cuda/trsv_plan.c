@@ -45,8 +45,7 @@ static int uses_one_launch(domino_engine e, int32_t n, int32_t nrhs)
 /* which arrays an engine needs besides the caller's */
 typedef struct plan_layout {
     size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
-        level_rows, level_count, flags0, flags1, flags_st0, flags_st1, lb_level_ptr,
-        lb_level_entries, lb_row, lb_ptr, lb_col, lb_src, lb_diag_src, lb_val, lb_diag,
+        level_rows, level_count, flags0, flags1, flags_st0, flags_st1, lb_block, lb_val, lb_diag,
         total; /* byte offsets into the workspace, and its size */
 } plan_layout;
 
@@ -108,14 +107,9 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
         TAKE(flags_st0, sizeof(domino_solve_status));
         TAKE(flags_st1, sizeof(domino_solve_status));
     }
-    if (lb_room) { /* levels <= n; entries <= nnz */
-        TAKE(lb_level_ptr, (n1 + 1) * sizeof(int32_t));
-        TAKE(lb_level_entries, (n1 + 1) * sizeof(int32_t));
-        TAKE(lb_row, (size_t)n * sizeof(int32_t) + 4);
-        TAKE(lb_ptr, n1 * sizeof(int32_t));
-        TAKE(lb_col, (size_t)nnz * sizeof(int32_t) + 4);
-        TAKE(lb_src, (size_t)nnz * sizeof(int64_t) + 8);
-        TAKE(lb_diag_src, (size_t)n * sizeof(int64_t) + 8);
+    if (lb_room) { /* the order's block for levels <= n and entries <= nnz */
+        size_t lo_off[TRSV_LO_ARRAYS];
+        TAKE(lb_block, trsv_level_order_layout(n, n, nnz, lo_off));
         TAKE(lb_val, (size_t)nnz * domino_type_size(t) + 8);
         TAKE(lb_diag, (size_t)n * domino_type_size(t) + 8);
     }
@@ -208,8 +202,8 @@ static domino_status level_order_of(domino_handle h, domino_dmatrix dA, int csr_
     }
     int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
     if (rc == -2)
-        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the triangle has 2^31 entries or more (the "
-                         "levelblock engine's offsets are 32-bit)", fn);
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 entries or more (the "
+                         "levelblock engine's offsets and indices are 32-bit)", fn);
     else if (rc)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
                          n, (long long)dA->nnz);
@@ -243,32 +237,34 @@ static int env_int(const char *name, int dflt)
     return v && *v ? atoi(v) : dflt;
 }
 
-/* the order to the plan's arrays (laid out in L) and the launch shape:
- * lanes per row for about four entries a lane, threads for the rows of an
- * average level, up to 512 (DOMINO_LEVELBLOCK_LANES / _THREADS / _SHARED
- * override; h200-levelblock1: 1024 threads, a barrier of 32 warps, made
- * deep systems 2-4x slower) */
+/* the order to the plan's arrays (its block in L's slot, one copy) and
+ * the launch shape: lanes per row for about four entries a lane, threads
+ * for the rows of an average level, up to 512 (DOMINO_LEVELBLOCK_LANES /
+ * _THREADS / _SHARED override; h200-levelblock: 1024 threads, a barrier
+ * of 32 warps, made deep systems 2-4x slower) */
 static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
                                       struct domino_trsv_plan_s *p, const plan_layout *L,
                                       const trsv_level_order *o)
 {
-    char *base = (char *)p->buffer;
+    char *base = (char *)p->buffer, *block = base + L->lb_block;
     domino_levelblock_args *a = &p->lb;
     int32_t n = o->n, nl = o->nlevels;
+    size_t off[TRSV_LO_ARRAYS];
+    trsv_level_order_layout(n, nl, o->m, off);
     memset(a, 0, sizeof(*a));
     a->n = n;
     a->nlevels = nl;
-    a->level_ptr = (const int32_t *)(base + L->lb_level_ptr);
-    a->level_entries = (const int32_t *)(base + L->lb_level_entries);
-    a->row = (const int32_t *)(base + L->lb_row);
-    a->ptr = (const int32_t *)(base + L->lb_ptr);
-    a->col = (const int32_t *)(base + L->lb_col);
+    a->level_ptr = (const int32_t *)(block + off[TRSV_LO_LEVEL_PTR]);
+    a->level_entries = (const int32_t *)(block + off[TRSV_LO_LEVEL_ENTRIES]);
+    a->row = (const int32_t *)(block + off[TRSV_LO_ROW]);
+    a->ptr = (const int32_t *)(block + off[TRSV_LO_PTR]);
+    a->col = (const int32_t *)(block + off[TRSV_LO_COL]);
     a->val = base + L->lb_val;
     a->diag = base + L->lb_diag;
     a->unit = p->diag == DOMINO_UNIT;
     p->lb_m = o->m;
-    p->lb_src = (int64_t *)(base + L->lb_src);
-    p->lb_diag_src = (int64_t *)(base + L->lb_diag_src);
+    p->lb_src = (const int32_t *)(block + off[TRSV_LO_SRC]);
+    p->lb_diag_src = (const int32_t *)(block + off[TRSV_LO_DIAG_SRC]);
     p->nlevels = nl;
     double per_row = n ? (double)o->m / n : 0, rows_per_level = nl ? (double)n / nl : 0;
     int lanes = 1;
@@ -280,16 +276,8 @@ static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context
     int fits = 0;
     cudaError_t e = domino_levelblock_fits(p->type, n, &fits);
     a->shared = fits && env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
-    size_t n1 = (size_t)n + 1, nlp = (size_t)nl + 1;
-    cudaStream_t st = gpu->stream;
-    if (!e) e = cudaMemcpyAsync((void *)a->level_ptr, o->level_ptr, nlp * 4, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync((void *)a->level_entries, o->level_entries, nlp * 4, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync((void *)a->row, o->row, (size_t)n * 4, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync((void *)a->ptr, o->ptr, n1 * 4, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync((void *)a->col, o->col, (size_t)o->m * 4, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync(p->lb_src, o->src, (size_t)o->m * 8, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaMemcpyAsync(p->lb_diag_src, o->diag_src, (size_t)n * 8, cudaMemcpyHostToDevice, st);
-    if (!e) e = cudaStreamSynchronize(st); /* the host order is freed next */
+    if (!e) e = cudaMemcpyAsync(block, o->block, o->bytes, cudaMemcpyHostToDevice, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream); /* the host order is freed next */
     return e ? domino_cuda_status(h, e, "domino_trsv_analysis: level order upload") : DOMINO_SUCCESS;
 }
 

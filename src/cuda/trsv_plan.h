@@ -78,8 +78,8 @@ struct domino_trsv_plan_s {
      * trsv_level_order.c, from the caller's arrays, never transposed) */
     domino_levelblock_args lb; /* the device copy of the order and the launch shape */
     int64_t lb_m;              /* entries of the order */
-    int64_t *lb_src;           /* index in dA's values of each entry, lb_m */
-    int64_t *lb_diag_src;      /* index in dA's values of each position's diagonal (-1: none), n */
+    const int32_t *lb_src;     /* index in dA's values of each entry, lb_m */
+    const int32_t *lb_diag_src; /* index in dA's values of each position's diagonal (-1: none), n */
     /* structured-grid engine */
     domino_dstencil dstencil;  /* the stencil found in the analysis: a compact copy made
                                   from dA's arrays (scattered when they hold S's transpose) */
