@@ -1,5 +1,6 @@
 # plot_trsv.gp: speedup over cusparseSpSV per problem (solve, and analysis + first solve)
 # gnuplot -e "dat='results/h100-final/trsv-speedup.dat'; png='results/h100-final/trsv-speedup.png'" plot_trsv.gp
+# (dev='H200' names another device in the axis label)
 set terminal pngcairo size 1600,700 font ",10"
 set output png
 set style data histograms
@@ -7,7 +8,8 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set logscale y 2
 set yrange [0.01:1000]
-set ylabel "speedup over cusparseSpSV (same run, H100, double)"
+if (!exists("dev")) dev = "H100"
+set ylabel sprintf("speedup over cusparseSpSV (same run, %s, double)", dev)
 set xtics rotate by -60 left noenhanced
 set grid ytics
 set key top left
