@@ -52,42 +52,7 @@ static void test_block(domino_handle h)
     CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
     if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_block);
     domino_matrix_free(M);
-    domino_matrix R = NULL, Lo = NULL;
-    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
-    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
-    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_block);
-    domino_matrix_free(R);
-    domino_matrix_free(Lo);
-    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
-    CHECK_OK(h,
-             domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
-    if (F) for_each_combination(h, "stencil D3N7 23x19x17 full", F, 1, check_block);
-    domino_matrix_free(F);
-}
-
-/* one solve of M's lower triangle with the given options (n, engine expected) */
-static void check_one(domino_handle h, const char *name, domino_matrix M, domino_engine engine,
-                      domino_engine expect)
-{
-    domino_dmatrix dM = NULL;
-    CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
-    if (!dM) return;
-    solve_case c = {name, M, dM, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
-    case_data d;
-    if (case_data_new(h, &c, &d)) {
-        domino_trsv_options opt;
-        domino_trsv_options_init(&opt);
-        opt.engine = engine;
-        opt.max_wait_ms = 20000;
-        domino_trsv_plan plan = NULL;
-        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt,
-                                         NULL, &plan));
-        if (plan) CHECK(domino_trsv_plan_engine(plan) == expect);
-        domino_trsv_plan_free(plan);
-        check_engine(h, &c, &d, &opt, NULL);
-        case_data_free(&d);
-    }
-    domino_dmatrix_free(dM);
+    for_rmat_and_full_stencil(h, 23, 19, 17, check_block);
 }
 
 /* n beyond shared memory (x in global memory), and a small system with the block sized from its
@@ -97,14 +62,14 @@ static void test_sizes(domino_handle h)
     domino_matrix M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 300007, 4, 2000, 0, 79, DOMINO_FLOAT64, &M));
     if (M)
-        check_one(h, "dag n=300007 levels=2000, block (global x)", M, DOMINO_ENGINE_BLOCK,
-                  DOMINO_ENGINE_BLOCK);
+        check_plan_engine(h, "dag n=300007 levels=2000, block (global x)", M, DOMINO_ENGINE_BLOCK,
+                          DOMINO_ENGINE_BLOCK, 20000);
     domino_matrix_free(M);
     M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 5000, 8, 500, 0, 80, DOMINO_FLOAT64, &M));
     if (M)
-        check_one(h, "dag n=5000 levels=500, block sized from the levels", M, DOMINO_ENGINE_BLOCK,
-                  DOMINO_ENGINE_BLOCK);
+        check_plan_engine(h, "dag n=5000 levels=500, block sized from the levels", M,
+                          DOMINO_ENGINE_BLOCK, DOMINO_ENGINE_BLOCK, 20000);
     domino_matrix_free(M);
 }
 

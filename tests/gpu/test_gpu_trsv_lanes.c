@@ -36,17 +36,7 @@ static void test_lanes(domino_handle h)
     CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
     if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_lanes);
     domino_matrix_free(M);
-    M = NULL;
-    domino_matrix R = NULL, Lo = NULL;
-    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
-    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
-    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_lanes);
-    domino_matrix_free(R);
-    domino_matrix_free(Lo);
-    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 33, 31, 29, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
-    if (F) for_each_combination(h, "stencil D3N7 33x31x29 full", F, 1, check_lanes);
-    domino_matrix_free(F);
+    for_rmat_and_full_stencil(h, 33, 31, 29, check_lanes);
 }
 
 /* the plan's own choice ("auto"): 4 lanes on wide levels (n / levels >= 16384), 32 on narrow ones */

@@ -51,44 +51,7 @@ static void test_levelblock(domino_handle h)
         if (M) for_each_combination(h, dags[k].name, M, 0, check_levelblock);
         domino_matrix_free(M);
     }
-    domino_matrix R = NULL, Lo = NULL;
-    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
-    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
-    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, check_levelblock);
-    domino_matrix_free(R);
-    domino_matrix_free(Lo);
-    domino_matrix F = NULL; /* both triangles stored: the solve must skip the other one */
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 23, 19, 17, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
-    if (F) for_each_combination(h, "stencil D3N7 23x19x17 full", F, 1, check_levelblock);
-    domino_matrix_free(F);
-}
-
-/* one solve of M's lower triangle with the given engine; the engine the plan took */
-static void check_one(domino_handle h, const char *name, domino_matrix M, domino_engine engine,
-                      domino_engine expect)
-{
-    domino_dmatrix dM = NULL;
-    CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
-    if (!dM) return;
-    solve_case c = {name, M, dM, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
-    case_data d;
-    if (case_data_new(h, &c, &d)) {
-        domino_trsv_options opt;
-        domino_trsv_options_init(&opt);
-        opt.engine = engine;
-        domino_trsv_plan plan = NULL;
-        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt,
-                                         NULL, &plan));
-        if (plan && domino_trsv_plan_engine(plan) != expect) {
-            CHECK(domino_trsv_plan_engine(plan) == expect);
-            fprintf(stderr, "  %s: engine %s, expected %s\n", name,
-                    domino_engine_name(domino_trsv_plan_engine(plan)), domino_engine_name(expect));
-        }
-        domino_trsv_plan_free(plan);
-        check_engine(h, &c, &d, &opt, NULL);
-        case_data_free(&d);
-    }
-    domino_dmatrix_free(dM);
+    for_rmat_and_full_stencil(h, 23, 19, 17, check_levelblock);
 }
 
 /* x beyond shared memory; AUTO on a deep narrow system */
@@ -97,14 +60,14 @@ static void test_sizes(domino_handle h)
     domino_matrix M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 200003, 4, 3000, 0, 79, DOMINO_FLOAT64, &M));
     if (M)
-        check_one(h, "dag n=200003 levels=3000 (global x)", M, DOMINO_ENGINE_LEVELBLOCK,
-                  DOMINO_ENGINE_LEVELBLOCK);
+        check_plan_engine(h, "dag n=200003 levels=3000 (global x)", M, DOMINO_ENGINE_LEVELBLOCK,
+                          DOMINO_ENGINE_LEVELBLOCK, 0);
     domino_matrix_free(M);
     M = NULL;
     CHECK_OK(h, domino_gen_dag(h, 5000, 8, 1000, 0, 80, DOMINO_FLOAT64, &M));
     if (M)
-        check_one(h, "dag n=5000 levels=1000, auto", M, DOMINO_ENGINE_AUTO,
-                  DOMINO_ENGINE_LEVELBLOCK);
+        check_plan_engine(h, "dag n=5000 levels=1000, auto", M, DOMINO_ENGINE_AUTO,
+                          DOMINO_ENGINE_LEVELBLOCK, 0);
     domino_matrix_free(M);
 }
 

@@ -407,4 +407,54 @@ static inline void for_each_combination(domino_handle h, const char *name, domin
         }
 }
 
+/* fn over every combination of two hard systems: R-MAT 12's lower
+ * triangle (rows of hundreds of entries) and a D3N7 stencil on nx*ny*nz
+ * storing both triangles (the solve must skip the other one) */
+static inline void for_rmat_and_full_stencil(domino_handle h, int32_t nx, int32_t ny, int32_t nz,
+                                             case_fn fn)
+{
+    domino_matrix R = NULL, Lo = NULL, F = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.6, 0.4 / 3, 0.4 / 3, 0.4 / 3, 5, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &Lo));
+    if (Lo) for_each_combination(h, "rmat 12 lower", Lo, 0, fn);
+    domino_matrix_free(R);
+    domino_matrix_free(Lo);
+    char name[64];
+    snprintf(name, sizeof name, "stencil D3N7 %dx%dx%d full", nx, ny, nz);
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, nx, ny, nz, DOMINO_PART_FULL, DOMINO_FLOAT64, &F));
+    if (F) for_each_combination(h, name, F, 1, fn);
+    domino_matrix_free(F);
+}
+
+/* one plan of `engine` on M's lower triangle (one right-hand side, waits
+ * bounded by wait_ms, 0 = none): the engine it took must be `expect`, and
+ * its solve right */
+static inline void check_plan_engine(domino_handle h, const char *name, domino_matrix M,
+                                     domino_engine engine, domino_engine expect, int wait_ms)
+{
+    domino_dmatrix dM = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+    if (!dM) return;
+    solve_case c = {name, M, dM, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 0, NULL};
+    case_data d;
+    if (case_data_new(h, &c, &d)) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = engine;
+        opt.max_wait_ms = wait_ms;
+        domino_trsv_plan plan = NULL;
+        CHECK_OK(h, domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt,
+                                         NULL, &plan));
+        if (plan && domino_trsv_plan_engine(plan) != expect) {
+            CHECK(domino_trsv_plan_engine(plan) == expect);
+            fprintf(stderr, "  %s: engine %s, expected %s\n", name,
+                    domino_engine_name(domino_trsv_plan_engine(plan)), domino_engine_name(expect));
+        }
+        domino_trsv_plan_free(plan);
+        check_engine(h, &c, &d, &opt, NULL);
+        case_data_free(&d);
+    }
+    domino_dmatrix_free(dM);
+}
+
 #endif
