@@ -197,10 +197,12 @@ cudaError_t domino_levelblock_fits(domino_type type, int32_t n, int *fits);
 cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino_type type,
                                           const domino_levelblock_args *a, int32_t nrhs,
                                           const void *B, int64_t ldb, void *X, int64_t ldx);
-/* the level order's values from the engine arrays' eval: val[k] =
- * eval[src[k]] (m entries), diag[q] = 1 / eval[diag_src[q]] (1 where -1) */
+/* the level order's values from the engine arrays (aptr, aind, eval):
+ * val[k] = eval[src[k]] (m entries), diag[q] = 1 / the sum of the
+ * diagonal entries of row[q] (n positions) */
 cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type, int64_t m,
-                                            const int32_t *src, int32_t n, const int32_t *diag_src,
+                                            const int32_t *src, int32_t n, const int32_t *row,
+                                            const int64_t *aptr, const int32_t *aind,
                                             const void *eval, void *val, void *diag);
 
 /* stable transpose of an n x n CSR restricted to its fill triangle (strict

@@ -85,7 +85,7 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
     int rc = -1;
     memset(o, 0, sizeof(*o));
     o->n = n;
-    if (ptr[n] >= INT32_MAX) return -2;
+    if (ptr[n] > INT32_MAX - 4096 || n > INT32_MAX - 4096) return -2; /* 32-bit loops stay clear */
     level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
     diag_by_row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
     if (!level || !diag_by_row) goto cleanup;

@@ -49,8 +49,8 @@ size_t trsv_level_order_layout(int32_t n, int32_t nlevels, int64_t m, size_t off
 /* The level order of S from arrays ptr (n+1) / ind (ptr[n]) that hold
  * CSR(S) (csr_of_s = 1) or CSC(S) (0); S is upper (s_upper = 1) or lower
  * triangular, and stored entries of the other triangle are skipped.
- * Returns 0, -1 when out of memory, -2 when the arrays hold 2^31 entries
- * or more (the engine's 32-bit offsets and indices).  Free with
+ * Returns 0, -1 when out of memory, -2 when n or the arrays' entries pass
+ * 2^31 - 2^12 (the engine's 32-bit offsets, indices and loop counters).  Free with
  * trsv_level_order_free (also after a failure). */
 int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s,
                           int s_upper, trsv_level_order *o);

@@ -19,7 +19,10 @@
  * from memory directly.  One SM's bandwidth bounds a level's work: the
  * engine is for small systems, deep ones above all.
  * Summation order is fixed (each lane in stored order, then a fixed
- * shuffle tree): results are bitwise reproducible. */
+ * shuffle tree): results are bitwise reproducible.  Rows never wait on
+ * rows (a level starts after the barrier that ends the one before), so
+ * there is no dependency wait to bound (max_wait_ms does not apply); the
+ * loader and the solvers wait only for each other, and neither on itself. */
 #include "gpu_internal.h"
 
 #define LB_THREADS 1024 /* the block: solving warps from warp 0, the loader in the last warp */
@@ -96,6 +99,7 @@ __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R
             if (__all_sync(0xffffffffu, room)) break;
             __nanosleep(32);
         }
+        lb_fence(); /* the solvers' reads of the freed slots come before our writes */
         if (lane <= k) /* bounds of levels L .. L + k */
             R->lev[(L + lane) & (LB_RING_LEV - 1)] = make_int4(bq, be, big, 0);
         if (!big) {
@@ -213,6 +217,7 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
                 /* the solved levels' slots are free: said every LB_PUBLISH
                  * levels, and before the solvers may wait for the loader */
                 if (threadIdx.x == 0 && ((l + 1) % LB_PUBLISH == 0 || l + 1 >= loaded)) {
+                    lb_fence();
                     st_volatile(&R->done_q, q1);
                     st_volatile(&R->done_e, e1);
                     st_volatile(&R->done, l + 1);
@@ -228,12 +233,19 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
     }
 }
 
-/* values of the level order: val[k] = eval[src[k]], diag[q] = 1 / eval[diag_src[q]]
- * (a product in the solve instead of a division: the division's ~20
- * dependent instructions cost more than the rest of a narrow level) */
+/* values of the level order: val[k] = eval[src[k]], and diag[q] = 1 / the
+ * sum of row[q]'s diagonal entries (repeated ones add up, as in the other
+ * engines), found in slice row[q] of the engine arrays (aptr, aind: that
+ * slice holds S(i, i) whether they are CSR(S) or CSC(S)).  A product in
+ * the solve instead of a division: the division's ~20 dependent
+ * instructions cost more than the rest of a narrow level.  (So a pivot
+ * whose reciprocal overflows, a subnormal one, gives Inf where a division
+ * would not.) */
 template <typename T>
 __global__ void levelblock_values_kernel(int64_t m, const int32_t *__restrict__ src, int32_t n,
-                                         const int32_t *__restrict__ diag_src,
+                                         const int32_t *__restrict__ row,
+                                         const int64_t *__restrict__ aptr,
+                                         const int32_t *__restrict__ aind,
                                          const T *__restrict__ eval, T *val, T *diag)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -241,15 +253,19 @@ __global__ void levelblock_values_kernel(int64_t m, const int32_t *__restrict__ 
         if (k < m) {
             val[k] = eval[src[k]];
         } else {
-            int32_t d = diag_src[k - m];
-            diag[k - m] = d >= 0 ? (T)1 / eval[d] : (T)1;
+            int32_t i = row[k - m];
+            T d = (T)0;
+            for (int64_t j = aptr[i]; j < aptr[i + 1]; j++)
+                if (aind[j] == i) d += eval[j];
+            diag[k - m] = (T)1 / d;
         }
     }
 }
 
 extern "C" cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domino_type type,
                                                        int64_t m, const int32_t *src, int32_t n,
-                                                       const int32_t *diag_src, const void *eval,
+                                                       const int32_t *row, const int64_t *aptr,
+                                                       const int32_t *aind, const void *eval,
                                                        void *val, void *diag)
 {
     int64_t total = m + n;
@@ -257,10 +273,10 @@ extern "C" cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domi
     int blocks = (int)((total + 255) / 256 < 4096 ? (total + 255) / 256 : 4096);
     if (type == DOMINO_FLOAT64)
         levelblock_values_kernel<double><<<blocks, 256, 0, stream>>>(
-            m, src, n, diag_src, (const double *)eval, (double *)val, (double *)diag);
+            m, src, n, row, aptr, aind, (const double *)eval, (double *)val, (double *)diag);
     else
         levelblock_values_kernel<float><<<blocks, 256, 0, stream>>>(
-            m, src, n, diag_src, (const float *)eval, (float *)val, (float *)diag);
+            m, src, n, row, aptr, aind, (const float *)eval, (float *)val, (float *)diag);
     return cudaGetLastError();
 }
 

@@ -163,15 +163,18 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     return DOMINO_SUCCESS;
 }
 
-/* may a plan of engine `asked` on dA run the level-block engine (forced,
- * or AUTO on a system small enough to consider it: x in shared memory) */
-static int levelblock_possible(domino_engine asked, domino_dmatrix dA)
+/* may a plan of engine `asked` on dA run the level-block engine: forced,
+ * or AUTO on a small system with one right-hand side (sizing = 1: the
+ * workspace is sized for it, whatever the device; else also x must fit
+ * the current device's shared memory) */
+static int levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t nrhs, int sizing)
 {
     if (asked == DOMINO_ENGINE_LEVELBLOCK) return 1;
     int fits = 0;
-    if (asked != DOMINO_ENGINE_AUTO || dA->nrows > DOMINO_LEVELBLOCK_AUTO_ROWS ||
+    if (asked != DOMINO_ENGINE_AUTO || nrhs != 1 || dA->nrows > DOMINO_LEVELBLOCK_AUTO_ROWS ||
         dA->nnz > DOMINO_LEVELBLOCK_AUTO_NNZ)
         return 0;
+    if (sizing) return 1;
     if (domino_levelblock_fits(dA->type, dA->nrows, &fits) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
@@ -180,7 +183,8 @@ static int levelblock_possible(domino_engine asked, domino_dmatrix dA)
 }
 
 /* the level order of S from dA's arrays, brought to the host */
-static domino_status level_order_of(domino_handle h, domino_dmatrix dA, int csr_of_s, int s_upper,
+static domino_status level_order_of(domino_handle h, struct domino_gpu_context *gpu,
+                                    domino_dmatrix dA, int csr_of_s, int s_upper,
                                     trsv_level_order *o)
 {
     const char *fn = "domino_trsv_analysis: level order";
@@ -194,16 +198,19 @@ static domino_status level_order_of(domino_handle h, domino_dmatrix dA, int csr_
                          n, (long long)dA->nnz);
         goto cleanup;
     }
-    cudaError_t e = cudaMemcpy(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost);
-    if (!e) e = cudaMemcpy(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t),
+                                    cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaMemcpyAsync(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) {
         s = domino_cuda_status(h, e, fn);
         goto cleanup;
     }
     int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
     if (rc == -2)
-        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 entries or more (the "
-                         "levelblock engine's offsets and indices are 32-bit)", fn);
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
+                         "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
     else if (rc)
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
                          n, (long long)dA->nnz);
@@ -264,7 +271,6 @@ static domino_status levelblock_setup(domino_handle h, struct domino_gpu_context
     a->unit = p->diag == DOMINO_UNIT;
     p->lb_m = o->m;
     p->lb_src = (const int32_t *)(block + off[TRSV_LO_SRC]);
-    p->lb_diag_src = (const int32_t *)(block + off[TRSV_LO_DIAG_SRC]);
     p->nlevels = nl;
     double per_row = n ? (double)o->m / n : 0, rows_per_level = nl ? (double)n / nl : 0;
     int lanes = 1;
@@ -295,7 +301,7 @@ domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill
     int transpose = engine_needs_transpose(e, csr_of_s);
     domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
     *bytes = layout_of(e, transpose, dA->nrows, dA->nnz, dA->type, nrhs,
-                       is_pull_engine(e) && !transpose, levelblock_possible(asked, dA))
+                       is_pull_engine(e) && !transpose, levelblock_possible(asked, dA, nrhs, 1))
                  .total;
     return DOMINO_SUCCESS;
 }
@@ -396,8 +402,8 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
     if (s) return s;
     if (p->engine == DOMINO_ENGINE_LEVELBLOCK) {
-        e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n,
-                                            p->lb_diag_src, dA->val, (void *)p->lb.val,
+        e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n, p->lb.row,
+                                            dA->ptr, dA->ind, dA->val, (void *)p->lb.val,
                                             (void *)p->lb.diag);
         if (!e) e = cudaStreamSynchronize(gpu->stream);
         if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level order values");
@@ -514,8 +520,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     trsv_level_order order;
     memset(&order, 0, sizeof(order));
     if (engine == DOMINO_ENGINE_LEVELBLOCK ||
-        (engine == DOMINO_ENGINE_THREAD && levelblock_possible(asked, dA))) {
-        if ((s = level_order_of(h, dA, csr_of_s, s_upper, &order))) return s;
+        (engine == DOMINO_ENGINE_THREAD && levelblock_possible(asked, dA, nrhs, 0))) {
+        if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, &order))) return s;
         if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(&order))
             engine = DOMINO_ENGINE_LEVELBLOCK;
         if (engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(&order);

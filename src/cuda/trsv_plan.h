@@ -79,7 +79,6 @@ struct domino_trsv_plan_s {
     domino_levelblock_args lb; /* the device copy of the order and the launch shape */
     int64_t lb_m;              /* entries of the order */
     const int32_t *lb_src;     /* index in dA's values of each entry, lb_m */
-    const int32_t *lb_diag_src; /* index in dA's values of each position's diagonal (-1: none), n */
     /* structured-grid engine */
     domino_dstencil dstencil;  /* the stencil found in the analysis: a compact copy made
                                   from dA's arrays (scattered when they hold S's transpose) */

@@ -8,8 +8,8 @@
  * deep DAG of narrow levels, wide levels and 40-entry rows (levels larger
  * than half the ring, read from memory), R-MAT 12, a stencil storing both
  * triangles; over fill x diag x op x format x type x nrhs (1 and 3).
- * Then a system too large for shared memory, and AUTO's choice on a deep
- * narrow system.  Without a CUDA device it reports every section skipped. */
+ * Then a system too large for shared memory, AUTO's choice on a deep
+ * narrow system, and a diagonal stored twice in every row.  Without a CUDA device it reports every section skipped. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
 #include "trsv_cases.h"
 
@@ -54,7 +54,27 @@ static void test_levelblock(domino_handle h)
     for_rmat_and_full_stencil(h, 23, 19, 17, check_levelblock);
 }
 
-/* x beyond shared memory; AUTO on a deep narrow system */
+/* a lower bidiagonal CSR of n rows whose diagonal is stored twice in every
+ * row (1.5 + 2.5): the pivots are the sums, as in the other engines */
+static domino_matrix repeated_diagonal(domino_handle h, int32_t n)
+{
+    domino_matrix A = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_new(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, 3 * (int64_t)n - 1, &A));
+    if (!A || domino_matrix_get_view(h, A, &v)) return A;
+    double *val = v.val;
+    int64_t k = 0;
+    for (int32_t i = 0; i < n; i++) {
+        v.ptr[i] = k;
+        if (i > 0) v.ind[k] = i - 1, val[k++] = -1.0;
+        v.ind[k] = i, val[k++] = 1.5;
+        v.ind[k] = i, val[k++] = 2.5;
+    }
+    v.ptr[n] = k;
+    return A;
+}
+
+/* x beyond shared memory; AUTO on a deep narrow system; repeated diagonals */
 static void test_sizes(domino_handle h)
 {
     domino_matrix M = NULL;
@@ -68,6 +88,11 @@ static void test_sizes(domino_handle h)
     if (M)
         check_plan_engine(h, "dag n=5000 levels=1000, auto", M, DOMINO_ENGINE_AUTO,
                           DOMINO_ENGINE_LEVELBLOCK, 0);
+    domino_matrix_free(M);
+    M = repeated_diagonal(h, 300);
+    if (M)
+        check_plan_engine(h, "bidiagonal n=300, diagonal stored twice", M,
+                          DOMINO_ENGINE_LEVELBLOCK, DOMINO_ENGINE_LEVELBLOCK, 0);
     domino_matrix_free(M);
 }
 
