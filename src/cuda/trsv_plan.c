@@ -220,6 +220,42 @@ cleanup:
     return s;
 }
 
+/* an integer from the environment (experiments), else dflt */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+/* S's level count on the GPU, one block (domino_launch_trsv_block_levels,
+ * the block engine's analysis: n floats of shared memory), without
+ * bringing the pattern to the host; CSC(S) arrays read as rows give S's
+ * reversed graph, which has as many levels.  An experiment
+ * (DOMINO_LEVELBLOCK_PREFILTER=1): AUTO then builds the level order only
+ * for systems this count says the engine pays on; the host order costs
+ * 0.25-1.3 ms on the small systems it turns down (bench/results/
+ * h200-levelblock).  Not yet run on a GPU. */
+static domino_status gpu_level_count(domino_handle h, struct domino_gpu_context *gpu,
+                                     domino_dmatrix dA, int csr_of_s, int s_upper, int32_t *nlevels)
+{
+    domino_solve_status *st = NULL, hst;
+    cudaStream_t stream = gpu->stream;
+    int lanes = domino_trsv_block_lanes(dA->nrows ? (double)dA->nnz / dA->nrows : 0);
+    int upper = csr_of_s ? s_upper : !s_upper;
+    cudaError_t e = cudaMallocAsync((void **)&st, sizeof(*st), stream);
+    if (!e) e = domino_launch_status_reset(stream, st);
+    if (!e) e = domino_launch_trsv_block_levels(stream, dA->nrows, dA->ptr, dA->ind, upper, lanes, 256, st);
+    if (!e) e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, stream);
+    if (st) {
+        cudaError_t f = cudaFreeAsync(st, stream);
+        if (!e) e = f;
+    }
+    if (!e) e = cudaStreamSynchronize(stream);
+    if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level count");
+    *nlevels = dA->nrows > 0 ? hst.levels : 0;
+    return DOMINO_SUCCESS;
+}
+
 /* AUTO's rule, for systems whose x fits shared memory: the level-block
  * engine when the levels hold LEVELBLOCK_AUTO_MIN_WIDTH to
  * LEVELBLOCK_AUTO_MAX_WIDTH rows on average.  H200, bench/results/
@@ -231,18 +267,12 @@ cleanup:
  * chains of consecutive rows inside a warp). */
 #define LEVELBLOCK_AUTO_MIN_WIDTH 2.0
 #define LEVELBLOCK_AUTO_MAX_WIDTH 64.0
-static int levelblock_pays(const trsv_level_order *o)
+static int levelblock_pays(int32_t n, int32_t nlevels)
 {
-    double width = o->nlevels ? (double)o->n / o->nlevels : 0;
+    double width = nlevels ? (double)n / nlevels : 0;
     return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
 }
 
-/* an integer from the environment (experiments), else dflt */
-static int env_int(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : dflt;
-}
 
 /* the order to the plan's arrays (its block in L's slot, one copy) and
  * the launch shape: lanes per row for about four entries a lane, threads
@@ -521,10 +551,15 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     memset(&order, 0, sizeof(order));
     if (engine == DOMINO_ENGINE_LEVELBLOCK ||
         (engine == DOMINO_ENGINE_THREAD && levelblock_possible(asked, dA, nrhs, 0))) {
-        if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, &order))) return s;
-        if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(&order))
-            engine = DOMINO_ENGINE_LEVELBLOCK;
-        if (engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(&order);
+        int32_t counted = 0;
+        int prefilter = asked == DOMINO_ENGINE_AUTO && env_int("DOMINO_LEVELBLOCK_PREFILTER", 0);
+        if (prefilter && (s = gpu_level_count(h, gpu, dA, csr_of_s, s_upper, &counted))) return s;
+        if (!prefilter || levelblock_pays(dA->nrows, counted)) {
+            if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, &order))) return s;
+            if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(order.n, order.nlevels))
+                engine = DOMINO_ENGINE_LEVELBLOCK;
+            if (engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(&order);
+        }
     }
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) {
