@@ -3,6 +3,7 @@
 #define DOMINO_TRSV_PLAN_H
 
 #include "stencil_gpu.h"
+#include "trsv_level_order.h"
 
 #define DOMINO_PLAN_MAGIC 0x646f6d696e6f5031ULL
 
@@ -98,6 +99,21 @@ struct domino_trsv_plan_s {
  * solve calls it again after domino_dmatrix_update_values */
 domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_context *gpu,
                                          struct domino_trsv_plan_s *p);
+
+/* the level-block engine's part of the plan (trsv_plan_levelblock.c):
+ * may a plan of engine `asked` on dA take it (forced, or AUTO on a small
+ * system with one right-hand side; sizing = 1: whatever the device's
+ * shared memory, for domino_trsv_buffer_size); AUTO's choice (*engine
+ * THREAD or LEVELBLOCK in, LEVELBLOCK out when it takes it, the order then
+ * made in *order, else *order is empty); the order to the plan's
+ * workspace (block, val, diag) and the launch shape in p->lb */
+int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t nrhs, int sizing);
+domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
+                                       domino_dmatrix dA, domino_engine asked, int csr_of_s,
+                                       int s_upper, domino_engine *engine, trsv_level_order *order);
+domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
+                                      struct domino_trsv_plan_s *p, char *block, void *val,
+                                      void *diag, const trsv_level_order *o);
 
 /* auto's walk trial (trsv_walk_trial.c): before a solve's launch (sets
  * p->tune.any_order), after it, and the plan's events freed */

@@ -1,0 +1,177 @@
+/* trsv_plan_levelblock.c: the level-block engine's part of a triangular
+ * solve plan: whether AUTO may take it, its level order (made on the host,
+ * trsv_level_order.c) and AUTO's rule, and the order's copy to the GPU
+ * with the launch shape (the kernel is trsv_levelblock.cu) */
+#include "trsv_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* may a plan of engine `asked` on dA run the level-block engine: forced,
+ * or AUTO on a small system with one right-hand side (sizing = 1: the
+ * workspace is sized for it, whatever the device; else also x must fit
+ * the current device's shared memory) */
+int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t nrhs, int sizing)
+{
+    if (asked == DOMINO_ENGINE_LEVELBLOCK) return 1;
+    int fits = 0;
+    if (asked != DOMINO_ENGINE_AUTO || nrhs != 1 || dA->nrows > DOMINO_LEVELBLOCK_AUTO_ROWS ||
+        dA->nnz > DOMINO_LEVELBLOCK_AUTO_NNZ)
+        return 0;
+    if (sizing) return 1;
+    if (domino_levelblock_fits(dA->type, dA->nrows, &fits) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fits;
+}
+
+/* the level order of S from dA's arrays, brought to the host */
+static domino_status level_order_of(domino_handle h, struct domino_gpu_context *gpu,
+                                    domino_dmatrix dA, int csr_of_s, int s_upper,
+                                    trsv_level_order *o)
+{
+    const char *fn = "domino_trsv_analysis: level order";
+    int32_t n = dA->nrows;
+    int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
+    int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
+    domino_status s = DOMINO_SUCCESS;
+    memset(o, 0, sizeof(*o));
+    if (!ptr || !ind) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+        goto cleanup;
+    }
+    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t),
+                                    cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaMemcpyAsync(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
+    if (rc == -2)
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
+                         "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
+    else if (rc)
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+cleanup:
+    domino_free(ptr);
+    domino_free(ind);
+    return s;
+}
+
+/* an integer from the environment (experiments), else dflt */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+/* S's level count on the GPU, one block (domino_launch_trsv_block_levels,
+ * the block engine's analysis: n floats of shared memory), without
+ * bringing the pattern to the host; CSC(S) arrays read as rows give S's
+ * reversed graph, which has as many levels.  An experiment
+ * (DOMINO_LEVELBLOCK_PREFILTER=1): AUTO then builds the level order only
+ * for systems this count says the engine pays on; the host order costs
+ * 0.25-1.3 ms on the small systems it turns down (bench/results/
+ * h200-levelblock).  Not yet run on a GPU. */
+static domino_status gpu_level_count(domino_handle h, struct domino_gpu_context *gpu,
+                                     domino_dmatrix dA, int csr_of_s, int s_upper, int32_t *nlevels)
+{
+    domino_solve_status *st = NULL, hst;
+    cudaStream_t stream = gpu->stream;
+    int lanes = domino_trsv_block_lanes(dA->nrows ? (double)dA->nnz / dA->nrows : 0);
+    int upper = csr_of_s ? s_upper : !s_upper;
+    cudaError_t e = cudaMallocAsync((void **)&st, sizeof(*st), stream);
+    if (!e) e = domino_launch_status_reset(stream, st);
+    if (!e) e = domino_launch_trsv_block_levels(stream, dA->nrows, dA->ptr, dA->ind, upper, lanes, 256, st);
+    if (!e) e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, stream);
+    if (st) {
+        cudaError_t f = cudaFreeAsync(st, stream);
+        if (!e) e = f;
+    }
+    if (!e) e = cudaStreamSynchronize(stream);
+    if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level count");
+    *nlevels = dA->nrows > 0 ? hst.levels : 0;
+    return DOMINO_SUCCESS;
+}
+
+/* AUTO's rule, for systems whose x fits shared memory: the level-block
+ * engine when the levels hold LEVELBLOCK_AUTO_MIN_WIDTH to
+ * LEVELBLOCK_AUTO_MAX_WIDTH rows on average.  H200, bench/results/
+ * h200-levelblock: it beat the thread engine 1.4-3.0x on the shared
+ * matrices of 3.5-44 rows a level (bcsstk13, bcsstk33, cage8, cryg2500,
+ * fidapex6, watt_2, whitaker3, zenios) and lost on those of 130 or more
+ * (bayer10, crack, hangGlider_2, Pd: wide levels, one SM's bandwidth) and
+ * on pushpull (1.7 rows a level: the thread engine's warp sweep walks its
+ * chains of consecutive rows inside a warp). */
+#define LEVELBLOCK_AUTO_MIN_WIDTH 2.0
+#define LEVELBLOCK_AUTO_MAX_WIDTH 64.0
+static int levelblock_pays(int32_t n, int32_t nlevels)
+{
+    double width = nlevels ? (double)n / nlevels : 0;
+    return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
+}
+
+domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
+                                       domino_dmatrix dA, domino_engine asked, int csr_of_s,
+                                       int s_upper, domino_engine *engine, trsv_level_order *order)
+{
+    domino_status s = DOMINO_SUCCESS;
+    int32_t counted = 0;
+    memset(order, 0, sizeof(*order));
+    int prefilter = asked == DOMINO_ENGINE_AUTO && env_int("DOMINO_LEVELBLOCK_PREFILTER", 0);
+    if (prefilter && (s = gpu_level_count(h, gpu, dA, csr_of_s, s_upper, &counted))) return s;
+    if (prefilter && !levelblock_pays(dA->nrows, counted)) return DOMINO_SUCCESS;
+    if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, order))) return s;
+    if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(order->n, order->nlevels))
+        *engine = DOMINO_ENGINE_LEVELBLOCK;
+    if (*engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(order);
+    return DOMINO_SUCCESS;
+}
+
+/* the order to the plan's arrays (block, val, diag in its workspace; one
+ * copy) and the launch shape: lanes per row for about four entries a lane, threads
+ * for the rows of an average level, up to 512 (DOMINO_LEVELBLOCK_LANES /
+ * _THREADS / _SHARED override; h200-levelblock: 1024 threads, a barrier
+ * of 32 warps, made deep systems 2-4x slower) */
+domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
+                                     struct domino_trsv_plan_s *p, char *block, void *val,
+                                     void *diag, const trsv_level_order *o)
+{
+    domino_levelblock_args *a = &p->lb;
+    int32_t n = o->n, nl = o->nlevels;
+    size_t off[TRSV_LO_ARRAYS];
+    trsv_level_order_layout(n, nl, o->m, off);
+    memset(a, 0, sizeof(*a));
+    a->n = n;
+    a->nlevels = nl;
+    a->level_ptr = (const int32_t *)(block + off[TRSV_LO_LEVEL_PTR]);
+    a->level_entries = (const int32_t *)(block + off[TRSV_LO_LEVEL_ENTRIES]);
+    a->row = (const int32_t *)(block + off[TRSV_LO_ROW]);
+    a->ptr = (const int32_t *)(block + off[TRSV_LO_PTR]);
+    a->col = (const int32_t *)(block + off[TRSV_LO_COL]);
+    a->val = val;
+    a->diag = diag;
+    a->unit = p->diag == DOMINO_UNIT;
+    p->lb_m = o->m;
+    p->lb_src = (const int32_t *)(block + off[TRSV_LO_SRC]);
+    p->nlevels = nl;
+    double per_row = n ? (double)o->m / n : 0, rows_per_level = nl ? (double)n / nl : 0;
+    int lanes = 1;
+    while (lanes < 32 && 4.0 * lanes < per_row) lanes *= 2;
+    a->lanes = env_int("DOMINO_LEVELBLOCK_LANES", lanes);
+    int threads = 32;
+    while (threads < 512 && threads < a->lanes * rows_per_level) threads *= 2;
+    a->threads = env_int("DOMINO_LEVELBLOCK_THREADS", threads);
+    int fits = 0;
+    cudaError_t e = domino_levelblock_fits(p->type, n, &fits);
+    a->shared = fits && env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
+    if (!e) e = cudaMemcpyAsync(block, o->block, o->bytes, cudaMemcpyHostToDevice, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream); /* the host order is freed next */
+    return e ? domino_cuda_status(h, e, "domino_trsv_analysis: level order upload") : DOMINO_SUCCESS;
+}
