@@ -83,6 +83,10 @@ int domino_handle_ok(domino_handle h);
 /* DOMINO_SUCCESS if A is a live matrix, else records the error */
 domino_status domino_check_matrix(domino_handle h, domino_matrix A, const char *what);
 
+/* an integer from the environment (experiment and tuning switches), dflt
+ * when unset or empty */
+int domino_env_int(const char *name, int dflt);
+
 /* ------------------------------------------------------------ memory */
 
 /* allocation wrappers: count allocations and fail on demand in tests */

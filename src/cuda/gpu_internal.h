@@ -157,6 +157,9 @@ cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int3
                                      const void *B, int64_t ldb, void *X, int64_t ldx,
                                      int64_t max_wait_ns, unsigned backoff_ns,
                                      domino_solve_status *st);
+/* the shared memory one block may have on the current device (its opt-in
+ * limit, asked once per device) */
+cudaError_t domino_block_shared_limit(size_t *bytes);
 /* raise kernel fn's dynamic shared memory limit to the device's opt-in
  * limit when `bytes` passes 48 KiB (once: *done set; done may be NULL);
  * cudaErrorInvalidValue when bytes passes the opt-in limit */

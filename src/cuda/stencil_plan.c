@@ -9,14 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* an integer from the environment, dflt when unset (experiments on the
- * device: DOMINO_STENCIL_SLEEP_CAP, DOMINO_STENCIL_SERIAL, DOMINO_STENCIL_TUNE_LOG,
- * DOMINO_STENCIL_TILE_POLL; DOMINO_STENCIL_TILE below) */
-static int env_int(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : dflt;
-}
+/* experiments on the device, read with domino_env_int: DOMINO_STENCIL_SLEEP_CAP,
+ * DOMINO_STENCIL_SERIAL, DOMINO_STENCIL_TUNE_LOG, DOMINO_STENCIL_TILE_POLL;
+ * DOMINO_STENCIL_TILE below */
 
 /* DOMINO_STENCIL_TILE: "UxZ" forces the tiled solve with that tile, "0"
  * the queue kernel; t = {-1, -1} when unset or unreadable */
@@ -65,13 +60,13 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
      * polls a longer back-off keeps off L2; a 2D grid (one z-queue) has few,
      * all near their turn, so its waits do not grow (H100: D2N5 2048^2
      * 1.4x slower with 512) */
-    D->args.sleep_cap = env_int("DOMINO_STENCIL_SLEEP_CAP", nz == 1 ? 32 : 512);
+    D->args.sleep_cap = domino_env_int("DOMINO_STENCIL_SLEEP_CAP", nz == 1 ? 32 : 512);
     /* H100: 32 ns was within 2 % of 128 ns, a little faster in 12 of 16
      * pairs (h100-stencil4/tile-ab.txt) */
-    D->args.tile_poll_cap = env_int("DOMINO_STENCIL_TILE_POLL", 32);
-    D->serial_forced = env_int("DOMINO_STENCIL_SERIAL", -1);
+    D->args.tile_poll_cap = domino_env_int("DOMINO_STENCIL_TILE_POLL", 32);
+    D->serial_forced = domino_env_int("DOMINO_STENCIL_SERIAL", -1);
     D->args.serial = D->serial_forced > 0; /* the scan unless forced or tuned otherwise */
-    D->tune_log = env_int("DOMINO_STENCIL_TUNE_LOG", 0);
+    D->tune_log = domino_env_int("DOMINO_STENCIL_TUNE_LOG", 0);
     env_tile(D->tile_forced);
     size_t state_words = (size_t)ny * nz + nz;
     cudaError_t e = cudaMalloc((void **)&D->state, state_words * sizeof(int32_t));

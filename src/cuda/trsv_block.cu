@@ -275,8 +275,7 @@ template <typename T> static const void *block_kernel(int lanes, int shared)
                          : (const void *)trsv_block_kernel<T, 32, false>;
 }
 
-/* the shared memory one block may have on the current device (opt-in limit) */
-static cudaError_t block_shared_limit(size_t *bytes)
+extern "C" cudaError_t domino_block_shared_limit(size_t *bytes)
 {
     static size_t limit[64];
     int device = 0, v = 0;
@@ -296,7 +295,7 @@ static cudaError_t block_shared_limit(size_t *bytes)
 extern "C" cudaError_t domino_trsv_block_fits(domino_type type, int32_t n, int *fits)
 {
     size_t limit = 0;
-    cudaError_t e = block_shared_limit(&limit);
+    cudaError_t e = domino_block_shared_limit(&limit);
     *fits = !e && (size_t)n * domino_type_size(type) <= limit;
     return e;
 }
@@ -335,7 +334,7 @@ extern "C" cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, c
 {
     cudaError_t e = cudaSuccess;
     size_t limit = 0;
-    if ((e = block_shared_limit(&limit))) return e;
+    if ((e = domino_block_shared_limit(&limit))) return e;
     if (bytes > limit) return cudaErrorInvalidValue;
     if (bytes > 48 * 1024 && !(done && *done)) {
         if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit)))

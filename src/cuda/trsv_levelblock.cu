@@ -309,10 +309,7 @@ static size_t levelblock_bytes(domino_type type, int32_t n, int shared)
 extern "C" cudaError_t domino_levelblock_fits(domino_type type, int32_t n, int *fits)
 {
     size_t limit = 0;
-    int device = 0, v = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (!e) e = cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    limit = v > 0 ? (size_t)v : 0;
+    cudaError_t e = domino_block_shared_limit(&limit);
     *fits = !e && levelblock_bytes(type, n, 1) <= limit;
     return e;
 }

@@ -64,13 +64,6 @@ cleanup:
     return s;
 }
 
-/* an integer from the environment (experiments), else dflt */
-static int env_int(const char *name, int dflt)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) : dflt;
-}
-
 /* S's level count on the GPU, one block (domino_launch_trsv_block_levels,
  * the block engine's analysis: n floats of shared memory), without
  * bringing the pattern to the host; CSC(S) arrays read as rows give S's
@@ -124,7 +117,7 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
     domino_status s = DOMINO_SUCCESS;
     int32_t counted = 0;
     memset(order, 0, sizeof(*order));
-    int prefilter = asked == DOMINO_ENGINE_AUTO && env_int("DOMINO_LEVELBLOCK_PREFILTER", 0);
+    int prefilter = asked == DOMINO_ENGINE_AUTO && domino_env_int("DOMINO_LEVELBLOCK_PREFILTER", 0);
     if (prefilter && (s = gpu_level_count(h, gpu, dA, csr_of_s, s_upper, &counted))) return s;
     if (prefilter && !levelblock_pays(dA->nrows, counted)) return DOMINO_SUCCESS;
     if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, order))) return s;
@@ -164,13 +157,13 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
     double per_row = n ? (double)o->m / n : 0, rows_per_level = nl ? (double)n / nl : 0;
     int lanes = 1;
     while (lanes < 32 && 4.0 * lanes < per_row) lanes *= 2;
-    a->lanes = env_int("DOMINO_LEVELBLOCK_LANES", lanes);
+    a->lanes = domino_env_int("DOMINO_LEVELBLOCK_LANES", lanes);
     int threads = 32;
     while (threads < 512 && threads < a->lanes * rows_per_level) threads *= 2;
-    a->threads = env_int("DOMINO_LEVELBLOCK_THREADS", threads);
+    a->threads = domino_env_int("DOMINO_LEVELBLOCK_THREADS", threads);
     int fits = 0;
     cudaError_t e = domino_levelblock_fits(p->type, n, &fits);
-    a->shared = fits && env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
+    a->shared = fits && domino_env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
     if (!e) e = cudaMemcpyAsync(block, o->block, o->bytes, cudaMemcpyHostToDevice, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream); /* the host order is freed next */
     return e ? domino_cuda_status(h, e, "domino_trsv_analysis: level order upload") : DOMINO_SUCCESS;

@@ -31,6 +31,18 @@ static void sweep(const trsv_level_order *o, const double *aval, int unit, const
         }
 }
 
+/* the array row (CSR row or CSC column) holding entry k: ptr[r] <= k < ptr[r + 1] */
+static int32_t array_row_of(const int64_t *ptr, int32_t n, int64_t k)
+{
+    int32_t lo = 0, hi = n; /* ptr[lo] <= k < ptr[hi] */
+    while (hi - lo > 1) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (ptr[mid] <= k) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* all checks of one (A, op, fill, diag); returns the failures */
 static int check_case(domino_handle h, const char *what, domino_matrix A, domino_op op,
                       domino_fill fill, domino_diag diag)
@@ -66,9 +78,7 @@ static int check_case(domino_handle h, const char *what, domino_matrix A, domino
         if (i != L->level_rows[q]) bad_row++;
         for (int32_t k = o.ptr[q]; k < o.ptr[q + 1]; k++) {
             int64_t sk = o.src[k];
-            int32_t kr = -1; /* the array row holding sk */
-            for (int32_t r = 0; r < n && kr < 0; r++)
-                if (v.ptr[r] <= sk && sk < v.ptr[r + 1]) kr = r;
+            int32_t kr = array_row_of(v.ptr, n, sk);
             int32_t r = csr_of_s ? kr : v.ind[sk], c = csr_of_s ? v.ind[sk] : kr;
             int below = s_upper ? c > r : c < r;
             if (r != i || c != o.col[k] || !below || seen[sk]++) bad_entry++;
