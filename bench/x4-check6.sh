@@ -6,7 +6,8 @@
 #  1. build everything; ctest -L "gpu|dist" -> test.log;
 #  2. the shared matrices with auto, thread and cusparse -> small.csv/.txt
 #     (compare h200-levelblock/small.csv);
-#  3. the same with DOMINO_LEVELBLOCK_PREFILTER=1 -> prefilter.csv/.txt.
+#  3. the same with DOMINO_LEVELBLOCK_PREFILTER=1 -> prefilter.csv/.txt
+#     (an experiment measured here and removed after: bench/results/h200x4-check6).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-build.sh > /tmp/domino-build.log 2>&1

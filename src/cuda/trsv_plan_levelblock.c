@@ -64,35 +64,6 @@ cleanup:
     return s;
 }
 
-/* S's level count on the GPU, one block (domino_launch_trsv_block_levels,
- * the block engine's analysis: n floats of shared memory), without
- * bringing the pattern to the host; CSC(S) arrays read as rows give S's
- * reversed graph, which has as many levels.  An experiment
- * (DOMINO_LEVELBLOCK_PREFILTER=1): AUTO then builds the level order only
- * for systems this count says the engine pays on; the host order costs
- * 0.25-1.3 ms on the small systems it turns down (bench/results/
- * h200-levelblock).  Not yet run on a GPU. */
-static domino_status gpu_level_count(domino_handle h, struct domino_gpu_context *gpu,
-                                     domino_dmatrix dA, int csr_of_s, int s_upper, int32_t *nlevels)
-{
-    domino_solve_status *st = NULL, hst;
-    cudaStream_t stream = gpu->stream;
-    int lanes = domino_trsv_block_lanes(dA->nrows ? (double)dA->nnz / dA->nrows : 0);
-    int upper = csr_of_s ? s_upper : !s_upper;
-    cudaError_t e = cudaMallocAsync((void **)&st, sizeof(*st), stream);
-    if (!e) e = domino_launch_status_reset(stream, st);
-    if (!e) e = domino_launch_trsv_block_levels(stream, dA->nrows, dA->ptr, dA->ind, upper, lanes, 256, st);
-    if (!e) e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, stream);
-    if (st) {
-        cudaError_t f = cudaFreeAsync(st, stream);
-        if (!e) e = f;
-    }
-    if (!e) e = cudaStreamSynchronize(stream);
-    if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level count");
-    *nlevels = dA->nrows > 0 ? hst.levels : 0;
-    return DOMINO_SUCCESS;
-}
-
 /* AUTO's rule, for systems whose x fits shared memory: the level-block
  * engine when the levels hold LEVELBLOCK_AUTO_MIN_WIDTH to
  * LEVELBLOCK_AUTO_MAX_WIDTH rows on average.  H200, bench/results/
@@ -115,11 +86,7 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
                                        int s_upper, domino_engine *engine, trsv_level_order *order)
 {
     domino_status s = DOMINO_SUCCESS;
-    int32_t counted = 0;
     memset(order, 0, sizeof(*order));
-    int prefilter = asked == DOMINO_ENGINE_AUTO && domino_env_int("DOMINO_LEVELBLOCK_PREFILTER", 0);
-    if (prefilter && (s = gpu_level_count(h, gpu, dA, csr_of_s, s_upper, &counted))) return s;
-    if (prefilter && !levelblock_pays(dA->nrows, counted)) return DOMINO_SUCCESS;
     if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, order))) return s;
     if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(order->n, order->nlevels))
         *engine = DOMINO_ENGINE_LEVELBLOCK;
