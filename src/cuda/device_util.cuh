@@ -103,18 +103,14 @@ __device__ __forceinline__ void back_off(unsigned *ns, int cap)
  * costs one memory latency however many are missing; rounds back off from
  * 32 ns up to cap. */
 template <typename T, typename I, int K>
-__device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int cap,
-                                             const volatile int32_t *abort = NULL)
+__device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int cap)
 {
-    unsigned ns = 32, rounds = 0;
+    unsigned ns = 32;
     for (;;) {
         bool missing = false;
 #pragma unroll
         for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
         if (!missing) return;
-        /* every 256 rounds, a word the host raises to end a wait that can
-         * only end through another GPU (NULL: none, no code) */
-        if (abort && (++rounds & 255) == 0 && *abort) return;
         back_off(&ns, cap);
 #pragma unroll
         for (int k = 0; k < K; k++)

@@ -101,10 +101,12 @@ __device__ __forceinline__ void store_relaxed_sys(float *p, float v)
     asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
 }
 
-/* slab kernels: the host asked to end the waits on other PEs */
-__device__ __forceinline__ bool slab_aborted(const stencil_kernel_args &A)
+/* 1 if a slab's lines are copied by a neighbour PE (the test, in the tiled
+ * slab kernel, that kept its registers as before the SLAB instances: 8
+ * bytes of spills with W = 4 against 24 without it) */
+__device__ __forceinline__ bool slab_mirrored(const stencil_kernel_args &A)
 {
-    return *A.abort != 0;
+    return A.mirror_x[0] != NULL || A.mirror_x[1] != NULL;
 }
 
 /* Slab solve over PEs (the SLAB instances of the kernels only, so the

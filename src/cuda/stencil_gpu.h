@@ -84,9 +84,10 @@ typedef struct stencil_kernel_args {
     void *mirror_x[2];           /* the neighbours' solution arrays as this GPU addresses them
                                     (PE below, PE above), NULL: none */
     dist_slab_mirror mirror[2];  /* which lines each copies, and where */
-    const volatile int32_t *abort; /* slab: the host raises it to end waits on other PEs (device
-                                    memory, raised by a copy); non-NULL selects the slab kernels,
-                                    which also store the mirrors; NULL alone */
+    int slab;                    /* 1: a slab of the solve over PEs: the kernel instances that
+                                    also store the mirrors (and nothing more: a wait on another
+                                    PE ends when its values land, or when the host writes over
+                                    the ghost lines after a timeout) */
     int32_t *line_state;         /* ny*nz: last solved x of each line, -1 at start */
     int32_t *queue_next;         /* nz: next y of each z-queue */
     domino_solve_status *st;     /* ticket = queue tickets; missing_diag, zero_pivot;

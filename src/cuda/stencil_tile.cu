@@ -135,7 +135,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                 v[w] = xa >= 0 && xa < A.nx ? buf[xa] : (T)0;
                 e[w] = lane < 2 && xb < A.nx ? buf[xb] : (T)0;
             }
-        unsigned ns = 32, rounds = 0;
+        unsigned ns = 32;
         for (;;) { /* other tiles: the points the chunk needs, until none is pending */
             bool missing = false;
 #pragma unroll
@@ -146,8 +146,6 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                     missing |= lane < 2 && xb <= need && is_pending(e[w]);
                 }
             if (!__any_sync(FULL_MASK, missing)) break;
-            /* a slab: every 256 rounds, whether the host ended the waits on other PEs */
-            if (SLAB && (++rounds & 255) == 0 && __any_sync(FULL_MASK, slab_aborted(A))) break;
             back_off(&ns, A.tile_poll_cap);
 #pragma unroll
             for (int w = 0; w < W; w++)
@@ -174,7 +172,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         T xi = recurrence_scan<T, ORDER>(sum * inv, -m1 * inv, -m2 * inv, carry1, carry2);
         if (valid) {
             store_relaxed(&x[row], publishable(xi));
-            if (SLAB) mirror_value(A, xl, y, z, publishable(xi));
+            if (SLAB && slab_mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             mine[xl] = xi;
         }
         carry1 = __shfl_sync(FULL_MASK, xi, 31);
@@ -217,14 +215,14 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
 }
 
 /* the kernel for A: neighbour lines held (2, 4 or 6), in-line order, a
- * slab of the solve over PEs (A->abort set) or not */
+ * slab of the solve over PEs (A->slab) or not */
 #define TILE_KERNEL(W, O, S) (const void *)stencil_tile_kernel<T, W, O, S>
 #define TILE_KERNELS(O, S)                                                                    \
     (A->nwait <= 2 ? TILE_KERNEL(2, O, S) : A->nwait <= 4 ? TILE_KERNEL(4, O, S) : TILE_KERNEL(6, O, S))
 
 template <typename T> static const void *tile_kernel_of(const stencil_kernel_args *A)
 {
-    if (A->abort) return A->order >= 2 ? TILE_KERNELS(2, true) : TILE_KERNELS(1, true);
+    if (A->slab) return A->order >= 2 ? TILE_KERNELS(2, true) : TILE_KERNELS(1, true);
     return A->order >= 2 ? TILE_KERNELS(2, false) : TILE_KERNELS(1, false);
 }
 

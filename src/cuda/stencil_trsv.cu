@@ -100,7 +100,7 @@ __device__ __forceinline__ void wait_lines(const stencil_kernel_args &A, int y, 
  * every lane on every neighbour keeps the polling traffic off L2; the
  * values stored with it are checked again as they are read (rarely still
  * pending: the lanes of a chunk store together). */
-template <typename T, bool SLAB>
+template <typename T>
 __device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, const T *x, int y,
                                                  int z, int x0)
 {
@@ -110,11 +110,7 @@ __device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, c
         int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
         if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz && need >= 0) {
             const T *v = &x[real_row(A, (wy + (int64_t)A.ny * wz) * A.nx + need)];
-            unsigned rounds = 0;
-            while (is_pending(load_relaxed(v))) {
-                if (SLAB && (++rounds & 255) == 0 && slab_aborted(A)) break;
-                __nanosleep(32);
-            }
+            while (is_pending(load_relaxed(v))) __nanosleep(32);
         }
     }
     __syncwarp();
@@ -258,7 +254,7 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
 
 /* One lane's equation from the compact form: coefficients were fetched
  * before the waits; the neighbour loads are issued together. */
-template <typename T, int K, bool SLAB>
+template <typename T, int K>
 __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, const T *x, bool flags,
                                                const T *cval, int64_t r, int xl, int y, int z,
                                                T *sum)
@@ -271,7 +267,7 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
         xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
     }
-    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap, SLAB ? A.abort : NULL);
+    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap);
 #pragma unroll
     for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
@@ -350,11 +346,11 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                                         &diag, &m1, &m2, &found_diag);
             }
             if (!flags) wait_lines(A, y, z, x0);
-            else if (scan && A.noff > 4) wait_last_values<T, SLAB>(A, x, y, z, x0);
+            else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
             if (!valid) {
                 m1 = 0;
             } else if (COMPACT) {
-                compact_gather<T, K, SLAB>(A, x, flags, cval, r, xl, y, z, &sum);
+                compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, &sum);
             } else {
                 csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
             }
@@ -372,7 +368,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             if (valid) {
                 if (flags) store_relaxed(&x[row], publishable(xi));
                 else x[row] = xi;
-                if (SLAB && flags) mirror_value(A, xl, y, z, publishable(xi));
+                if (SLAB && flags && slab_mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
             }
             carry1 = __shfl_sync(FULL_MASK, xi, 31);
             carry2 = __shfl_sync(FULL_MASK, xi, 30);
@@ -492,8 +488,8 @@ template <typename T> static const void *select_kernel(const stencil_kernel_args
         return compact ? (const void *)stencil_point_kernel<T, true>
                        : (const void *)stencil_point_kernel<T, false>;
     int slots = slots_of(A);
-    /* a slab of the solve over PEs (A->abort set): the compact form only */
-    if (compact && A->abort) return A->order >= 2 ? LINE_KERNELS(2, true, true) : LINE_KERNELS(1, true, true);
+    /* a slab of the solve over PEs (A->slab): the compact form only */
+    if (compact && A->slab) return A->order >= 2 ? LINE_KERNELS(2, true, true) : LINE_KERNELS(1, true, true);
     if (compact) return A->order >= 2 ? LINE_KERNELS(2, true, false) : LINE_KERNELS(1, true, false);
     return A->order >= 2 ? LINE_KERNELS(2, false, false) : LINE_KERNELS(1, false, false);
 }

@@ -15,13 +15,16 @@
  * once every PE is ready; a kernel that waits on another PE only needs that
  * PE's kernel to run.  Should one PE's launch fail, the others' kernels
  * would wait on it forever: the host watches its kernel, and after
- * DOMINO_DIST_TIMEOUT_S seconds (60) raises the abort word the slab
- * kernels read every 256 rounds of a wait, waits for the kernel to end, and fails with DOMINO_TIMEOUT, which every PE then
- * learns.  A kernel that still does not end leaves T broken: later solves
- * refuse it.  The word is in device memory, raised by a copy on a stream
- * of its own (the copy engine runs beside the spinning kernel): in mapped
- * host memory, the waits' reads over PCIe made the solve 90x slower (D3N7
- * 384^3 on 4 H200: 107 ms against 1.21 ms, bench/results/h200x4-slab-fix).
+ * DOMINO_DIST_TIMEOUT_S seconds (60) writes zeros over its ghost lines
+ * (copies on a stream of their own: the copy engine runs beside the
+ * spinning kernel), so that every wait on another PE ends as if the values
+ * had come; it waits for the kernel to end and fails with DOMINO_TIMEOUT,
+ * which every PE then learns.  A kernel that still does not end leaves T
+ * broken: later solves refuse it.  The kernels themselves read no abort
+ * word: one in mapped host memory, read every 256 rounds of a wait, made
+ * the solve 90x slower (D3N7 384^3 on 4 H200, 107 ms against 1.21 ms), and
+ * one in device memory still cost the tiled kernel 11-12 %
+ * (bench/results/h200x4-slab-fix).
  *
  * Ghost values are stored at system scope by the neighbour and polled
  * relaxed at GPU scope here, in this GPU's memory: the value is its own
@@ -37,7 +40,7 @@
 
 #define WHAT "domino_dist_stencil_make"
 #define DIST_STENCIL_MAGIC 0x646f6d696e6f5453ULL /* "dominoTS" */
-#define ABORT_GRACE_S 10.0 /* after raising the abort word, how long the kernel may take to end */
+#define ABORT_GRACE_S 10.0 /* after zeroing the ghost lines, how long the kernel may take to end */
 
 struct domino_dist_stencil_s {
     uint64_t magic;                 /* DIST_STENCIL_MAGIC while alive */
@@ -52,9 +55,8 @@ struct domino_dist_stencil_s {
     void *b;                        /* device: this PE's local right-hand side */
     void *full;                     /* device: the whole solution, gathered after a solve */
     void *peer[DIST_SLABS_MAX_PES]; /* every PE's x as this GPU addresses it */
-    int32_t *abort;                 /* device: raised to end the kernels' waits */
-    int32_t *abort_one;             /* pinned host memory holding 1: the source of the raise */
-    cudaStream_t abort_stream;      /* non-blocking stream of the raise, NULL until made */
+    void *zeros;                    /* pinned host memory: zeros for the widest ghost band of a plane */
+    cudaStream_t abort_stream;      /* non-blocking stream of the copies that end the waits */
     int broken;                     /* 1: a kernel did not end after the abort; no more solves */
 };
 
@@ -65,8 +67,7 @@ static void destroy(struct domino_dist_stencil_s *T)
         domino_dstencil_free(T->S);
         cudaFree(T->b);
         cudaFree(T->full);
-        cudaFree(T->abort);
-        cudaFreeHost(T->abort_one);
+        cudaFreeHost(T->zeros);
         if (T->abort_stream) cudaStreamDestroy(T->abort_stream);
     }
     if (T->x) domino_dist_free(T->D, T->x); /* collective: every PE frees alike */
@@ -104,10 +105,10 @@ static domino_status setup_local(domino_handle h, struct domino_dist_stencil_s *
     size_t n = (size_t)S->nx * S->ny * S->nz, nloc = (size_t)S->nx * T->P.nyl[T->pe] * S->nz;
     cudaError_t e = cudaMalloc(&T->b, (nloc ? nloc : 1) * vsize);
     if (!e) e = cudaMalloc(&T->full, (n ? n : 1) * vsize);
-    if (!e) e = cudaMalloc((void **)&T->abort, sizeof(int32_t));
-    if (!e) e = cudaMemset(T->abort, 0, sizeof(int32_t));
-    if (!e) e = cudaHostAlloc((void **)&T->abort_one, sizeof(int32_t), cudaHostAllocDefault);
-    if (!e) *T->abort_one = 1;
+    int32_t band = T->P.below[T->pe] > T->P.above[T->pe] ? T->P.below[T->pe] : T->P.above[T->pe];
+    size_t zbytes = (size_t)S->nx * band * vsize;
+    if (!e) e = cudaHostAlloc(&T->zeros, zbytes ? zbytes : 1, cudaHostAllocDefault);
+    if (!e) memset(T->zeros, 0, zbytes);
     if (!e) e = cudaStreamCreateWithFlags(&T->abort_stream, cudaStreamNonBlocking);
     return e ? domino_cuda_status(h, e, WHAT) : DOMINO_SUCCESS;
 }
@@ -134,7 +135,7 @@ static domino_status setup_shared(domino_handle h, struct domino_dist_stencil_s 
                                 WHAT, T->pe, q);
     stencil_kernel_args *A = &T->A;
     *A = T->S->args;
-    A->abort = T->abort; /* selects the slab kernels */
+    A->slab = 1; /* the kernel instances that store the mirrors */
     dist_slabs_own(P, T->pe, fill == DOMINO_UPPER, &A->y_lo, &A->y_hi, &A->y_origin);
     for (int side = 0; side < 2; side++) {
         dist_slabs_mirror(P, T->pe, side, &A->mirror[side]);
@@ -226,6 +227,27 @@ static cudaError_t wait_solve(cudaStream_t stream, double t0, double limit, int 
     }
 }
 
+/* Zeros over this PE's ghost lines, plane by plane, on T's own stream
+ * (the solve's kernel is still running): every wait on another PE's values
+ * then ends; the solve's answer is void, its next reset makes them pending
+ * again. */
+static cudaError_t end_ghost_waits(struct domino_dist_stencil_s *T)
+{
+    const dist_slabs *P = &T->P;
+    size_t vsize = domino_type_size(T->type), line = (size_t)P->nx * vsize;
+    int32_t nyl = P->nyl[T->pe], below = P->below[T->pe], above = P->above[T->pe];
+    cudaError_t e = cudaSuccess;
+    for (int32_t z = 0; z < P->nz && !e; z++) {
+        char *plane = (char *)T->x + (size_t)z * nyl * line;
+        if (below > 0)
+            e = cudaMemcpyAsync(plane, T->zeros, below * line, cudaMemcpyHostToDevice, T->abort_stream);
+        if (!e && above > 0)
+            e = cudaMemcpyAsync(plane + (size_t)(nyl - above) * line, T->zeros, above * line,
+                                cudaMemcpyHostToDevice, T->abort_stream);
+    }
+    return e;
+}
+
 /* the solve's status on this PE: a zero pivot named by its row of the
  * whole grid */
 static domino_status solve_status(domino_handle h, struct domino_dist_stencil_s *T, cudaStream_t stream)
@@ -275,7 +297,6 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
             e = cudaMemcpyAsync((char *)T->b + (size_t)z * lplane * vsize,
                                 (const char *)b + ((size_t)z * plane + (size_t)P->origin[T->pe] * P->nx) * vsize,
                                 lplane * vsize, cudaMemcpyHostToDevice, gpu->stream);
-        if (!e) e = cudaMemsetAsync(T->abort, 0, sizeof(int32_t), gpu->stream); /* no kernel of T runs */
         if (!e) e = domino_launch_stencil_reset(gpu->stream, T->type, &A, variant, T->x);
         if (!e) e = cudaStreamSynchronize(gpu->stream);
         if (e) s = domino_cuda_status(h, e, fn);
@@ -289,9 +310,12 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
     if (timed_out) {
         /* end the waits, and the kernel with them; past the grace, T is broken */
         int still = 0;
-        e = cudaMemcpyAsync(T->abort, T->abort_one, sizeof(int32_t), cudaMemcpyHostToDevice,
-                            T->abort_stream);
+        e = end_ghost_waits(T);
         if (!e) e = wait_solve(gpu->stream, domino_wtime(), ABORT_GRACE_S, &still);
+        /* the zeros landed before the next solve's reset (the copy engine
+         * ends them whether the kernel stopped or not) */
+        cudaError_t f = cudaStreamSynchronize(T->abort_stream);
+        if (!e) e = f;
         T->broken = still;
         s = domino_error(h, DOMINO_TIMEOUT,
                          "%s: PE %d: the solve did not end within %.0f s (a neighbour PE's kernel "
