@@ -19,6 +19,7 @@ TREES="$ROOT ${AB_TREES:-$(ls -d $ROOT/.carry/ab/*/)}"
 for t in $TREES; do build ${t%/} & done
 wait
 echo "builds: $(( $(date +%s) - t0 )) s"
+[ "${RUN:-1}" = 0 ] && exit 0 # RUN=0: build only
 for t in $TREES; do
   t=${t%/}
   echo "## $t ${SETTING:-}" | tee -a "$OUT/bisect.txt"
