@@ -57,7 +57,7 @@ struct domino_dist_stencil_s {
     void *peer[DIST_SLABS_MAX_PES]; /* every PE's x as this GPU addresses it */
     void *zeros;                    /* pinned host memory: zeros for the widest ghost band of a plane */
     cudaStream_t abort_stream;      /* non-blocking stream of the copies that end the waits */
-    int broken;                     /* 1: a kernel did not end after the abort; no more solves */
+    int broken;                     /* 1: a kernel or the zeros did not end after a timeout */
 };
 
 static void destroy(struct domino_dist_stencil_s *T)
@@ -312,15 +312,18 @@ domino_status domino_dist_stencil_solve(domino_handle h, domino_dist_stencil T, 
         int still = 0;
         e = end_ghost_waits(T);
         if (!e) e = wait_solve(gpu->stream, domino_wtime(), ABORT_GRACE_S, &still);
-        /* the zeros landed before the next solve's reset (the copy engine
-         * ends them whether the kernel stopped or not) */
-        cudaError_t f = cudaStreamSynchronize(T->abort_stream);
-        if (!e) e = f;
+        else still = 1; /* no zeros: the kernel may spin on */
+        if (!still) { /* the zeros land before the next reset, within the same grace */
+            int late = 0;
+            e = wait_solve(T->abort_stream, domino_wtime(), ABORT_GRACE_S, &late);
+            still = late || e != cudaSuccess;
+        }
         T->broken = still;
         s = domino_error(h, DOMINO_TIMEOUT,
                          "%s: PE %d: the solve did not end within %.0f s (a neighbour PE's kernel "
-                         "never delivered its ghost lines)%s",
-                         fn, T->pe, mine, still ? "; the kernel did not stop, T can only be freed" : "");
+                         "never delivered its ghost lines)%s%s%s",
+                         fn, T->pe, mine, still ? "; the kernel did not stop, T can only be freed" : "",
+                         e ? "; ending it: " : "", e ? cudaGetErrorString(e) : "");
     } else
         s = e ? domino_cuda_status(h, e, fn) : solve_status(h, T, gpu->stream);
     if ((s = domino_dist_agree(h, D, s))) return s; /* every kernel has ended */
