@@ -163,3 +163,29 @@ cleanup:
     if (rc) trsv_level_order_free(o);
     return rc;
 }
+
+int trsv_level_count(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
+                     int32_t *nlevels)
+{
+    int32_t *level = domino_calloc((size_t)n + 1, sizeof(int32_t)), most = 0;
+    *nlevels = 0;
+    if (!level) return -1;
+    /* in solve order; CSR(S): a row's level from the columns it reads;
+     * CSC(S): a column's level is final when reached, and raises the rows
+     * of its entries */
+    for (int32_t t = 0; t < n; t++) {
+        int32_t j = s_upper ? n - 1 - t : t;
+        for (int64_t k = ptr[j]; k < ptr[j + 1]; k++) {
+            int32_t c = ind[k];
+            if (csr_of_s) {
+                if ((s_upper ? c > j : c < j) && level[c] + 1 > level[j]) level[j] = level[c] + 1;
+            } else if ((s_upper ? c < j : c > j) && level[j] + 1 > level[c]) {
+                level[c] = level[j] + 1;
+            }
+        }
+        if (level[j] + 1 > most) most = level[j] + 1;
+    }
+    *nlevels = most;
+    domino_free(level);
+    return 0;
+}

@@ -56,6 +56,13 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
                           int s_upper, trsv_level_order *o);
 void trsv_level_order_free(trsv_level_order *o);
 
+/* *nlevels := the number of levels of S (0 when n = 0), as
+ * trsv_level_order_make would find it, from the same arrays, without the
+ * order: one pass over them and n ints, so that AUTO can turn the engine
+ * down before paying for the order.  Returns 0, -1 when out of memory. */
+int trsv_level_count(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
+                     int32_t *nlevels);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
  * with the launch shape (the kernel is trsv_levelblock.cu) */
 #include "trsv_plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,44 +27,6 @@ int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t n
     return fits;
 }
 
-/* the level order of S from dA's arrays, brought to the host */
-static domino_status level_order_of(domino_handle h, struct domino_gpu_context *gpu,
-                                    domino_dmatrix dA, int csr_of_s, int s_upper,
-                                    trsv_level_order *o)
-{
-    const char *fn = "domino_trsv_analysis: level order";
-    int32_t n = dA->nrows;
-    int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
-    int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
-    domino_status s = DOMINO_SUCCESS;
-    memset(o, 0, sizeof(*o));
-    if (!ptr || !ind) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
-                         n, (long long)dA->nnz);
-        goto cleanup;
-    }
-    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t),
-                                    cudaMemcpyDeviceToHost, gpu->stream);
-    if (!e) e = cudaMemcpyAsync(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                gpu->stream);
-    if (!e) e = cudaStreamSynchronize(gpu->stream);
-    if (e) {
-        s = domino_cuda_status(h, e, fn);
-        goto cleanup;
-    }
-    int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
-    if (rc == -2)
-        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
-                         "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
-    else if (rc)
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
-                         n, (long long)dA->nnz);
-cleanup:
-    domino_free(ptr);
-    domino_free(ind);
-    return s;
-}
-
 /* AUTO's rule, for systems whose x fits shared memory: the level-block
  * engine when the levels hold LEVELBLOCK_AUTO_MIN_WIDTH to
  * LEVELBLOCK_AUTO_MAX_WIDTH rows on average.  H200, bench/results/
@@ -81,17 +44,63 @@ static int levelblock_pays(int32_t n, int32_t nlevels)
     return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
 }
 
+/* The level order of S from dA's arrays, brought to the host: for AUTO
+ * (asked), only where the level count (trsv_level_count, one pass) says
+ * the engine pays, *engine then set to it; forced, always.
+ * DOMINO_LEVELBLOCK_TRACE=1 prints the phases' times (stderr). */
 domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
                                        domino_dmatrix dA, domino_engine asked, int csr_of_s,
-                                       int s_upper, domino_engine *engine, trsv_level_order *order)
+                                       int s_upper, domino_engine *engine, trsv_level_order *o)
 {
+    const char *fn = "domino_trsv_analysis: level order";
+    int32_t n = dA->nrows, counted = 0;
+    int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
+    int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
     domino_status s = DOMINO_SUCCESS;
-    memset(order, 0, sizeof(*order));
-    if ((s = level_order_of(h, gpu, dA, csr_of_s, s_upper, order))) return s;
-    if (asked == DOMINO_ENGINE_AUTO && levelblock_pays(order->n, order->nlevels))
+    double t0 = domino_wtime(), t1 = t0, t2 = t0;
+    memset(o, 0, sizeof(*o));
+    if (!ptr || !ind) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+        goto cleanup;
+    }
+    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t),
+                                    cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaMemcpyAsync(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost,
+                                gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    t1 = t2 = domino_wtime();
+    int rc = 0;
+    if (asked == DOMINO_ENGINE_AUTO) {
+        rc = trsv_level_count(n, ptr, ind, csr_of_s, s_upper, &counted);
+        t2 = domino_wtime();
+        if (!rc && !levelblock_pays(n, counted)) goto cleanup; /* the thread engine stays */
+    }
+    if (!rc) rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
+    if (rc == -2)
+        s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
+                         "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
+    else if (rc)
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
+                         n, (long long)dA->nnz);
+    else
         *engine = DOMINO_ENGINE_LEVELBLOCK;
-    if (*engine != DOMINO_ENGINE_LEVELBLOCK) trsv_level_order_free(order);
-    return DOMINO_SUCCESS;
+cleanup:
+    if (domino_env_int("DOMINO_LEVELBLOCK_TRACE", 0))
+        fprintf(stderr,
+                "levelblock analysis: n %d, nnz %lld, levels %d: download %.3f ms, "
+                "count %.3f ms, order %.3f ms%s\n",
+                n, (long long)dA->nnz, o->block ? o->nlevels : counted, 1e3 * (t1 - t0),
+                1e3 * (t2 - t1), o->block ? 1e3 * (domino_wtime() - t2) : 0.0,
+                o->block ? "" : " (none: turned down)");
+    domino_free(ptr);
+    domino_free(ind);
+    if (s) trsv_level_order_free(o);
+    return s;
 }
 
 /* the order to the plan's arrays (block, val, diag in its workspace; one
