@@ -112,6 +112,7 @@ expect 1 "info missing file" -- "$DOMINO" info "$TMP/none.mtx"
 printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 2.0\n2 1 1.0\n3 3 4\n' >"$TMP/nodiag.mtx"
 expect 1 "solve missing diagonal" -- "$DOMINO" solve "$TMP/nodiag.mtx"
 expect_grep err "row 1" "missing diagonal names the row"
+expect_grep err "counted from 0" "the row's numbering is stated"
 expect 1 "bench on a missing file" -- "$DOMINO" bench --problem "$TMP/none.mtx" --repeat 1
 
 # ---- shared matrices

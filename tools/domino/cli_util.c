@@ -27,7 +27,12 @@ const char *cli_command_line(void) { return command_line; }
 int cli_fail(domino_handle h, const char *cmd)
 {
     const char *msg = domino_last_error(h);
-    fprintf(stderr, "domino %s: %s\n", cmd, msg && *msg ? msg : "failed");
+    /* the library counts rows from 0, a Matrix Market file from 1: say so
+     * where a solve or factorization names a row */
+    int names_row = msg && (strstr(msg, "pivot at row") || strstr(msg, "pivot in row") ||
+                            strstr(msg, "has no diagonal entry"));
+    fprintf(stderr, "domino %s: %s%s\n", cmd, msg && *msg ? msg : "failed",
+            names_row ? " (rows counted from 0; the Matrix Market file counts from 1)" : "");
     return 1;
 }
 
