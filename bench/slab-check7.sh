@@ -12,7 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1 NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-OUT=${OUT:-bench/results/raw}; mkdir -p "$OUT"
+export OUT=${OUT:-bench/results/raw}; mkdir -p "$OUT"
 B=build-gpu
 (DOMINO_TARGETS="test_dist_stencil test_gpu_stencil" source bench/device-build.sh > "$OUT/build.log" 2>&1
  ( cd $B && timeout 120 ctest -R "test_dist_stencil|test_gpu_stencil" --timeout 100 --output-on-failure ) > "$OUT/test.log" 2>&1
