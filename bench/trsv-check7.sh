@@ -7,9 +7,9 @@
 #  2. the shared matrices with auto, thread and cusparse, the analysis
 #     phases traced (DOMINO_LEVELBLOCK_TRACE=1) -> small.csv/.txt
 #     (compare bench/results/h200x4-check6/small.csv: same solves; auto's
-#     analysis on the 10 small systems it gives the thread engine (n <= 32768)
-#     should drop
-#     from 0.18-1.6 ms towards the thread engine's 0.04-0.12 ms).
+#     analysis on the 10 small systems it gives the thread engine (n <=
+#     32768) should drop from 0.23-1.63 ms towards the thread engine's
+#     0.04-0.09 ms).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1 DOMINO_LEVELBLOCK_TRACE=1
