@@ -24,13 +24,12 @@ void cli_set_command_line(int argc, char **argv)
 
 const char *cli_command_line(void) { return command_line; }
 
-int cli_fail(domino_handle h, const char *cmd)
+int cli_fail(domino_handle h, domino_status s, const char *cmd)
 {
     const char *msg = domino_last_error(h);
-    /* the library counts rows from 0, a Matrix Market file from 1: say so
-     * where a solve or factorization names a row */
-    int names_row = msg && (strstr(msg, "pivot at row") || strstr(msg, "pivot in row") ||
-                            strstr(msg, "has no diagonal entry"));
+    /* these statuses name a row, counted from 0 by the library, from 1 by a
+     * Matrix Market file */
+    int names_row = s == DOMINO_ZERO_DIAGONAL || s == DOMINO_ZERO_PIVOT;
     fprintf(stderr, "domino %s: %s%s\n", cmd, msg && *msg ? msg : "failed",
             names_row ? " (rows counted from 0; the Matrix Market file counts from 1)" : "");
     return 1;

@@ -11,8 +11,10 @@ void cli_set_command_line(int argc, char **argv);
 /* the command line as typed, arguments separated by spaces */
 const char *cli_command_line(void);
 
-/* print "domino <cmd>: <last error of h>" on stderr; returns 1 (the exit code) */
-int cli_fail(domino_handle h, const char *cmd);
+/* print "domino <cmd>: <last error of h>" on stderr (with the numbering of
+ * the row that a DOMINO_ZERO_DIAGONAL or DOMINO_ZERO_PIVOT names); returns
+ * 1 (the exit code) */
+int cli_fail(domino_handle h, domino_status s, const char *cmd);
 
 /* value i of a vector of type t, as a double */
 double cli_get(domino_type t, const void *v, int64_t i);

@@ -26,7 +26,9 @@ static const char gen_usage[] =
 static int write_matrix(domino_handle h, domino_matrix A, const char *path)
 {
     domino_matrix_view v;
-    if (domino_mm_write(h, path, A) || domino_matrix_get_view(h, A, &v)) return cli_fail(h, "gen");
+    domino_status s;
+    if ((s = domino_mm_write(h, path, A)) || (s = domino_matrix_get_view(h, A, &v)))
+        return cli_fail(h, s, "gen");
     fprintf(stderr, "domino gen: wrote %s: %d x %d, nnz %lld\n", path, v.nrows, v.ncols,
             (long long)v.nnz);
     return 0;
@@ -83,7 +85,8 @@ static int gen_stencil(domino_handle h, int argc, char **argv)
     else
         return opts_usage_error("gen", gen_usage, "--part: '%s' is not full, lower or upper", part);
     domino_matrix A = NULL;
-    if (domino_gen_stencil(h, s, nx, ny, nz, p, DOMINO_FLOAT64, &A)) return cli_fail(h, "gen");
+    domino_status st = domino_gen_stencil(h, s, nx, ny, nz, p, DOMINO_FLOAT64, &A);
+    if (st) return cli_fail(h, st, "gen");
     rc = write_matrix(h, A, out);
     domino_matrix_free(A);
     return rc;
@@ -108,9 +111,9 @@ static int gen_rmat(domino_handle h, int argc, char **argv)
         return opts_usage_error("gen", gen_usage,
                                 "--abcd: '%s' is not four probabilities a,b,c,d summing to 1", abcd);
     domino_matrix A = NULL;
-    if (domino_gen_rmat(h, (int)scale, (int)edge_factor, p[0], p[1], p[2], p[3], (uint64_t)seed,
-                        DOMINO_FLOAT64, &A))
-        return cli_fail(h, "gen");
+    domino_status s = domino_gen_rmat(h, (int)scale, (int)edge_factor, p[0], p[1], p[2], p[3],
+                                      (uint64_t)seed, DOMINO_FLOAT64, &A);
+    if (s) return cli_fail(h, s, "gen");
     rc = write_matrix(h, A, out);
     domino_matrix_free(A);
     return rc;
@@ -136,9 +139,9 @@ static int gen_dag(domino_handle h, int argc, char **argv)
         return opts_usage_error("gen", gen_usage, "--levels %lld is more than --rows %lld",
                                 (long long)levels, (long long)rows);
     domino_matrix A = NULL;
-    if (domino_gen_dag(h, (int32_t)rows, (int32_t)per_row, (int32_t)levels, (int32_t)band,
-                       (uint64_t)seed, DOMINO_FLOAT64, &A))
-        return cli_fail(h, "gen");
+    domino_status s = domino_gen_dag(h, (int32_t)rows, (int32_t)per_row, (int32_t)levels,
+                                     (int32_t)band, (uint64_t)seed, DOMINO_FLOAT64, &A);
+    if (s) return cli_fail(h, s, "gen");
     rc = write_matrix(h, A, out);
     domino_matrix_free(A);
     return rc;

@@ -220,8 +220,9 @@ int cmd_info(int argc, char **argv)
         return 1;
     }
     domino_set_progress(h, 1);
-    if (gather_info(h, pos[0], &info)) {
-        rc = cli_fail(h, "info");
+    domino_status s = gather_info(h, pos[0], &info);
+    if (s) {
+        rc = cli_fail(h, s, "info");
     } else {
         if (json)
             print_json(pos[0], &info);

@@ -312,8 +312,9 @@ int cmd_solve(int argc, char **argv)
         return 1;
     }
     domino_set_progress(h, 1);
-    if (run_solve(h, &rq, &out)) {
-        rc = cli_fail(h, "solve");
+    domino_status s = run_solve(h, &rq, &out);
+    if (s) {
+        rc = cli_fail(h, s, "solve");
     } else {
         print_outcome(&rq, &out);
         rc = out.passed ? 0 : 1;

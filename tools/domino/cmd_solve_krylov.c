@@ -255,8 +255,9 @@ int krylov_solve_run(const krylov_request *rq)
     }
     domino_set_progress(h, 1);
     int rc;
-    if (run_krylov(h, rq, &out)) {
-        rc = cli_fail(h, "solve");
+    domino_status s = run_krylov(h, rq, &out);
+    if (s) {
+        rc = cli_fail(h, s, "solve");
     } else {
         if (rq->json)
             print_json(rq, &out);

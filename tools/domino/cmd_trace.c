@@ -163,7 +163,7 @@ int cmd_trace(int argc, char **argv)
     }
     rc = report(&spec, &p, ns, csv_path) ? 1 : 0;
 cleanup:
-    if (rc && s) rc = cli_fail(h, "trace");
+    if (rc && s) rc = cli_fail(h, s, "trace");
     free(ns);
     free(x);
     domino_trsv_plan_free(plan);
