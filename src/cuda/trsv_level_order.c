@@ -77,18 +77,48 @@ static int transpose_rows(int32_t n, const int64_t *ptr, const int32_t *ind, int
     return 0;
 }
 
-int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s,
-                          int s_upper, trsv_level_order *o)
+int32_t trsv_levels(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
+                    int32_t *level)
 {
-    int32_t *level = NULL, *diag_by_row = NULL, *count = NULL, *trs = NULL, *trc = NULL;
+    int32_t most = 0;
+    memset(level, 0, (size_t)n * sizeof(int32_t));
+    /* in solve order; CSR(S): a row's level from the columns it reads;
+     * CSC(S): a column's level is final when reached, and raises the rows
+     * of its entries */
+    for (int32_t t = 0; t < n; t++) {
+        int32_t j = s_upper ? n - 1 - t : t;
+        for (int64_t k = ptr[j]; k < ptr[j + 1]; k++) {
+            int32_t c = ind[k];
+            if (csr_of_s) {
+                if ((s_upper ? c > j : c < j) && level[c] + 1 > level[j]) level[j] = level[c] + 1;
+            } else if ((s_upper ? c < j : c > j) && level[j] + 1 > level[c]) {
+                level[c] = level[j] + 1;
+            }
+        }
+        if (level[j] + 1 > most) most = level[j] + 1;
+    }
+    return most;
+}
+
+int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s,
+                          int s_upper, const int32_t *levels, int32_t nlevels,
+                          trsv_level_order *o)
+{
+    int32_t *made = NULL, *diag_by_row = NULL, *count = NULL, *trs = NULL, *trc = NULL;
     int64_t *trp = NULL;
     int rc = -1;
     memset(o, 0, sizeof(*o));
     o->n = n;
     if (ptr[n] > INT32_MAX - 4096 || n > INT32_MAX - 4096) return -2; /* 32-bit loops stay clear */
-    level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
+    const int32_t *level = levels;
+    if (!level) {
+        if (!(made = domino_malloc((size_t)n * sizeof(int32_t) + 1))) goto cleanup;
+        nlevels = trsv_levels(n, ptr, ind, csr_of_s, s_upper, made);
+        level = made;
+    }
+    o->nlevels = nlevels;
     diag_by_row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
-    if (!level || !diag_by_row) goto cleanup;
+    if (!diag_by_row) goto cleanup;
     for (int32_t i = 0; i < n; i++) diag_by_row[i] = -1;
     s_rows R = {ptr, ind, NULL, 1, s_upper};
     if (!csr_of_s) {
@@ -98,21 +128,12 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
         R.rs = trs;
         R.filter = 0;
     }
-    /* levels in solve order (a row's dependencies come before it), the
-     * entries, and (CSR(S)) the diagonals */
-    for (int32_t t = 0; t < n; t++) {
-        int32_t i = s_upper ? n - 1 - t : t, li = 0;
+    /* the entries, and (CSR(S)) the diagonals: the last one stored */
+    for (int32_t i = 0; i < n; i++)
         for (int64_t k = R.rp[i]; k < R.rp[i + 1]; k++) {
-            if (!is_entry(&R, i, k)) {
-                if (R.rc[k] == i) diag_by_row[i] = (int32_t)k;
-                continue;
-            }
-            o->m++;
-            if (level[R.rc[k]] + 1 > li) li = level[R.rc[k]] + 1;
+            if (is_entry(&R, i, k)) o->m++;
+            else if (R.rc[k] == i) diag_by_row[i] = (int32_t)k;
         }
-        level[i] = li;
-        if (li + 1 > o->nlevels) o->nlevels = li + 1;
-    }
     size_t off[TRSV_LO_ARRAYS];
     o->bytes = trsv_level_order_layout(n, o->nlevels, o->m, off);
     o->block = domino_malloc(o->bytes);
@@ -154,7 +175,7 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
     for (int32_t l = 0; l <= o->nlevels; l++) o->level_entries[l] = o->ptr[o->level_ptr[l]];
     rc = 0;
 cleanup:
-    domino_free(level);
+    domino_free(made);
     domino_free(diag_by_row);
     domino_free(count);
     domino_free(trp);
@@ -162,30 +183,4 @@ cleanup:
     domino_free(trs);
     if (rc) trsv_level_order_free(o);
     return rc;
-}
-
-int trsv_level_count(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
-                     int32_t *nlevels)
-{
-    int32_t *level = domino_calloc((size_t)n + 1, sizeof(int32_t)), most = 0;
-    *nlevels = 0;
-    if (!level) return -1;
-    /* in solve order; CSR(S): a row's level from the columns it reads;
-     * CSC(S): a column's level is final when reached, and raises the rows
-     * of its entries */
-    for (int32_t t = 0; t < n; t++) {
-        int32_t j = s_upper ? n - 1 - t : t;
-        for (int64_t k = ptr[j]; k < ptr[j + 1]; k++) {
-            int32_t c = ind[k];
-            if (csr_of_s) {
-                if ((s_upper ? c > j : c < j) && level[c] + 1 > level[j]) level[j] = level[c] + 1;
-            } else if ((s_upper ? c < j : c > j) && level[j] + 1 > level[c]) {
-                level[c] = level[j] + 1;
-            }
-        }
-        if (level[j] + 1 > most) most = level[j] + 1;
-    }
-    *nlevels = most;
-    domino_free(level);
-    return 0;
 }

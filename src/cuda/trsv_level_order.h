@@ -46,22 +46,24 @@ typedef struct trsv_level_order {
  * block's size.  Larger n, nlevels or m never give a smaller size. */
 size_t trsv_level_order_layout(int32_t n, int32_t nlevels, int64_t m, size_t off[TRSV_LO_ARRAYS]);
 
-/* The level order of S from arrays ptr (n+1) / ind (ptr[n]) that hold
- * CSR(S) (csr_of_s = 1) or CSC(S) (0); S is upper (s_upper = 1) or lower
- * triangular, and stored entries of the other triangle are skipped.
- * Returns 0, -1 when out of memory, -2 when n or the arrays' entries pass
- * 2^31 - 2^12 (the engine's 32-bit offsets, indices and loop counters).  Free with
+/* level[i] := the level of row i of S (n ints, the caller's) from arrays
+ * ptr (n+1) / ind (ptr[n]) that hold CSR(S) (csr_of_s = 1) or CSC(S) (0);
+ * S is upper (s_upper = 1) or lower triangular, and stored entries of the
+ * other triangle are skipped.  One pass over the arrays: AUTO's count,
+ * before it pays for an order.  Returns the number of levels (0 when n = 0). */
+int32_t trsv_levels(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
+                    int32_t *level);
+
+/* The level order of S from the same arrays, its rows' levels and their
+ * count taken from `levels` and `nlevels` (trsv_levels's; levels NULL:
+ * found here).  Returns 0, -1 when out of
+ * memory, -2 when n or the arrays' entries pass 2^31 - 2^12 (the engine's
+ * 32-bit offsets, indices and loop counters).  Free with
  * trsv_level_order_free (also after a failure). */
 int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s,
-                          int s_upper, trsv_level_order *o);
+                          int s_upper, const int32_t *levels, int32_t nlevels,
+                          trsv_level_order *o);
 void trsv_level_order_free(trsv_level_order *o);
-
-/* *nlevels := the number of levels of S (0 when n = 0), as
- * trsv_level_order_make would find it, from the same arrays, without the
- * order: one pass over them and n ints, so that AUTO can turn the engine
- * down before paying for the order.  Returns 0, -1 when out of memory. */
-int trsv_level_count(int32_t n, const int64_t *ptr, const int32_t *ind, int csr_of_s, int s_upper,
-                     int32_t *nlevels);
 
 #ifdef __cplusplus
 }

@@ -45,8 +45,8 @@ static int levelblock_pays(int32_t n, int32_t nlevels)
 }
 
 /* The level order of S from dA's arrays, brought to the host: for AUTO
- * (asked), only where the level count (trsv_level_count, one pass) says
- * the engine pays, *engine then set to it; forced, always.
+ * (asked), only where the levels (trsv_levels, one pass; the order reuses
+ * them) say the engine pays, *engine then set to it; forced, always.
  * DOMINO_LEVELBLOCK_TRACE=1 prints the phases' times (stderr). */
 domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
                                        domino_dmatrix dA, domino_engine asked, int csr_of_s,
@@ -56,10 +56,11 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
     int32_t n = dA->nrows, counted = 0;
     int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
     int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
+    int32_t *level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
     domino_status s = DOMINO_SUCCESS;
     double t0 = domino_wtime(), t1 = t0, t2 = t0;
     memset(o, 0, sizeof(*o));
-    if (!ptr || !ind) {
+    if (!ptr || !ind || !level) {
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
                          n, (long long)dA->nnz);
         goto cleanup;
@@ -73,14 +74,12 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
         s = domino_cuda_status(h, e, fn);
         goto cleanup;
     }
-    t1 = t2 = domino_wtime();
-    int rc = 0;
-    if (asked == DOMINO_ENGINE_AUTO) {
-        rc = trsv_level_count(n, ptr, ind, csr_of_s, s_upper, &counted);
-        t2 = domino_wtime();
-        if (!rc && !levelblock_pays(n, counted)) goto cleanup; /* the thread engine stays */
-    }
-    if (!rc) rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, o);
+    t1 = domino_wtime();
+    counted = trsv_levels(n, ptr, ind, csr_of_s, s_upper, level);
+    t2 = domino_wtime();
+    if (asked == DOMINO_ENGINE_AUTO && !levelblock_pays(n, counted))
+        goto cleanup; /* the thread engine stays */
+    int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, level, counted, o);
     if (rc == -2)
         s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
                          "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
@@ -94,11 +93,12 @@ cleanup:
         fprintf(stderr,
                 "levelblock analysis: n %d, nnz %lld, levels %d: download %.3f ms, "
                 "count %.3f ms, order %.3f ms%s\n",
-                n, (long long)dA->nnz, o->block ? o->nlevels : counted, 1e3 * (t1 - t0),
+                n, (long long)dA->nnz, counted, 1e3 * (t1 - t0),
                 1e3 * (t2 - t1), o->block ? 1e3 * (domino_wtime() - t2) : 0.0,
                 o->block ? "" : " (none: turned down)");
     domino_free(ptr);
     domino_free(ind);
+    domino_free(level);
     if (s) trsv_level_order_free(o);
     return s;
 }

@@ -58,13 +58,15 @@ static int check_case(domino_handle h, const char *what, domino_matrix A, domino
     double *b = malloc((size_t)n * sizeof(double) + 8), *x = malloc((size_t)n * sizeof(double) + 8),
            *xr = malloc((size_t)n * sizeof(double) + 8);
     int64_t *seen = calloc((size_t)v.nnz + 1, sizeof(int64_t));
-    CHECK(b && x && xr && seen);
-    CHECK(trsv_level_order_make(n, v.ptr, v.ind, csr_of_s, s_upper, &o) == 0);
+    int32_t *level = malloc((size_t)n * sizeof(int32_t) + 4);
+    CHECK(b && x && xr && seen && level);
+    /* the levels, then the order made from them (as AUTO does) */
+    int32_t counted = level ? trsv_levels(n, v.ptr, v.ind, csr_of_s, s_upper, level) : -1;
+    CHECK(trsv_level_order_make(n, v.ptr, v.ind, csr_of_s, s_upper, level, counted, &o) == 0);
     CHECK_OK(h, domino_ref_levels(h, op, fill, A, &L));
     if (!L || !b || !x || !xr || !seen || o.n != n) goto cleanup;
     CHECK(o.nlevels == L->nlevels);
-    int32_t counted = -1;
-    CHECK(trsv_level_count(n, v.ptr, v.ind, csr_of_s, s_upper, &counted) == 0 && counted == L->nlevels);
+    CHECK(counted == L->nlevels);
     int32_t widest = 0;
     for (int32_t l = 0; l < o.nlevels && l < L->nlevels; l++) {
         CHECK(o.level_ptr[l] == L->level_ptr[l]);
@@ -118,6 +120,7 @@ cleanup:
     free(b);
     free(x);
     free(xr);
+    free(level);
     free(seen);
     return check_failed - before;
 }
@@ -175,18 +178,18 @@ static void test_edges(void)
     /* an empty system */
     int64_t ptr0[1] = {0};
     trsv_level_order o;
-    CHECK(trsv_level_order_make(0, ptr0, NULL, 1, 0, &o) == 0);
+    CHECK(trsv_level_order_make(0, ptr0, NULL, 1, 0, NULL, 0, &o) == 0);
     CHECK(o.nlevels == 0 && o.m == 0 && o.level_ptr && o.level_ptr[0] == 0 && o.ptr[0] == 0);
     trsv_level_order_free(&o);
-    int32_t counted = -1;
-    CHECK(trsv_level_count(0, ptr0, NULL, 1, 0, &counted) == 0 && counted == 0);
+    int32_t level[2];
+    CHECK(trsv_levels(0, ptr0, NULL, 1, 0, level) == 0);
     /* a missing diagonal: row 1 of [[2 .],[1 .]] */
     int64_t ptr[3] = {0, 1, 2};
     int32_t ind[2] = {0, 0};
-    CHECK(trsv_level_order_make(2, ptr, ind, 1, 0, &o) == 0);
+    CHECK(trsv_level_order_make(2, ptr, ind, 1, 0, NULL, 0, &o) == 0);
     CHECK(o.nlevels == 2 && o.m == 1 && o.row[1] == 1 && o.diag_src[0] == 0 && o.diag_src[1] == -1);
     trsv_level_order_free(&o);
-    CHECK(trsv_level_count(2, ptr, ind, 1, 0, &counted) == 0 && counted == 2);
+    CHECK(trsv_levels(2, ptr, ind, 1, 0, level) == 2);
 }
 
 /* the shared matrices of up to 12000 rows (lower triangle; the file's values) */
