@@ -49,6 +49,18 @@
 #define PULL_ROWS 256            /* rows per block (one per thread) */
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
+/* -DDOMINO_PULL_MIN_BLOCKS=B (experiments): trsv_pull_kernel's
+ * __launch_bounds__ asks B blocks an SM.  Unset, the kernel keeps its 80
+ * registers (double), 3 blocks of 256 threads an SM, 37.5 % occupancy.  B=4
+ * (64 registers, 234-310 bytes of spills) on an H200
+ * (bench/results/h200-check7/pull-occupancy-ab.txt): the diagonal-only
+ * 10^7-row DAG 1.55x faster, the DAGs of 10^4-10^5 levels 1.6-1.7x
+ * slower, the 15 others 0-14 % slower: not taken. */
+#ifdef DOMINO_PULL_MIN_BLOCKS
+#define PULL_LAUNCH_BOUNDS __launch_bounds__(PULL_THREADS, DOMINO_PULL_MIN_BLOCKS)
+#else
+#define PULL_LAUNCH_BOUNDS __launch_bounds__(PULL_THREADS)
+#endif
 
 /* logical index of column j */
 __device__ __forceinline__ int32_t logical_of(int32_t j, int32_t n, int upper)
@@ -644,7 +656,7 @@ __device__ void pull_warp_sweep(int32_t wbase, int32_t base, int32_t n,
 }
 
 template <typename T, bool TRACE, bool ANY, bool ONE>
-__global__ void __launch_bounds__(PULL_THREADS)
+__global__ void PULL_LAUNCH_BOUNDS
     trsv_pull_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                      const T *__restrict__ val, int upper, int unit, int mode, int32_t nrhs,
                      const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx, T *xout, T *next,
