@@ -1,5 +1,6 @@
 # plot_stencil.gp: effective bandwidth per stencil problem, every structured variant and cuSPARSE
 # gnuplot -e "dat='results/h100-stencil/stencil-bandwidth.dat'; png='results/h100-stencil/stencil-bandwidth.png'" plot_stencil.gp
+# (dev='H200' names another GPU in the label; H100 when not given)
 set terminal pngcairo size 1700,700 font ",10"
 set output png
 set style data histograms
@@ -7,7 +8,8 @@ set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set logscale y 2
 set yrange [16:4096]
-set ylabel "effective GB/s = (CSR bytes of the triangle + 2 vectors) / solve time  (H100, double)"
+if (!exists("dev")) dev = "H100"
+set ylabel sprintf("effective GB/s = (CSR bytes of the triangle + 2 vectors) / solve time  (%s, double)", dev)
 set xtics rotate by -60 left noenhanced
 set grid ytics
 set key top left
