@@ -41,4 +41,4 @@ for p in "${problems[@]}"; do
     if [ -s "$OUT/${TAG:-trsv}.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/${TAG:-trsv}.csv"; else cat "$TMP/$i.csv" > "$OUT/${TAG:-trsv}.csv"; fi
   fi
 done
-cat "$OUT/${TAG:-trsv}.txt" | awk '{printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'
+cat "$OUT/${TAG:-trsv}.txt" | awk '/^(analysis trace|levelblock analysis)/ {print; next} {printf "%-28s %9s %10s %8s %-9s %9s %9s %8s %8s %s\n", substr($1,length($1)>28?length($1)-27:1), $2, $3, $4, $5, $6, $7, $8, $9, $11}'

@@ -22,6 +22,8 @@ struct domino_gpu_context {
     int num_sms;                /* multiprocessors of the device */
     double copy_gbs;            /* measured device-to-device copy bandwidth, 0 = not yet */
     char name[256];             /* device name */
+    void *staging;              /* pinned host buffer for small downloads (domino_gpu_staging), NULL none */
+    size_t staging_bytes;       /* its size */
 };
 
 /* a sparse matrix on the device */
@@ -68,6 +70,10 @@ __device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
 
 /* get (creating on first use) the GPU context of h */
 domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **gpu);
+/* the context's pinned host buffer, grown to at least bytes (kept until
+ * the handle is freed): NULL when pinned memory cannot be had (the caller
+ * then uses pageable memory) */
+void *domino_gpu_staging(struct domino_gpu_context *gpu, size_t bytes);
 /* translate a CUDA error into a status with a message */
 domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *what);
 /* *dst = a new device array of bytes (at least 1), a copy of host src, or

@@ -21,10 +21,22 @@ static int compare_int64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* dst <- bytes of device src through the context's pinned staging buffer
+ * (pageable memory when there is none), done when it returns */
+static cudaError_t download_small(struct domino_gpu_context *gpu, void *dst, const void *src,
+                                  size_t bytes)
+{
+    void *pinned = domino_gpu_staging(gpu, bytes);
+    cudaError_t e = cudaMemcpyAsync(pinned ? pinned : dst, src, bytes, cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (!e && pinned) memcpy(dst, pinned, bytes);
+    return e;
+}
+
 /* The longest row among the sampled windows, as its triangle's column
- * deltas (solve coordinates, <= 0), increasing, in d[0..*count). */
-static domino_status sample_row(domino_handle h, domino_dmatrix dA, int upper, int64_t *d,
-                                int *count)
+ * deltas (solve coordinates, <= 0), increasing, in d[0..*count) */
+static domino_status sample_row(domino_handle h, struct domino_gpu_context *gpu, domino_dmatrix dA,
+                                int upper, int64_t *d, int *count)
 {
     int64_t n = dA->nrows, ptr[WINDOW + 1], best_row = -1, best_len = -1, best_jb = 0;
     int32_t cols[MAX_ROW];
@@ -33,8 +45,8 @@ static domino_status sample_row(domino_handle h, domino_dmatrix dA, int upper, i
     *count = 0;
     for (int w = 0; w < WINDOWS; w++) {
         int64_t s0 = starts[w] < 0 ? 0 : starts[w] > n - rows ? n - rows : starts[w];
-        domino_status s = domino_gpu_download(h, ptr, dA->ptr + s0, (size_t)(rows + 1) * sizeof(int64_t));
-        if (s) return s;
+        cudaError_t e = download_small(gpu, ptr, dA->ptr + s0, (size_t)(rows + 1) * sizeof(int64_t));
+        if (e) return domino_cuda_status(h, e, "stencil detection");
         for (int i = 0; i < rows; i++)
             if (ptr[i + 1] - ptr[i] > best_len && ptr[i + 1] - ptr[i] <= MAX_ROW) {
                 best_len = ptr[i + 1] - ptr[i];
@@ -43,8 +55,8 @@ static domino_status sample_row(domino_handle h, domino_dmatrix dA, int upper, i
             }
     }
     if (best_row < 0 || best_len == 0) return DOMINO_SUCCESS;
-    domino_status s = domino_gpu_download(h, cols, dA->ind + best_jb, (size_t)best_len * sizeof(int32_t));
-    if (s) return s;
+    cudaError_t e = download_small(gpu, cols, dA->ind + best_jb, (size_t)best_len * sizeof(int32_t));
+    if (e) return domino_cuda_status(h, e, "stencil detection");
     for (int64_t t = 0; t < best_len; t++) {
         int64_t delta = upper ? best_row - cols[t] : cols[t] - best_row;
         if (delta <= 0) d[(*count)++] = delta;
@@ -113,7 +125,7 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
         dA->nnz > (int64_t)DOMINO_STENCIL_MAX_POINTS * dA->nrows)
         return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
     domino_status s = domino_gpu_context_get(h, &gpu);
-    if (!s) s = sample_row(h, dA, fill == DOMINO_UPPER, d, &count);
+    if (!s) s = sample_row(h, gpu, dA, fill == DOMINO_UPPER, d, &count);
     if (s || count < 2) return s;
     int64_t n = dA->nrows;
     for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && !*found && !s && tries < MAX_TRIES; k--) {

@@ -4,6 +4,7 @@
  * cuSPARSE baseline in trsv_cusparse.c). */
 #include "trsv_plan.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,6 +371,21 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
     return domino_cuda_status(h, e, "domino_trsv_analysis: level sets");
 }
 
+/* DOMINO_ANALYSIS_TRACE=1: the analysis's phases on stderr, in ms: the
+ * argument checks, AUTO's stencil detection, the level-block choice (the
+ * pattern's download and level count for small systems), the workspace,
+ * the rest (triangle, values, engine set-up) */
+static void trace_analysis(domino_engine engine, const domino_dmatrix dA, const double *mark)
+{
+    if (!domino_env_int("DOMINO_ANALYSIS_TRACE", 0)) return;
+    fprintf(stderr,
+            "analysis trace: %s, n %d, nnz %lld: args %.3f, stencil detection %.3f, level-block "
+            "choice %.3f, workspace %.3f, set-up %.3f, total %.3f ms\n",
+            domino_engine_name(engine), dA->nrows, (long long)dA->nnz, 1e3 * (mark[1] - mark[0]),
+            1e3 * (mark[2] - mark[1]), 1e3 * (mark[3] - mark[2]), 1e3 * (mark[4] - mark[3]),
+            1e3 * (mark[5] - mark[4]), 1e3 * (mark[5] - mark[0]));
+}
+
 domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
                                    domino_diag diag, domino_dmatrix dA, int32_t nrhs,
                                    const domino_trsv_options *opt, void *buffer,
@@ -378,7 +394,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *fn = "domino_trsv_analysis";
     if (!plan) return domino_error(h, DOMINO_NULL_POINTER, "%s: plan is NULL", fn);
     *plan = NULL;
-    double t0 = domino_wtime();
+    double mark[6]; /* phase ends (trace_analysis) */
+    mark[0] = domino_wtime();
     struct domino_gpu_context *gpu;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
@@ -386,9 +403,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     int s_upper = 0, csr_of_s = 0;
     if ((s = check_args(h, op, fill, diag, dA, nrhs, opt, fn, &engine, &s_upper, &csr_of_s)))
         return s;
+    mark[1] = domino_wtime();
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
     if ((s = choose_stencil(h, opt, dA, fill, &engine, &stencil, grid))) return s;
+    mark[2] = domino_wtime();
     /* the level-block engine, forced, or AUTO's when a small system's
      * levels say it pays (its order made now, on the host) */
     domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
@@ -398,6 +417,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
          (engine == DOMINO_ENGINE_THREAD && domino_levelblock_possible(asked, dA, nrhs, 0))) &&
         (s = domino_levelblock_choose(h, gpu, dA, asked, csr_of_s, s_upper, &engine, &order)))
         return s;
+    mark[3] = domino_wtime();
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) {
         trsv_level_order_free(&order);
@@ -465,6 +485,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         }
         p->owns_buffer = 1;
     }
+    mark[4] = domino_wtime();
     char *base = (char *)p->buffer;
     p->st = (domino_solve_status *)(base + L.st);
     p->scan_tmp = base + L.scan_tmp;
@@ -539,7 +560,9 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         domino_trsv_plan_free(p);
         return s;
     }
-    p->analysis_seconds = domino_wtime() - t0;
+    mark[5] = domino_wtime();
+    p->analysis_seconds = mark[5] - mark[0];
+    trace_analysis(engine, dA, mark);
     *plan = p;
     return DOMINO_SUCCESS;
 }

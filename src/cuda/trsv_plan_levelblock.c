@@ -44,6 +44,8 @@ static int levelblock_pays(int32_t n, int32_t nlevels)
     return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
 }
 
+#define LEVELBLOCK_STAGING_MAX ((size_t)16 << 20) /* pinned bytes a pattern may take */
+
 /* The level order of S from dA's arrays, brought to the host: for AUTO
  * (asked), only where the levels (trsv_levels, one pass; the order reuses
  * them) say the engine pays, *engine then set to it; forced, always.
@@ -54,8 +56,14 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
 {
     const char *fn = "domino_trsv_analysis: level order";
     int32_t n = dA->nrows, counted = 0;
-    int64_t *ptr = domino_malloc(((size_t)n + 1) * sizeof(int64_t));
-    int32_t *ind = domino_malloc((size_t)dA->nnz * sizeof(int32_t) + 1);
+    size_t ptr_bytes = ((size_t)n + 1) * sizeof(int64_t), ind_bytes = (size_t)dA->nnz * sizeof(int32_t);
+    /* the pattern in the handle's pinned staging buffer (AUTO's systems:
+     * 8.7 MB at most), else (larger forced systems too) in pageable memory */
+    char *staged = ptr_bytes + ind_bytes <= LEVELBLOCK_STAGING_MAX
+                       ? domino_gpu_staging(gpu, ptr_bytes + ind_bytes + 1)
+                       : NULL;
+    int64_t *ptr = staged ? (int64_t *)staged : domino_malloc(ptr_bytes);
+    int32_t *ind = staged ? (int32_t *)(staged + ptr_bytes) : domino_malloc(ind_bytes + 1);
     int32_t *level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
     domino_status s = DOMINO_SUCCESS;
     double t0 = domino_wtime(), t1 = t0, t2 = t0;
@@ -65,10 +73,8 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
                          n, (long long)dA->nnz);
         goto cleanup;
     }
-    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ((size_t)n + 1) * sizeof(int64_t),
-                                    cudaMemcpyDeviceToHost, gpu->stream);
-    if (!e) e = cudaMemcpyAsync(ind, dA->ind, (size_t)dA->nnz * sizeof(int32_t), cudaMemcpyDeviceToHost,
-                                gpu->stream);
+    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaMemcpyAsync(ind, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) {
         s = domino_cuda_status(h, e, fn);
@@ -96,8 +102,10 @@ cleanup:
                 n, (long long)dA->nnz, counted, 1e3 * (t1 - t0),
                 1e3 * (t2 - t1), o->block ? 1e3 * (domino_wtime() - t2) : 0.0,
                 o->block ? "" : " (none: turned down)");
-    domino_free(ptr);
-    domino_free(ind);
+    if (!staged) {
+        domino_free(ptr);
+        domino_free(ind);
+    }
     domino_free(level);
     if (s) trsv_level_order_free(o);
     return s;
