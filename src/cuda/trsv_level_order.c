@@ -147,23 +147,27 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
         level = made;
     }
     o->nlevels = nlevels;
-    diag_by_row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
-    if (!diag_by_row) goto cleanup;
-    for (int32_t i = 0; i < n; i++) diag_by_row[i] = -1;
     s_rows R = {ptr, ind, NULL, 1, s_upper};
-    if (!csr_of_s) {
+    if (!csr_of_s) { /* S's rows made, each row's diagonal found on the way */
+        diag_by_row = domino_malloc((size_t)n * sizeof(int32_t) + 1);
+        if (!diag_by_row) goto cleanup;
+        for (int32_t i = 0; i < n; i++) diag_by_row[i] = -1;
         if (transpose_rows(n, ptr, ind, s_upper, &trp, &trc, &trs, diag_by_row)) goto cleanup;
         R.rp = trp;
         R.rc = trc;
         R.rs = trs;
         R.filter = 0;
-    }
-    /* the entries, and (CSR(S)) the diagonals: the last one stored */
-    for (int32_t i = 0; i < n; i++)
-        for (int64_t k = R.rp[i]; k < R.rp[i + 1]; k++) {
-            if (is_entry(&R, i, k)) o->m++;
-            else if (R.rc[k] == i) diag_by_row[i] = (int32_t)k;
+        o->m = trp[n];
+    } else { /* the entries of S's strict triangle, counted without a branch */
+        for (int32_t i = 0; i < n; i++) {
+            int64_t row_m = 0;
+            if (s_upper)
+                for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) row_m += ind[k] > i;
+            else
+                for (int64_t k = ptr[i]; k < ptr[i + 1]; k++) row_m += ind[k] < i;
+            o->m += row_m;
         }
+    }
     size_t off[TRSV_LO_ARRAYS];
     o->bytes = trsv_level_order_layout(n, o->nlevels, o->m, off);
     o->block = domino_malloc(o->bytes);
@@ -188,18 +192,22 @@ int trsv_level_order_make(int32_t n, const int64_t *ptr, const int32_t *ind, int
     }
     o->level_ptr[o->nlevels] = n;
     for (int32_t i = 0; i < n; i++) o->row[count[level[i]]++] = i;
-    /* the entries and the diagonal in position order */
+    /* the entries and the diagonal in position order (CSR(S): the row's
+     * last diagonal entry stored, found on the way) */
     int32_t at = 0;
     for (int32_t q = 0; q < n; q++) {
-        int32_t i = o->row[q];
+        int32_t i = o->row[q], d = diag_by_row ? diag_by_row[i] : -1;
         o->ptr[q] = at;
-        o->diag_src[q] = diag_by_row[i];
         for (int64_t k = R.rp[i]; k < R.rp[i + 1]; k++) {
-            if (!is_entry(&R, i, k)) continue;
+            if (!is_entry(&R, i, k)) {
+                if (R.rc[k] == i) d = (int32_t)k;
+                continue;
+            }
             o->col[at] = R.rc[k];
             o->src[at] = R.rs ? R.rs[k] : (int32_t)k;
             at++;
         }
+        o->diag_src[q] = d;
     }
     o->ptr[n] = at;
     for (int32_t l = 0; l <= o->nlevels; l++) o->level_entries[l] = o->ptr[o->level_ptr[l]];
