@@ -19,4 +19,6 @@ source bench/suite-log.sh
 E=${E:-um,um-plain,um-tasks8,um-plain-tasks8,zerocopy,zerocopy-tasks8}
 run_suite trsv-dist um-large ${PES:-4} ${S1:-240} --problem d3n27:192,rmat:20 --engines $E --repeat 2
 run_suite trsv-dist um-dag ${PES:-4} ${S2:-150} --problem dag:10000000:8:100 --engines $E --repeat 2
-[ -n "${P3:-}" ] && run_suite trsv-dist um-more ${PES:-4} ${S3:-150} --problem "$P3" --engines $E --repeat 2
+if [ -n "${P3:-}" ]; then
+  run_suite trsv-dist um-more ${PES:-4} ${S3:-150} --problem "$P3" --engines $E --repeat 2
+fi

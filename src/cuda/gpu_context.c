@@ -63,11 +63,16 @@ void domino_gpu_context_free(struct domino_gpu_context *gpu)
 /* Pinned staging: a pageable download of AUTO's pattern moved 0.9 GB/s
  * on an H200 machine (crack's 204 KB in 0.23 ms, bench/results/
  * h200-check7/trace.txt); pinned memory takes the copy engine's speed.
- * Grown in 64 KiB steps; a failed allocation leaves the old buffer. */
+ * Allocating (and freeing) pinned memory synchronizes the device, so the
+ * buffer grows rarely: to at least twice its size (up to 16 MiB), in
+ * 64 KiB steps.  A failed allocation leaves the old buffer. */
 void *domino_gpu_staging(struct domino_gpu_context *gpu, size_t bytes)
 {
     if (gpu->staging && gpu->staging_bytes >= bytes) return gpu->staging;
-    size_t want = (bytes + 65535) & ~(size_t)65535;
+    size_t grown_to = 2 * gpu->staging_bytes;
+    if (grown_to > ((size_t)16 << 20)) grown_to = (size_t)16 << 20;
+    if (grown_to < bytes) grown_to = bytes;
+    size_t want = (grown_to + 65535) & ~(size_t)65535;
     void *grown = NULL;
     if (cudaMallocHost(&grown, want) != cudaSuccess) {
         (void)cudaGetLastError();

@@ -77,6 +77,7 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
     if (!e) e = cudaMemcpyAsync(ind, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) {
+        (void)cudaStreamSynchronize(gpu->stream); /* no copy left running into the buffers */
         s = domino_cuda_status(h, e, fn);
         goto cleanup;
     }
