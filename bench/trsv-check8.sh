@@ -11,6 +11,11 @@
 #     AUTO's analysis 0.20-1.06 ms on the small systems it gives the
 #     thread engine, of which the download 0.04-0.30 ms and the count
 #     0.02-0.60 ms).
+# Its run: bench/results/h200-check8.  Run it again for the commits after
+# it (compiled only then): the level order's one branchy pass less, and the
+# pattern downloaded once for both the stencil detection's samples and the
+# level count (AUTO's "stencil detection" phase on the small systems should
+# drop from 0.03-0.12 ms to about 0; compare h200-check8/small.txt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1 DOMINO_LEVELBLOCK_TRACE=1 DOMINO_ANALYSIS_TRACE=1

@@ -31,7 +31,7 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     domino_factor_status hst;
     p->stencil.nx = 0;
     if (env && atoi(env) == 0) return DOMINO_SUCCESS;
-    domino_status s = domino_stencil_detect(h, p->dA, DOMINO_LOWER, &st, &nx, &ny, &nz, &found);
+    domino_status s = domino_stencil_detect(h, p->dA, DOMINO_LOWER, NULL, NULL, &st, &nx, &ny, &nz, &found);
     if (s || !found) return s;
     int npoints = domino_stencil_offsets(st, off);
     if (!domino_factor_stencil_table(off, npoints, nx, ny, nz, p->kind == DOMINO_FACTOR_IC0, &a))

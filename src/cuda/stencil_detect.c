@@ -34,9 +34,12 @@ static cudaError_t download_small(struct domino_gpu_context *gpu, void *dst, con
 }
 
 /* The longest row among the sampled windows, as its triangle's column
- * deltas (solve coordinates, <= 0), increasing, in d[0..*count) */
+ * deltas (solve coordinates, <= 0), increasing, in d[0..*count); the
+ * samples read from hptr/hind (dA's pattern on the host) when given, else
+ * downloaded */
 static domino_status sample_row(domino_handle h, struct domino_gpu_context *gpu, domino_dmatrix dA,
-                                int upper, int64_t *d, int *count)
+                                const int64_t *hptr, const int32_t *hind, int upper, int64_t *d,
+                                int *count)
 {
     int64_t n = dA->nrows, ptr[WINDOW + 1], best_row = -1, best_len = -1, best_jb = 0;
     int32_t cols[MAX_ROW];
@@ -45,8 +48,10 @@ static domino_status sample_row(domino_handle h, struct domino_gpu_context *gpu,
     *count = 0;
     for (int w = 0; w < WINDOWS; w++) {
         int64_t s0 = starts[w] < 0 ? 0 : starts[w] > n - rows ? n - rows : starts[w];
-        cudaError_t e = download_small(gpu, ptr, dA->ptr + s0, (size_t)(rows + 1) * sizeof(int64_t));
+        size_t bytes = (size_t)(rows + 1) * sizeof(int64_t);
+        cudaError_t e = hptr ? cudaSuccess : download_small(gpu, ptr, dA->ptr + s0, bytes);
         if (e) return domino_cuda_status(h, e, "stencil detection");
+        if (hptr) memcpy(ptr, hptr + s0, bytes);
         for (int i = 0; i < rows; i++)
             if (ptr[i + 1] - ptr[i] > best_len && ptr[i + 1] - ptr[i] <= MAX_ROW) {
                 best_len = ptr[i + 1] - ptr[i];
@@ -55,8 +60,10 @@ static domino_status sample_row(domino_handle h, struct domino_gpu_context *gpu,
             }
     }
     if (best_row < 0 || best_len == 0) return DOMINO_SUCCESS;
-    cudaError_t e = download_small(gpu, cols, dA->ind + best_jb, (size_t)best_len * sizeof(int32_t));
+    size_t bytes = (size_t)best_len * sizeof(int32_t);
+    cudaError_t e = hind ? cudaSuccess : download_small(gpu, cols, dA->ind + best_jb, bytes);
     if (e) return domino_cuda_status(h, e, "stencil detection");
+    if (hind) memcpy(cols, hind + best_jb, bytes);
     for (int64_t t = 0; t < best_len; t++) {
         int64_t delta = upper ? best_row - cols[t] : cols[t] - best_row;
         if (delta <= 0) d[(*count)++] = delta;
@@ -113,8 +120,8 @@ static domino_status grid_fits(domino_handle h, struct domino_gpu_context *gpu, 
 }
 
 domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
-                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
-                                    int *found)
+                                    const int64_t *hptr, const int32_t *hind, domino_stencil *st,
+                                    int32_t *nx, int32_t *ny, int32_t *nz, int *found)
 {
     struct domino_gpu_context *gpu;
     domino_solve_status *dst = NULL;
@@ -125,7 +132,7 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
         dA->nnz > (int64_t)DOMINO_STENCIL_MAX_POINTS * dA->nrows)
         return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
     domino_status s = domino_gpu_context_get(h, &gpu);
-    if (!s) s = sample_row(h, gpu, dA, fill == DOMINO_UPPER, d, &count);
+    if (!s) s = sample_row(h, gpu, dA, hptr, hind, fill == DOMINO_UPPER, d, &count);
     if (s || count < 2) return s;
     int64_t n = dA->nrows;
     for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && !*found && !s && tries < MAX_TRIES; k--) {

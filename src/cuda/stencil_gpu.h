@@ -190,11 +190,13 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
 
 /* Is the fill triangle of the CSR dA one of the generator stencils on some
  * grid?  A sampled interior row proposes the stencil and the grid, a kernel
- * checks every entry.  *found 0 (nothing else set) or 1 with *st, *nx, *ny,
- * *nz.  Errors only for CUDA failures. */
+ * checks every entry.  hptr/hind: dA's pattern already on the host (the
+ * samples are read there), or NULL (they are downloaded).  *found 0
+ * (nothing else set) or 1 with *st, *nx, *ny, *nz.  Errors only for CUDA
+ * failures. */
 domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
-                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
-                                    int *found);
+                                    const int64_t *hptr, const int32_t *hind, domino_stencil *st,
+                                    int32_t *nx, int32_t *ny, int32_t *nz, int *found);
 
 /* The tiled solve (DOMINO on the compact form, A->tile_u x A->tile_z lines a
  * block; domino_launch_stencil_trsv launches it when A->tile_u > 0): blocks

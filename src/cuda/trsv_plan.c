@@ -304,7 +304,8 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
 /* AUTO (and a forced STENCIL) on the CSR of the system: is it a stencil?
  * Then the structured-grid engine, on the grid found. */
 static domino_status choose_stencil(domino_handle h, const domino_trsv_options *opt,
-                                    domino_dmatrix dA, domino_fill fill, domino_engine *engine,
+                                    domino_dmatrix dA, domino_fill fill,
+                                    const domino_host_pattern *pat, domino_engine *engine,
                                     domino_stencil *stencil, int32_t *grid)
 {
     domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
@@ -313,8 +314,8 @@ static domino_status choose_stencil(domino_handle h, const domino_trsv_options *
     if (dA->format != DOMINO_CSR) return DOMINO_SUCCESS;
     /* the stored triangle of dA is a stencil iff its transpose is: op T
      * solves from the transposed arrays the analysis makes anyway */
-    domino_status s = domino_stencil_detect(h, dA, fill, stencil, &grid[0], &grid[1], &grid[2],
-                                            &found);
+    domino_status s = domino_stencil_detect(h, dA, fill, pat->ptr, pat->ind, stencil, &grid[0],
+                                            &grid[1], &grid[2], &found);
     if (s) return s;
     if (found) *engine = DOMINO_ENGINE_STENCIL;
     else if (asked == DOMINO_ENGINE_STENCIL)
@@ -404,19 +405,26 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     if ((s = check_args(h, op, fill, diag, dA, nrhs, opt, fn, &engine, &s_upper, &csr_of_s)))
         return s;
     mark[1] = domino_wtime();
+    /* AUTO on a small system: its pattern on the host once, where the
+     * stencil detection samples it and the level count reads it */
+    domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
+    int small = engine == DOMINO_ENGINE_THREAD && domino_levelblock_possible(asked, dA, nrhs, 0);
+    domino_host_pattern pat;
+    memset(&pat, 0, sizeof(pat));
+    if (small && (s = domino_host_pattern_get(h, gpu, dA, &pat))) return s;
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
-    if ((s = choose_stencil(h, opt, dA, fill, &engine, &stencil, grid))) return s;
+    s = choose_stencil(h, opt, dA, fill, &pat, &engine, &stencil, grid);
     mark[2] = domino_wtime();
     /* the level-block engine, forced, or AUTO's when a small system's
      * levels say it pays (its order made now, on the host) */
-    domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
     trsv_level_order order;
     memset(&order, 0, sizeof(order));
-    if ((engine == DOMINO_ENGINE_LEVELBLOCK ||
-         (engine == DOMINO_ENGINE_THREAD && domino_levelblock_possible(asked, dA, nrhs, 0))) &&
-        (s = domino_levelblock_choose(h, gpu, dA, asked, csr_of_s, s_upper, &engine, &order)))
-        return s;
+    if (!s && (engine == DOMINO_ENGINE_LEVELBLOCK || (engine == DOMINO_ENGINE_THREAD && small)))
+        s = domino_levelblock_choose(h, gpu, dA, asked, csr_of_s, s_upper, pat.ptr ? &pat : NULL,
+                                     &engine, &order);
+    domino_host_pattern_release(&pat);
+    if (s) return s;
     mark[3] = domino_wtime();
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) {

@@ -108,9 +108,22 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
  * made in *order, else *order is empty); the order to the plan's
  * workspace (block, val, diag) and the launch shape in p->lb */
 int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t nrhs, int sizing);
+/* dA's pattern on the host (AUTO on a small system: read by the stencil
+ * detection's samples and the level count, downloaded once) */
+typedef struct domino_host_pattern {
+    int64_t *ptr;   /* offsets, nrows + 1; NULL: not downloaded */
+    int32_t *ind;   /* indices, nnz */
+    int staged;     /* 1: both in the context's staging buffer (not freed) */
+    double seconds; /* the download's time */
+} domino_host_pattern;
+domino_status domino_host_pattern_get(domino_handle h, struct domino_gpu_context *gpu,
+                                      domino_dmatrix dA, domino_host_pattern *pat);
+void domino_host_pattern_release(domino_host_pattern *pat);
+/* (pat: dA's pattern on the host, or NULL: downloaded here) */
 domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
                                        domino_dmatrix dA, domino_engine asked, int csr_of_s,
-                                       int s_upper, domino_engine *engine, trsv_level_order *order);
+                                       int s_upper, const domino_host_pattern *pat,
+                                       domino_engine *engine, trsv_level_order *order);
 domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
                                       struct domino_trsv_plan_s *p, char *block, void *val,
                                       void *diag, const trsv_level_order *o);

@@ -46,47 +46,82 @@ static int levelblock_pays(int32_t n, int32_t nlevels)
 
 #define LEVELBLOCK_STAGING_MAX ((size_t)16 << 20) /* pinned bytes a pattern may take */
 
-/* The level order of S from dA's arrays, brought to the host: for AUTO
- * (asked), only where the levels (trsv_levels, one pass; the order reuses
- * them) say the engine pays, *engine then set to it; forced, always.
- * DOMINO_LEVELBLOCK_TRACE=1 prints the phases' times (stderr). */
-domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
-                                       domino_dmatrix dA, domino_engine asked, int csr_of_s,
-                                       int s_upper, domino_engine *engine, trsv_level_order *o)
+/* dA's pattern to the host: into the handle's pinned staging buffer
+ * (AUTO's systems: 8.7 MB at most), else (larger forced systems too) into
+ * pageable memory */
+domino_status domino_host_pattern_get(domino_handle h, struct domino_gpu_context *gpu,
+                                      domino_dmatrix dA, domino_host_pattern *pat)
 {
-    const char *fn = "domino_trsv_analysis: level order";
-    int32_t n = dA->nrows, counted = 0;
-    size_t ptr_bytes = ((size_t)n + 1) * sizeof(int64_t), ind_bytes = (size_t)dA->nnz * sizeof(int32_t);
-    /* the pattern in the handle's pinned staging buffer (AUTO's systems:
-     * 8.7 MB at most), else (larger forced systems too) in pageable memory */
+    const char *fn = "domino_trsv_analysis: the pattern";
+    size_t ptr_bytes = ((size_t)dA->nrows + 1) * sizeof(int64_t);
+    size_t ind_bytes = (size_t)dA->nnz * sizeof(int32_t);
+    double t0 = domino_wtime();
+    memset(pat, 0, sizeof(*pat));
     char *staged = ptr_bytes + ind_bytes <= LEVELBLOCK_STAGING_MAX
                        ? domino_gpu_staging(gpu, ptr_bytes + ind_bytes + 1)
                        : NULL;
-    int64_t *ptr = staged ? (int64_t *)staged : domino_malloc(ptr_bytes);
-    int32_t *ind = staged ? (int32_t *)(staged + ptr_bytes) : domino_malloc(ind_bytes + 1);
-    int32_t *level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
-    domino_status s = DOMINO_SUCCESS;
-    double t0 = domino_wtime(), t1 = t0, t2 = t0;
+    pat->staged = staged != NULL;
+    pat->ptr = staged ? (int64_t *)staged : domino_malloc(ptr_bytes);
+    pat->ind = staged ? (int32_t *)(staged + ptr_bytes) : domino_malloc(ind_bytes + 1);
+    if (!pat->ptr || !pat->ind) {
+        domino_host_pattern_release(pat);
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)",
+                            fn, dA->nrows, (long long)dA->nnz);
+    }
+    cudaError_t e = cudaMemcpyAsync(pat->ptr, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaMemcpyAsync(pat->ind, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (e) {
+        (void)cudaStreamSynchronize(gpu->stream); /* no copy left running into the buffers */
+        domino_host_pattern_release(pat);
+        return domino_cuda_status(h, e, fn);
+    }
+    pat->seconds = domino_wtime() - t0;
+    return DOMINO_SUCCESS;
+}
+
+void domino_host_pattern_release(domino_host_pattern *pat)
+{
+    if (!pat->staged) {
+        domino_free(pat->ptr);
+        domino_free(pat->ind);
+    }
+    memset(pat, 0, sizeof(*pat));
+}
+
+/* The level order of S from dA's arrays on the host (pat, else brought
+ * here): for AUTO (asked), only where the levels (trsv_levels, one pass;
+ * the order reuses them) say the engine pays, *engine then set to it;
+ * forced, always.  DOMINO_LEVELBLOCK_TRACE=1 prints the phases' times
+ * (stderr). */
+domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_context *gpu,
+                                       domino_dmatrix dA, domino_engine asked, int csr_of_s,
+                                       int s_upper, const domino_host_pattern *pat,
+                                       domino_engine *engine, trsv_level_order *o)
+{
+    const char *fn = "domino_trsv_analysis: level order";
+    int32_t n = dA->nrows, counted = 0;
+    domino_host_pattern own;
+    memset(&own, 0, sizeof(own));
     memset(o, 0, sizeof(*o));
-    if (!ptr || !ind || !level) {
+    double t1 = domino_wtime(), t2 = t1;
+    domino_status s = DOMINO_SUCCESS;
+    if (!pat) {
+        if ((s = domino_host_pattern_get(h, gpu, dA, &own))) return s;
+        pat = &own;
+        t1 = domino_wtime();
+    }
+    int32_t *level = domino_malloc((size_t)n * sizeof(int32_t) + 1);
+    if (!level) {
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of host memory (n = %d, nnz = %lld)", fn,
                          n, (long long)dA->nnz);
         goto cleanup;
     }
-    cudaError_t e = cudaMemcpyAsync(ptr, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, gpu->stream);
-    if (!e) e = cudaMemcpyAsync(ind, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, gpu->stream);
-    if (!e) e = cudaStreamSynchronize(gpu->stream);
-    if (e) {
-        (void)cudaStreamSynchronize(gpu->stream); /* no copy left running into the buffers */
-        s = domino_cuda_status(h, e, fn);
-        goto cleanup;
-    }
-    t1 = domino_wtime();
-    counted = trsv_levels(n, ptr, ind, csr_of_s, s_upper, level);
+    counted = trsv_levels(n, pat->ptr, pat->ind, csr_of_s, s_upper, level);
     t2 = domino_wtime();
     if (asked == DOMINO_ENGINE_AUTO && !levelblock_pays(n, counted))
         goto cleanup; /* the thread engine stays */
-    int rc = trsv_level_order_make(n, ptr, ind, csr_of_s, s_upper, level, counted, o);
+    int rc = trsv_level_order_make(n, pat->ptr, pat->ind, csr_of_s, s_upper, level, counted, o);
     if (rc == -2)
         s = domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the matrix has 2^31 - 2^12 rows or entries "
                          "or more (the levelblock engine's offsets and indices are 32-bit)", fn);
@@ -100,13 +135,9 @@ cleanup:
         fprintf(stderr,
                 "levelblock analysis: n %d, nnz %lld, levels %d: download %.3f ms, "
                 "count %.3f ms, order %.3f ms%s\n",
-                n, (long long)dA->nnz, counted, 1e3 * (t1 - t0),
-                1e3 * (t2 - t1), o->block ? 1e3 * (domino_wtime() - t2) : 0.0,
-                o->block ? "" : " (none: turned down)");
-    if (!staged) {
-        domino_free(ptr);
-        domino_free(ind);
-    }
+                n, (long long)dA->nnz, counted, 1e3 * pat->seconds, 1e3 * (t2 - t1),
+                o->block ? 1e3 * (domino_wtime() - t2) : 0.0, o->block ? "" : " (none: turned down)");
+    domino_host_pattern_release(&own);
     domino_free(level);
     if (s) trsv_level_order_free(o);
     return s;
