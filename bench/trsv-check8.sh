@@ -15,7 +15,9 @@
 # it (compiled only then): the level order's one branchy pass less, and the
 # pattern downloaded once for both the stencil detection's samples and the
 # level count (AUTO's "stencil detection" phase on the small systems should
-# drop from 0.03-0.12 ms to about 0; compare h200-check8/small.txt).
+# drop from 0.03-0.12 ms to about 0, the download now a phase of its own,
+# ~0.01-0.04 ms; compare h200-check8/small.txt), and test_gpu_stencil's
+# AUTO cases with one right-hand side (they take that path).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1 DOMINO_LEVELBLOCK_TRACE=1 DOMINO_ANALYSIS_TRACE=1

@@ -313,7 +313,7 @@ static void test_bad_input(domino_handle h)
 
 /* the AUTO engine of domino_trsv_* on a stencil CSR takes the structured
  * solve (lower and upper, op N and op T -- the compact copy of S scattered
- * from the CSR of S^T --, several right-hand sides, new values, pivots);
+ * from the CSR of S^T --, one or several right-hand sides, new values, pivots);
  * on a DAG it does not, and a forced STENCIL engine says why; thin grids
  * (most lines on the boundary) are detected too */
 static void test_trsv_auto(domino_handle h)
@@ -329,7 +329,9 @@ static void test_trsv_auto(domino_handle h)
             domino_dmatrix dA = NULL;
             domino_trsv_plan plan = NULL;
             domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
-            const int32_t nrhs = 3;
+            /* one right-hand side on every other grid: AUTO then samples the
+             * pattern it downloaded for the level count (small systems) */
+            const int32_t nrhs = k % 2 ? 1 : 3;
             int32_t n = probs[k].nx * probs[k].ny * probs[k].nz;
             size_t bytes = (size_t)n * nrhs * sizeof(double);
             double *b = malloc(bytes), *x = malloc(bytes), *xref = malloc(bytes);
