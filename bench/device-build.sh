@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # device-build.sh: sourced by the device-session scripts (gpu-run.sh,
 # stencil-run.sh): records the GPU in $OUT/device.txt and builds build-gpu
-# (Release) against the matrices in $DOMINO_MATRICES (default .carry/matrices,
-# with zlib headers from .carry/zlib when the machine has none): every
-# target, or the CLI and $DOMINO_TARGETS when that is set; nothing when
-# DOMINO_BUILT=1 (the caller built it already).
+# (Release; DOMINO_BUILD_DIR names another tree, DOMINO_CMAKE_FLAGS adds
+# configure flags) against the matrices in $DOMINO_MATRICES (default
+# .carry/matrices, with zlib headers from .carry/zlib when the machine has
+# none): every target, or the CLI and $DOMINO_TARGETS when that is set;
+# nothing when DOMINO_BUILT=1 (the caller built it already).
 export NVSHMEM_DISABLE_NVLS=1
 OUT=${OUT:-bench/results/raw}
 mkdir -p "$OUT"
@@ -12,7 +13,7 @@ ROOT=$(pwd)
 MATS=${DOMINO_MATRICES:-$ROOT/.carry/matrices}
 export DOMINO_MATRICES=$MATS
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee "$OUT/device.txt"
-B=build-gpu
+B=${DOMINO_BUILD_DIR:-build-gpu}
 ZFLAGS=""
 if [ ! -f /usr/include/zlib.h ]; then
   zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
@@ -27,7 +28,7 @@ run_gpu_tests() {
 }
 [ "${DOMINO_BUILT:-0}" = 1 ] && return 0
 t0=$(date +%s)
-cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS 2>&1 | grep -E "domino|Error|error"
+cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS ${DOMINO_CMAKE_FLAGS:-} 2>&1 | grep -E "domino|Error|error"
 if [ -n "${DOMINO_TARGETS:-}" ]; then
   cmake --build $B -j 16 --target domino_cli $DOMINO_TARGETS 2>&1 | grep -E "error|warning|Built target domino_cli"
 else

@@ -12,15 +12,10 @@ export NVSHMEM_DISABLE_NVLS=1
 OUT=${OUT:-bench/results/raw}; mkdir -p "$OUT"
 MB=${MIN_BLOCKS:-4}
 B2=build-gpu-mb$MB
-ROOT=$(pwd); MATS=${DOMINO_MATRICES:-$ROOT/.carry/matrices}
-ZFLAGS=""
-if [ ! -f /usr/include/zlib.h ]; then
-  zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
-  ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
-fi
-( cmake -S . -B $B2 -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS \
-    -DCMAKE_CUDA_FLAGS="-DDOMINO_PULL_MIN_BLOCKS=$MB" > "$OUT/build-mb.log" 2>&1 &&
-  cmake --build $B2 -j 8 --target domino_cli test_gpu_trsv test_gpu_trsv_long_rows test_gpu_precond >> "$OUT/build-mb.log" 2>&1 ) &
+# the second tree in the background, through the same build script
+( DOMINO_BUILD_DIR=$B2 DOMINO_CMAKE_FLAGS="-DCMAKE_CUDA_FLAGS=-DDOMINO_PULL_MIN_BLOCKS=$MB" \
+  DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_precond" \
+  source bench/device-build.sh > "$OUT/build-mb.log" 2>&1 ) &
 DOMINO_TARGETS=" " source bench/device-build.sh > "$OUT/build.log" 2>&1
 wait
 grep -E "error|build:" "$OUT/build.log" "$OUT/build-mb.log" | head
