@@ -957,7 +957,7 @@ typedef enum domino_engine {
                                    by one block in the analysis).  Experimental: on an H100 it beat
                                    the thread engine on a few small deep systems (cryg2500 2x) and
                                    lost on most (bench/results/h100-trsv3); AUTO never takes it */
-    DOMINO_ENGINE_LEVELBLOCK = 8 /* level sets in one thread block: the analysis (on the host)
+    DOMINO_ENGINE_LEVELBLOCK = 8, /* level sets in one thread block: the analysis (on the host)
                                    numbers the rows level by level and copies their entries in
                                    that order; one block solves the levels in turn, a barrier
                                    between levels, x in shared memory when n values fit, the
@@ -965,8 +965,17 @@ typedef enum domino_engine {
                                    loader warp.  AUTO takes it for systems whose x fits shared
                                    memory (at most DOMINO_LEVELBLOCK_AUTO_ROWS rows) with 2 to 64
                                    rows a level on average */
+    DOMINO_ENGINE_STEPBLOCK = 9 /* one thread block, no analysis: the rows in steps of 256, each
+                                   step in rounds with a barrier between them (a row is solved
+                                   once its recent columns hold values, read from shared
+                                   memory); the rest of the block loads the coming steps and
+                                   sums each row's entries whose columns were solved already.
+                                   For deep, narrow systems; not deterministic.  AUTO tries it
+                                   on its second solve when the first (thread engine) took
+                                   longer than one SM could read the matrix, and keeps it when
+                                   it is faster */
 } domino_engine;
-#define DOMINO_ENGINE_COUNT 9
+#define DOMINO_ENGINE_COUNT 10
 /* the largest systems AUTO considers for the level-block engine */
 #define DOMINO_LEVELBLOCK_AUTO_ROWS 32768
 #define DOMINO_LEVELBLOCK_AUTO_NNZ (1 << 21)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const engine_names[DOMINO_ENGINE_COUNT] = {
-    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block", "levelblock"};
+    "auto", "levelset", "warp", "thread", "csc", "cusparse", "stencil", "block", "levelblock", "stepblock"};
 
 const char *domino_engine_name(domino_engine e)
 {
@@ -23,7 +23,7 @@ domino_status domino_engine_parse(const char *name, domino_engine *e)
     }
     return domino_error(NULL, DOMINO_INVALID_VALUE,
                         "unknown engine '%s' (auto, levelset, warp, thread, csc, cusparse, stencil, block, "
-                        "levelblock)", name);
+                        "levelblock, stepblock)", name);
 }
 
 void domino_trsv_options_init(domino_trsv_options *opt)

@@ -182,6 +182,14 @@ cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int32_t n, cons
                                             const int32_t *ind, int upper, int lanes, int threads,
                                             domino_solve_status *st);
 
+/* the step-block engine (trsv_stepblock.cu): S X = B from CSR(S) (ptr,
+ * ind, val; entries outside S's triangle skipped) by one block: 256
+ * solving threads and `groups` (1-3) groups of 256 loading threads */
+cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_type type, int32_t n,
+                                         const int64_t *ptr, const int32_t *ind, const void *val,
+                                         int upper, int unit, int groups, int32_t nrhs,
+                                         const void *B, int64_t ldb, void *X, int64_t ldx);
+
 /* the level-block engine (trsv_levelblock.cu): the device copy of a level
  * order (trsv_level_order.h) and how to run it */
 typedef struct domino_levelblock_args {

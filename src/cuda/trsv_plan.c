@@ -62,7 +62,8 @@ static int engine_needs_transpose(domino_engine e, int arrays_are_csr_of_s)
  * order prepare_triangle gives them */
 static int is_pull_engine(domino_engine e)
 {
-    return e == DOMINO_ENGINE_THREAD || e == DOMINO_ENGINE_WARP || e == DOMINO_ENGINE_LEVELSET;
+    return e == DOMINO_ENGINE_THREAD || e == DOMINO_ENGINE_WARP || e == DOMINO_ENGINE_LEVELSET ||
+           e == DOMINO_ENGINE_STEPBLOCK;
 }
 
 /* does the plan hold S's rows as transposed arrays (tptr, tind, tval)?  Not
@@ -155,6 +156,10 @@ static domino_status check_args(domino_handle h, domino_op op, domino_fill fill,
     if (e == DOMINO_ENGINE_CSC && deterministic)
         return domino_error(h, DOMINO_NOT_SUPPORTED,
                             "%s: the csc engine adds partial sums atomically and is not deterministic", fn);
+    if (e == DOMINO_ENGINE_STEPBLOCK && deterministic)
+        return domino_error(h, DOMINO_NOT_SUPPORTED,
+                            "%s: the stepblock engine's summation order depends on timing; it is not "
+                            "deterministic", fn);
     if (e == DOMINO_ENGINE_STENCIL && dA->format != DOMINO_CSR)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: the stencil engine reads a CSR matrix", fn);
     if (e == DOMINO_ENGINE_CUSPARSE && dA->nnz >= INT32_MAX)
@@ -471,6 +476,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                             engine == DOMINO_ENGINE_THREAD && !p->deterministic && !any_order
                         ? 0
                         : -1;
+    /* and whether the step-block engine beats it, on its first two */
+    p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;
+    p->step_timing = -1;
+    p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
@@ -595,6 +604,7 @@ void domino_trsv_plan_free(domino_trsv_plan p)
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
     domino_cusparse_trsv_free(p);
     domino_walk_trial_free(p);
+    domino_step_trial_free(p);
     cudaFree(p->copy_alloc);
     domino_dstencil_free(p->dstencil);
     if (p->owns_buffer) cudaFree(p->buffer);

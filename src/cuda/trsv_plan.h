@@ -64,6 +64,16 @@ struct domino_trsv_plan_s {
     int walk_trial;            /* the next trial solve, 0-3; 4: the choice is pending; -1: no
                                   trial (not auto, deterministic, DOMINO_ANY_ORDER set) or made */
     cudaEvent_t trial_ev[4][2]; /* start and end of each trial solve (NULL until made) */
+    /* auto's choice between the thread and step-block engines (trsv_step_trial.c) */
+    int step_trial;            /* 0: time the next solve (thread); 1: its time pending, then a
+                                  step-block solve; 2: that one's time pending; -1: no trial (not
+                                  auto on the thread engine, deterministic, DOMINO_STEP_TRIAL=0)
+                                  or decided (the engine is then set) */
+    int step_timing;           /* the event pair the solve under way records, -1 none */
+    float step_thread_ms;      /* the thread engine's timed solve */
+    cudaEvent_t step_ev[2][2]; /* start and end of the two timed solves (NULL until made) */
+    int step_groups;           /* step-block engine: loader groups, 1-3 (DOMINO_STEPBLOCK_GROUPS,
+                                  default 3) */
     /* CSC push */
     int32_t *in_degree;        /* strict entries per row of S, n */
     int32_t *done_count;       /* producers finished per row, n */
@@ -133,6 +143,12 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_free(struct domino_trsv_plan_s *p);
+/* auto's engine trial (trsv_step_trial.c): the engine the solve about to
+ * launch runs (call before the launch), the end of a timed solve (after a
+ * successful launch), the events */
+domino_engine domino_step_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
+void domino_step_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
+void domino_step_trial_free(struct domino_trsv_plan_s *p);
 
 /* cuSPARSE engine (trsv_cusparse.c) */
 domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_context *gpu,

@@ -64,27 +64,35 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     }
     if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx, check_pivot);
     int unit = p->diag == DOMINO_UNIT;
+    /* the engine of this solve: the plan's, or auto's trial of the step-block engine */
+    domino_engine run = trace ? p->engine : domino_step_trial_begin(p, gpu->stream);
     /* the pull engines reset the status with their sentinel fill, the block
      * engine the one field it reports through: one launch fewer per solve */
-    int resets_itself = p->engine == DOMINO_ENGINE_BLOCK || p->engine == DOMINO_ENGINE_THREAD ||
-                        p->engine == DOMINO_ENGINE_LEVELBLOCK || /* reports nothing */
-                        p->engine == DOMINO_ENGINE_WARP ||
-                        (p->engine == DOMINO_ENGINE_LEVELSET && !p->level_launches);
+    int resets_itself = run == DOMINO_ENGINE_BLOCK || run == DOMINO_ENGINE_THREAD ||
+                        run == DOMINO_ENGINE_LEVELBLOCK || run == DOMINO_ENGINE_STEPBLOCK || /* report nothing */
+                        run == DOMINO_ENGINE_WARP ||
+                        (run == DOMINO_ENGINE_LEVELSET && !p->level_launches);
     cudaError_t e = resets_itself ? cudaSuccess : domino_launch_status_reset(gpu->stream, p->st);
     if (e) return domino_cuda_status(h, e, fn);
     /* the one-launch pull solve: this solve's flags were filled, its status
      * reset, by the solve before it (or the analysis) */
     domino_pull_flags flags = {NULL, NULL, NULL}, *one = NULL;
     domino_solve_status *st = p->st;
-    if (p->flags[0] && !trace && !(p->engine == DOMINO_ENGINE_LEVELSET && (p->level_launches || p->level_lanes))) {
+    if (p->flags[0] && !trace && run != DOMINO_ENGINE_STEPBLOCK &&
+        !(run == DOMINO_ENGINE_LEVELSET && (p->level_launches || p->level_lanes))) {
         flags.flags = p->flags[p->flags_turn];
         flags.next_flags = p->flags[!p->flags_turn];
         flags.next_st = p->flags_st[!p->flags_turn];
         st = p->flags_st[p->flags_turn];
         one = &flags;
     }
-    if (!trace) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
-    switch (p->engine) {
+    if (!trace && run == p->engine) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
+    switch (run) {
+    case DOMINO_ENGINE_STEPBLOCK:
+        e = domino_launch_trsv_stepblock(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
+                                         p->s_upper, unit, p->step_groups,
+                                         p->nrhs, B, ldb, X, ldx);
+        break;
     case DOMINO_ENGINE_BLOCK:
         e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                      p->s_upper, unit, p->block_lanes, p->block_threads,
@@ -127,7 +135,9 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     }
     if (e) return domino_cuda_status(h, e, fn);
     if (one) p->flags_turn = !p->flags_turn;
-    if (!trace) domino_walk_trial_end(p, gpu->stream);
+    if (!trace && run == p->engine) domino_walk_trial_end(p, gpu->stream);
+    if (!trace) domino_step_trial_end(p, gpu->stream);
+    if (run == DOMINO_ENGINE_STEPBLOCK) return DOMINO_SUCCESS; /* no waits, nothing reported */
     if (check_pivot || p->max_wait_ns > 0) {
         domino_solve_status hst;
         if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||

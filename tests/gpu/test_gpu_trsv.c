@@ -24,7 +24,7 @@
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
     DOMINO_ENGINE_AUTO, DOMINO_ENGINE_LEVELSET, DOMINO_ENGINE_WARP,
     DOMINO_ENGINE_THREAD, DOMINO_ENGINE_CSC, DOMINO_ENGINE_CUSPARSE, DOMINO_ENGINE_STENCIL,
-    DOMINO_ENGINE_BLOCK, DOMINO_ENGINE_LEVELBLOCK};
+    DOMINO_ENGINE_BLOCK, DOMINO_ENGINE_LEVELBLOCK, DOMINO_ENGINE_STEPBLOCK};
 
 /* every engine on one case with the given deterministic / wait options */
 static void check_all_engines(domino_handle h, const solve_case *c, int deterministic, int wait_ms)

@@ -81,6 +81,7 @@ static int unsupported_by_design(domino_engine e, int32_t nrhs, const domino_trs
                                  int64_t nnz)
 {
     if (e == DOMINO_ENGINE_CSC && (nrhs != 1 || (opt && opt->deterministic))) return 1;
+    if (e == DOMINO_ENGINE_STEPBLOCK && opt && opt->deterministic) return 1;
     if (e == DOMINO_ENGINE_STENCIL) return 1; /* only stencils, as a CSR of the system */
     return e == DOMINO_ENGINE_CUSPARSE && nnz >= INT32_MAX;
 }

@@ -22,6 +22,7 @@ const bench_engine bench_engines[] = {
     {"block-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_BLOCK, gpu_run, 0, 0, "DOMINO_BLOCK_SHARED=0"},
     {"levelblock", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELBLOCK, gpu_run, 0, 0, NULL},
     {"levelblock-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELBLOCK, gpu_run, 0, 0, "DOMINO_LEVELBLOCK_SHARED=0"},
+    {"stepblock", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, NULL},
     {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
     {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
     {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},
@@ -179,10 +180,11 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     if ((s = domino_trsv_analysis(h, p->op, p->fill, p->diag, p->dT, p->nrhs, &opt, NULL, &plan)))
         goto cleanup;
     t->analysis_ms = 1e3 * domino_trsv_plan_analysis_seconds(plan);
+    if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
+    /* the engine after the solves: auto may change it on its first ones */
     snprintf(t->used, sizeof(t->used), "%s%s", domino_engine_name(domino_trsv_plan_engine(plan)),
              !e->setting ? "" : strstr(e->name, "-lanes") ? "-lanes" : strstr(e->name, "-global") ? "-global"
                                                           : strstr(e->name, "-any") ? "-any" : "");
-    if ((s = gpu_timed_solves(h, plan, p, dB, dX, repeat, t))) goto cleanup;
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
     if (e->setting && saved) setenv(name, saved, 1);

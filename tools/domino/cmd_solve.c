@@ -32,7 +32,7 @@ static const char solve_usage[] =
     "  --transpose    solve T^T x = b\n"
     "  --rhs K        number of right-hand sides (default 1)\n"
     "  --engine NAME  cpu, cpu-syncfree, or a GPU engine: auto, levelset, warp,\n"
-    "                 thread, block, levelblock, csc, stencil (a grid stencil in\n"
+    "                 thread, block, levelblock, stepblock, csc, stencil (a grid stencil in\n"
     "                 natural order), cusparse (default: auto with a GPU, else\n"
     "                 cpu-syncfree for one right-hand side, else cpu)\n"
     "  --float        solve in single precision\n"

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# stepblock-session.sh: one device command (one GPU, under 600 s): the
+# first GPU run of the step-block engine (trsv_stepblock.cu) and of auto's
+# trial of it, with the analysis traced (also the check of the commits
+# trsv-check8.sh was written for):
+#  1. build; test_gpu_trsv_stepblock, test_gpu_trsv (every engine, the
+#     step-block one included), test_gpu_trsv_levelblock, test_gpu_stencil,
+#     test_gpu_precond -> gpu-test.log;
+#  2. the deep problems of issue 3 (>= 10^4 levels) and two shallow
+#     controls with auto, thread, stepblock and cusparse -> deep.csv/.txt;
+#  3. the shared matrices with auto, levelblock, stepblock, thread and
+#     cusparse, analysis traced -> small.csv/.txt;
+#  4. loader groups 1 and 2 (DOMINO_STEPBLOCK_GROUPS) on four deep
+#     problems -> sweep.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NVSHMEM_DISABLE_NVLS=1
+DOMINO_TARGETS="test_gpu_trsv_stepblock test_gpu_trsv test_gpu_trsv_levelblock test_gpu_stencil test_gpu_precond"
+source bench/device-build.sh
+TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_stencil|test_gpu_precond'} \
+  TEST_S=${TEST_S:-200} run_gpu_tests
+export B MATS OUT DOMINO_BUILT=1
+ENGINES=auto,thread,stepblock,cusparse PER_PROBLEM_S=60 TAG=deep timeout ${DEEP_S:-200} bash bench/gpu-run.sh none \
+  ${DEEP:-dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:2:1000000 dag:1000000:8:100000:100 \
+  dag:10000000:8:10000 dag:10000000:8:100000 dag:1000000:8:1000 dag:10000000:8:10} 2>&1 | tail -n 40
+[ "${SMALL:-1}" = 1 ] && DOMINO_ANALYSIS_TRACE=1 ENGINES=auto,levelblock,stepblock,thread,cusparse PER_PROBLEM_S=30 TAG=small \
+  timeout ${SMALL_S:-100} bash bench/gpu-run.sh none "$MATS"/*.mtx 2>&1 | grep -v "^analysis trace" | tail -n 110
+: > "$OUT/sweep.txt"
+for g in ${GROUPS_SWEEP:-1 2}; do
+  for p in ${SWEEP_PROBLEMS:-dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:8:100000:100 dag:10000000:8:100000}; do
+    DOMINO_STEPBLOCK_GROUPS=$g timeout 40 $B/domino bench --problem "$p" --engines stepblock --repeat 10 2>&1 \
+      | grep -v "^#" | tail -n +2 | sed "s|^|groups=$g |" >> "$OUT/sweep.txt"
+  done
+done
+cat "$OUT/sweep.txt"

@@ -1,0 +1,315 @@
+/* trsv_stepblock.cu: triangular solve in one thread block, rows in steps
+ * of 256 (the "stepblock" engine), CSR pull, no analysis.
+ *
+ * Solves S x = b from CSR(S) (entries outside S's triangle skipped).  The
+ * rows go in logical order (upper triangles backwards) in steps of
+ * SB_STEP rows.  Within a step, each of SB_STEP solving threads owns a
+ * row and the step runs in rounds: a row whose pending columns all hold a
+ * value is solved; a barrier with an OR of "not yet" ends the round.  The
+ * smallest unsolved row always has its columns solved, so each round
+ * solves at least one row and a step ends.  A dependency is handed over
+ * through shared memory inside one SM (a round costs a few shared loads
+ * and a barrier, ~0.1 us) where the synchronization-free engines pay a
+ * round trip through L2 per hop (~1 us): the engine is for deep, narrow
+ * systems, bounded by one SM's bandwidth.
+ *
+ * The rest of the block loads: LOADER groups of SB_STEP threads take
+ * steps in turn (group g the steps g, g + groups, ...), up to SB_RING
+ * steps ahead of the solvers.  A loader thread reads its row once: the
+ * entries whose columns were already solved when it started (logical
+ * column below F, the first row of the step then being solved) it sums
+ * against X at once, into part = b_i - sum; the others (at most SB_PEND,
+ * else the row "overflows") go to the ring as (window slot, value).  So a
+ * row's work on the solvers' critical path is its recent dependencies
+ * only, read from a window of the last SB_WIN solved values in shared
+ * memory, each value its own ready flag (the pending sentinel, set by the
+ * loader when it loads the row's step).  An overflowing row walks its
+ * entries from memory instead, those at or above F.
+ *
+ * Window: a pending column of a row of step s lies at or above F >= (s -
+ * SB_RING + 1) * SB_STEP (a step is loaded only when its ring slot is
+ * free, i.e. step s - SB_RING is solved), so SB_RING steps of values are
+ * read back; a slot is refilled SB_WIN / SB_STEP = 8 steps later, when
+ * every row that could read it is solved.
+ *
+ * Summation order depends on timing (which columns the loader found
+ * solved, which round a column arrives in): not deterministic.  Rows never
+ * wait inside a round, so there is no dependency wait to bound. */
+#include "gpu_internal.h"
+#include "device_util.cuh"
+
+#define SB_STEP 256  /* rows of a step: the solving threads */
+#define SB_RING 4    /* steps the ring holds (a power of two) */
+#define SB_PEND 8    /* pending columns a row carries to the solver */
+#define SB_WIN 2048  /* solved values the window holds (a power of two, >= 2 * SB_RING * SB_STEP) */
+#define SB_BATCH 8   /* entries a loader thread reads at a time */
+#define SB_MAX_GROUPS 3 /* loader groups at most: SB_STEP * (1 + 3) = 1024 threads */
+
+/* the shared state: the ring of loaded steps, the window of x, counters */
+template <typename T> struct sb_shared {
+    T part[SB_RING][SB_STEP];             /* b_i minus the entries summed by the loader */
+    T dinv[SB_RING][SB_STEP];             /* 1 / the diagonal (1 when unit) */
+    T pval[SB_RING][SB_PEND][SB_STEP];    /* value of each pending entry */
+    int32_t pslot[SB_RING][SB_PEND][SB_STEP]; /* its column's window slot */
+    int32_t npend[SB_RING][SB_STEP];      /* pending entries (> SB_PEND: the row overflows) */
+    int32_t first[SB_RING];               /* F of the step: logical columns below it are in part */
+    int32_t tag[SB_RING];                 /* the step a slot holds, once loaded (-1: none) */
+    T xw[SB_WIN];                         /* x of logical row r at r & (SB_WIN - 1) */
+    int32_t done;                         /* steps solved */
+};
+
+__device__ __forceinline__ int32_t sb_ld_volatile(const int32_t *p) { return *(const volatile int32_t *)p; }
+__device__ __forceinline__ void sb_st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
+/* orders the ring's data against the counters */
+__device__ __forceinline__ void sb_fence(void) { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
+
+/* barrier of the SB_STEP solvers (named barrier 1) that returns whether
+ * any of them passed a nonzero `pending` */
+__device__ __forceinline__ int solvers_any(int pending)
+{
+    int r;
+    asm volatile("{\n\t.reg .pred p, q;\n\t"
+                 "setp.ne.s32 p, %1, 0;\n\t"
+                 "bar.red.or.pred q, 1, %2, p;\n\t"
+                 "selp.s32 %0, 1, 0, q;\n\t}"
+                 : "=r"(r)
+                 : "r"(pending), "n"(SB_STEP)
+                 : "memory");
+    return r;
+}
+
+/* barrier of loader group g (named barriers 2, 3, 4) */
+__device__ __forceinline__ void group_barrier(int g)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(2 + g), "n"(SB_STEP) : "memory");
+}
+
+__device__ __forceinline__ double sb_load_x(const volatile double *p) { return *p; }
+__device__ __forceinline__ float sb_load_x(const volatile float *p) { return *p; }
+
+/* one batch of a loader row: entries k .. k + SB_BATCH - 1 below k1
+ * (c = -1 past the end) */
+template <typename T>
+__device__ __forceinline__ void sb_load_batch(int64_t k, int64_t k1, const int32_t *__restrict__ ind,
+                                              const T *__restrict__ val, int32_t *c, T *a)
+{
+#pragma unroll
+    for (int u = 0; u < SB_BATCH; u++) {
+        c[u] = k + u < k1 ? __ldg(&ind[k + u]) : -1;
+        a[u] = k + u < k1 ? __ldg(&val[k + u]) : (T)0;
+    }
+}
+
+/* a loaded batch against F: entries with solved columns into *part (X read
+ * for all of them first), the diagonal into *d, the others to the ring */
+template <typename T>
+__device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, int32_t n, int32_t li,
+                                              int32_t F, int upper, const int32_t *c, const T *a,
+                                              const T *X, T *part, T *d, int *np)
+{
+    T xv[SB_BATCH];
+#pragma unroll
+    for (int u = 0; u < SB_BATCH; u++) {
+        int32_t lc = upper ? n - 1 - c[u] : c[u];
+        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
+    }
+#pragma unroll
+    for (int u = 0; u < SB_BATCH; u++) {
+        if (c[u] < 0) continue;
+        int32_t lc = upper ? n - 1 - c[u] : c[u];
+        if (lc == li) {
+            *d += a[u];
+        } else if (lc < F) {
+            *part -= a[u] * xv[u];
+        } else if (lc < li) {
+            if (*np < SB_PEND) {
+                R->pslot[slot][*np][t] = lc & (SB_WIN - 1);
+                R->pval[slot][*np][t] = a[u];
+            }
+            (*np)++;
+        } /* else the other triangle: skipped */
+    }
+}
+
+/* A loader group: loads the steps g, g + groups, ... of one right-hand
+ * side into the ring.  Contract: thread t (0 .. SB_STEP-1) of the group
+ * reads row t of each step; the step's slot is free once step s - SB_RING
+ * is solved; X holds every row below F = done * SB_STEP.  A row's offsets
+ * and first SB_BATCH entries are read before the wait for the slot, so
+ * only the reads of X follow it. */
+template <typename T>
+__device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, int32_t nsteps,
+                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                 const T *__restrict__ val, int upper, int unit,
+                                 const T *__restrict__ b, const T *X)
+{
+    const int t = (int)threadIdx.x % SB_STEP;
+    for (int32_t s = g; s < nsteps; s += groups) {
+        const int slot = s & (SB_RING - 1);
+        const int32_t li = s * SB_STEP + t; /* logical row */
+        const int32_t i = upper ? n - 1 - li : li;
+        int64_t k0 = 0, k1 = 0;
+        T part = (T)0;
+        if (li < n) {
+            k0 = __ldg(&ptr[i]);
+            k1 = __ldg(&ptr[i + 1]);
+            part = __ldg(&b[i]);
+        }
+        int32_t c[SB_BATCH];
+        T a[SB_BATCH];
+        sb_load_batch<T>(k0, k1, ind, val, c, a);
+        if (t == 0) {
+            int32_t dn;
+            while ((dn = sb_ld_volatile(&R->done)) < s - SB_RING + 1) __nanosleep(64);
+            sb_fence(); /* the solvers' X and reads of the slot come before what follows */
+            R->first[slot] = dn * SB_STEP;
+        }
+        group_barrier(g);
+        const int32_t F = R->first[slot];
+        if (li < n) {
+            T d = (T)0;
+            int np = 0;
+            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, X, &part, &d, &np);
+            for (int64_t k = k0 + SB_BATCH; k < k1; k += SB_BATCH) {
+                sb_load_batch<T>(k, k1, ind, val, c, a);
+                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, X, &part, &d, &np);
+            }
+            R->part[slot][t] = part;
+            R->dinv[slot][t] = unit ? (T)1 : (T)1 / d;
+            R->npend[slot][t] = np;
+            make_pending(&R->xw[li & (SB_WIN - 1)]);
+        }
+        group_barrier(g);
+        if (t == 0) {
+            sb_fence();
+            sb_st_volatile(&R->tag[slot], s);
+        }
+    }
+}
+
+/* The solvers: the steps in turn, each in rounds (see the top).  Contract:
+ * thread t (0 .. SB_STEP-1) owns row t of each step. */
+template <typename T>
+__device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
+                                 const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                 const T *__restrict__ val, int upper, int unit, T *X)
+{
+    const int t = (int)threadIdx.x;
+    volatile T *xw = R->xw;
+    for (int32_t s = 0; s < nsteps; s++) {
+        const int slot = s & (SB_RING - 1);
+        while (sb_ld_volatile(&R->tag[slot]) != s)
+            ;
+        sb_fence();
+        const int32_t li = s * SB_STEP + t;
+        const bool active = li < n;
+        const int32_t i = upper ? n - 1 - li : li;
+        T sum = (T)0, dinv = (T)1;
+        int np = 0;
+        int32_t pc[SB_PEND];
+        T pa[SB_PEND];
+        if (active) {
+            sum = R->part[slot][t];
+            dinv = R->dinv[slot][t];
+            np = R->npend[slot][t];
+#pragma unroll
+            for (int p = 0; p < SB_PEND; p++) {
+                pc[p] = p < np ? R->pslot[slot][p][t] : 0;
+                pa[p] = p < np ? R->pval[slot][p][t] : (T)0;
+            }
+        }
+        const bool overflow = np > SB_PEND;
+        unsigned left = overflow ? 0u : (1u << np) - 1u; /* pending entries not yet added */
+        int64_t k = 0, k1 = 0;                            /* an overflowing row's walk */
+        int32_t F = 0;
+        if (overflow) {
+            k = __ldg(&ptr[i]);
+            k1 = __ldg(&ptr[i + 1]);
+            F = R->first[slot];
+        }
+        bool solved = !active;
+        do {
+            if (!solved) {
+                if (!overflow) {
+#pragma unroll
+                    for (int p = 0; p < SB_PEND; p++) {
+                        if (left & (1u << p)) {
+                            T v = sb_load_x(&xw[pc[p]]);
+                            if (!is_pending(v)) {
+                                sum -= pa[p] * v;
+                                left &= ~(1u << p);
+                            }
+                        }
+                    }
+                } else {
+                    for (; k < k1; k++) {
+                        int32_t c = __ldg(&ind[k]);
+                        int32_t lc = upper ? n - 1 - c : c;
+                        if (lc < F || lc >= li) continue; /* in part, the diagonal, the other triangle */
+                        T v = sb_load_x(&xw[lc & (SB_WIN - 1)]);
+                        if (is_pending(v)) break;
+                        sum -= __ldg(&val[k]) * v;
+                    }
+                }
+                if (!left && k >= k1) {
+                    T xi = publishable(unit ? sum : sum * dinv);
+                    xw[li & (SB_WIN - 1)] = xi;
+                    X[i] = xi;
+                    solved = true;
+                }
+            }
+        } while (solvers_any(!solved));
+        if (t == 0) {
+            sb_fence();
+            sb_st_volatile(&R->done, s + 1);
+        }
+    }
+}
+
+/* Solve S X = B (nrhs columns) from CSR(S).  Contract: one block of
+ * SB_STEP * (1 + groups) threads, groups in 1 .. SB_MAX_GROUPS; dynamic
+ * shared memory sizeof(sb_shared<T>); B and X do not overlap. */
+template <typename T>
+__global__ void __launch_bounds__(SB_STEP * (1 + SB_MAX_GROUPS), 1)
+    trsv_stepblock_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                          const T *__restrict__ val, int upper, int unit, int groups, int32_t nrhs,
+                          const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx)
+{
+    extern __shared__ __align__(16) unsigned char stepblock_shared[];
+    sb_shared<T> *R = (sb_shared<T> *)stepblock_shared;
+    const int32_t nsteps = (int32_t)(((int64_t)n + SB_STEP - 1) / SB_STEP);
+    const int role = (int)threadIdx.x / SB_STEP; /* 0: solver, g + 1: loader group g */
+    for (int32_t r = 0; r < nrhs; r++) {
+        if (threadIdx.x < SB_RING) R->tag[threadIdx.x] = -1;
+        if (threadIdx.x == 0) R->done = 0;
+        __syncthreads();
+        if (role == 0)
+            stepblock_solver<T>(R, n, nsteps, ptr, ind, val, upper, unit, X + (int64_t)r * ldx);
+        else
+            stepblock_loader<T>(R, role - 1, groups, n, nsteps, ptr, ind, val, upper, unit,
+                                B + (int64_t)r * ldb, X + (int64_t)r * ldx);
+        __syncthreads(); /* the next right-hand side resets the counters */
+    }
+}
+
+extern "C" cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_type type, int32_t n,
+                                                    const int64_t *ptr, const int32_t *ind,
+                                                    const void *val, int upper, int unit, int groups,
+                                                    int32_t nrhs, const void *B, int64_t ldb, void *X,
+                                                    int64_t ldx)
+{
+    if (n == 0) return cudaSuccess;
+    if (groups < 1 || groups > SB_MAX_GROUPS) groups = SB_MAX_GROUPS;
+    int dbl = type == DOMINO_FLOAT64;
+    const void *fn = dbl ? (const void *)trsv_stepblock_kernel<double>
+                         : (const void *)trsv_stepblock_kernel<float>;
+    size_t bytes = dbl ? sizeof(sb_shared<double>) : sizeof(sb_shared<float>);
+    static char raised[64][2];
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e) return e;
+    if ((e = domino_block_raise_shared(fn, bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL)))
+        return e;
+    void *params[] = {&n, &ptr, &ind, &val, &upper, &unit, &groups, &nrhs, &B, &ldb, &X, &ldx};
+    return cudaLaunchKernel(fn, dim3(1), dim3(SB_STEP * (1 + groups)), params, bytes, stream);
+}
