@@ -10,6 +10,8 @@
 #     controls with auto, thread, stepblock and cusparse -> deep.csv/.txt;
 #  3. the shared matrices with auto, levelblock, stepblock, thread and
 #     cusparse, analysis traced -> small.csv/.txt;
+#  0. (MICRO=1) bench/micro/round_cost.cu: cycles a round by barrier kind
+#     -> round_cost.txt;
 #  4. loader groups 1 and 2 (DOMINO_STEPBLOCK_GROUPS) on four deep
 #     problems -> sweep.txt.
 set -uo pipefail
@@ -17,6 +19,9 @@ cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1
 DOMINO_TARGETS="test_gpu_trsv_stepblock test_gpu_trsv test_gpu_trsv_levelblock test_gpu_stencil test_gpu_precond"
 source bench/device-build.sh
+if [ "${MICRO:-1}" = 1 ]; then
+  nvcc -O3 -arch=sm_90 -o "$B/round_cost" bench/micro/round_cost.cu 2>/dev/null && "$B/round_cost" | tee "$OUT/round_cost.txt"
+fi
 TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_stencil|test_gpu_precond'} \
   TEST_S=${TEST_S:-200} run_gpu_tests
 export B MATS OUT DOMINO_BUILT=1

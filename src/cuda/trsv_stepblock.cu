@@ -9,28 +9,31 @@
  * smallest unsolved row always has its columns solved, so each round
  * solves at least one row and a step ends.  A dependency is handed over
  * through shared memory inside one SM (a round costs a few shared loads
- * and a barrier, ~0.1 us) where the synchronization-free engines pay a
- * round trip through L2 per hop (~1 us): the engine is for deep, narrow
- * systems, bounded by one SM's bandwidth.
+ * and a barrier) where the synchronization-free engines pay a round trip
+ * through L2 per hop (~1 us): the engine is for deep, narrow systems,
+ * bounded by one SM's bandwidth.
  *
- * The rest of the block loads: LOADER groups of SB_STEP threads take
- * steps in turn (group g the steps g, g + groups, ...), up to SB_RING
- * steps ahead of the solvers.  A loader thread reads its row once: the
- * entries whose columns were already solved when it started (logical
- * column below F, the first row of the step then being solved) it sums
- * against X at once, into part = b_i - sum; the others (at most SB_PEND,
- * else the row "overflows") go to the ring as (window slot, value).  So a
- * row's work on the solvers' critical path is its recent dependencies
- * only, read from a window of the last SB_WIN solved values in shared
- * memory, each value its own ready flag (the pending sentinel, set by the
- * loader when it loads the row's step).  An overflowing row walks its
- * entries from memory instead, those at or above F.
+ * The rest of the block loads: groups of SB_STEP threads take steps in
+ * turn (group g the steps g, g + groups, ...), up to SB_RING steps ahead
+ * of the solvers.  A loader thread reads its row once: the entries whose
+ * columns were already in X when it started (logical column below F =
+ * stored * SB_STEP) it sums against X at once, into part = b_i - sum; the
+ * others (at most SB_PEND, else the row "overflows") go to the ring as
+ * (window slot, value).  So a row's work on the solvers' critical path is
+ * its recent dependencies only, read from a window of the last SB_WIN
+ * solved values in shared memory, each value its own ready flag (the
+ * pending sentinel, set by the loader when it loads the row's step).  An
+ * overflowing row walks its entries from memory instead, those at or
+ * above its F.  A solved value goes to X after its step's last round (a
+ * barrier after a store to X waited for the store, ~0.4 us a round on an
+ * H200), so X lags a step: stored = solved - 1.
  *
- * Window: a pending column of a row of step s lies at or above F >= (s -
- * SB_RING + 1) * SB_STEP (a step is loaded only when its ring slot is
- * free, i.e. step s - SB_RING is solved), so SB_RING steps of values are
- * read back; a slot is refilled SB_WIN / SB_STEP = 8 steps later, when
- * every row that could read it is solved.
+ * Window: the loader of step s reads F after it loaded step s - groups,
+ * which it did once step s - groups - SB_RING was solved, so F >= (s -
+ * groups - SB_RING) * SB_STEP (groups <= 3: 7 steps back); the loader
+ * refills a slot SB_WIN / SB_STEP = 16 steps after it was last filled,
+ * once step s - SB_RING is solved, when every row that could read the
+ * slot's old value (in steps up to 7 after it) is solved.
  *
  * Summation order depends on timing (which columns the loader found
  * solved, which round a column arrives in): not deterministic.  Rows never
@@ -41,7 +44,7 @@
 #define SB_STEP 256  /* rows of a step: the solving threads */
 #define SB_RING 4    /* steps the ring holds (a power of two) */
 #define SB_PEND 8    /* pending columns a row carries to the solver */
-#define SB_WIN 2048  /* solved values the window holds (a power of two, >= 2 * SB_RING * SB_STEP) */
+#define SB_WIN 4096  /* solved values the window holds (a power of two; see "Window") */
 #define SB_BATCH 8   /* entries a loader thread reads at a time */
 #define SB_MAX_GROUPS 3 /* loader groups at most: SB_STEP * (1 + 3) = 1024 threads */
 
@@ -52,16 +55,25 @@ template <typename T> struct sb_shared {
     T pval[SB_RING][SB_PEND][SB_STEP];    /* value of each pending entry */
     int32_t pslot[SB_RING][SB_PEND][SB_STEP]; /* its column's window slot */
     int32_t npend[SB_RING][SB_STEP];      /* pending entries (> SB_PEND: the row overflows) */
-    int32_t first[SB_RING];               /* F of the step: logical columns below it are in part */
+    int32_t first[SB_RING][SB_STEP];      /* the row's F: logical columns below it are in part */
     int32_t tag[SB_RING];                 /* the step a slot holds, once loaded (-1: none) */
     T xw[SB_WIN];                         /* x of logical row r at r & (SB_WIN - 1) */
-    int32_t done;                         /* steps solved */
+    int32_t solved;                       /* steps solved (their values in the window) */
+    int32_t stored;                       /* steps whose values are in X too (solved - 1) */
 };
 
-__device__ __forceinline__ int32_t sb_ld_volatile(const int32_t *p) { return *(const volatile int32_t *)p; }
-__device__ __forceinline__ void sb_st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
-/* orders the ring's data against the counters */
-__device__ __forceinline__ void sb_fence(void) { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
+/* the counters: acquire loads and release stores at block scope (a fence
+ * would also wait for the thread's outstanding stores to X) */
+__device__ __forceinline__ int32_t sb_acquire(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.acquire.cta.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void sb_release(int32_t *p, int32_t v)
+{
+    asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 
 /* barrier of the SB_STEP solvers (named barrier 1) that returns whether
  * any of them passed a nonzero `pending` */
@@ -100,19 +112,25 @@ __device__ __forceinline__ void sb_load_batch(int64_t k, int64_t k1, const int32
     }
 }
 
-/* a loaded batch against F: entries with solved columns into *part (X read
- * for all of them first), the diagonal into *d, the others to the ring */
+/* X at the batch's columns below F (0 elsewhere): what the loader may sum */
 template <typename T>
-__device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, int32_t n, int32_t li,
-                                              int32_t F, int upper, const int32_t *c, const T *a,
-                                              const T *X, T *part, T *d, int *np)
+__device__ __forceinline__ void sb_gather(int32_t n, int32_t F, int upper, const int32_t *c, const T *X,
+                                          T *xv)
 {
-    T xv[SB_BATCH];
 #pragma unroll
     for (int u = 0; u < SB_BATCH; u++) {
         int32_t lc = upper ? n - 1 - c[u] : c[u];
         xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
     }
+}
+
+/* a gathered batch into the row: entries with columns below F into
+ * *part, the diagonal into *d, the others to the ring (slot, row t) */
+template <typename T>
+__device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, int32_t n, int32_t li,
+                                              int32_t F, int upper, const int32_t *c, const T *a,
+                                              const T *xv, T *part, T *d, int *np)
+{
 #pragma unroll
     for (int u = 0; u < SB_BATCH; u++) {
         if (c[u] < 0) continue;
@@ -134,9 +152,9 @@ __device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, 
 /* A loader group: loads the steps g, g + groups, ... of one right-hand
  * side into the ring.  Contract: thread t (0 .. SB_STEP-1) of the group
  * reads row t of each step; the step's slot is free once step s - SB_RING
- * is solved; X holds every row below F = done * SB_STEP.  A row's offsets
- * and first SB_BATCH entries are read before the wait for the slot, so
- * only the reads of X follow it. */
+ * is solved; X holds every row of the steps below `stored`.  A row's
+ * offsets, first SB_BATCH entries and their solved x are read before the
+ * wait for the slot, with F = stored * SB_STEP as it was then. */
 template <typename T>
 __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, int32_t nsteps,
                                  const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
@@ -156,39 +174,37 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
             part = __ldg(&b[i]);
         }
         int32_t c[SB_BATCH];
-        T a[SB_BATCH];
+        T a[SB_BATCH], xv[SB_BATCH];
         sb_load_batch<T>(k0, k1, ind, val, c, a);
-        if (t == 0) {
-            int32_t dn;
-            while ((dn = sb_ld_volatile(&R->done)) < s - SB_RING + 1) __nanosleep(64);
-            sb_fence(); /* the solvers' X and reads of the slot come before what follows */
-            R->first[slot] = dn * SB_STEP;
-        }
-        group_barrier(g);
-        const int32_t F = R->first[slot];
+        const int32_t F = sb_acquire(&R->stored) * SB_STEP;
+        sb_gather<T>(n, F, upper, c, X, xv);
+        if (t == 0)
+            while (sb_acquire(&R->solved) < s - SB_RING + 1) __nanosleep(32);
+        group_barrier(g); /* the slot is free */
         if (li < n) {
             T d = (T)0;
             int np = 0;
-            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, X, &part, &d, &np);
+            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np);
             for (int64_t k = k0 + SB_BATCH; k < k1; k += SB_BATCH) {
                 sb_load_batch<T>(k, k1, ind, val, c, a);
-                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, X, &part, &d, &np);
+                sb_gather<T>(n, F, upper, c, X, xv);
+                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np);
             }
             R->part[slot][t] = part;
             R->dinv[slot][t] = unit ? (T)1 : (T)1 / d;
             R->npend[slot][t] = np;
+            R->first[slot][t] = F;
             make_pending(&R->xw[li & (SB_WIN - 1)]);
         }
         group_barrier(g);
-        if (t == 0) {
-            sb_fence();
-            sb_st_volatile(&R->tag[slot], s);
-        }
+        if (t == 0) sb_release(&R->tag[slot], s);
     }
 }
 
-/* The solvers: the steps in turn, each in rounds (see the top).  Contract:
- * thread t (0 .. SB_STEP-1) owns row t of each step. */
+/* The solvers: the steps in turn, each in rounds (see the top); a row's
+ * value goes to the window in its round and to X after the step's last
+ * round, so that no barrier waits for a store to X.  Contract: thread t
+ * (0 .. SB_STEP-1) owns row t of each step. */
 template <typename T>
 __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
                                  const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
@@ -198,13 +214,12 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
     volatile T *xw = R->xw;
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SB_RING - 1);
-        while (sb_ld_volatile(&R->tag[slot]) != s)
+        while (sb_acquire(&R->tag[slot]) != s)
             ;
-        sb_fence();
         const int32_t li = s * SB_STEP + t;
         const bool active = li < n;
         const int32_t i = upper ? n - 1 - li : li;
-        T sum = (T)0, dinv = (T)1;
+        T sum = (T)0, dinv = (T)1, xi = (T)0;
         int np = 0;
         int32_t pc[SB_PEND];
         T pa[SB_PEND];
@@ -225,20 +240,22 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
         if (overflow) {
             k = __ldg(&ptr[i]);
             k1 = __ldg(&ptr[i + 1]);
-            F = R->first[slot];
+            F = R->first[slot][t];
         }
         bool solved = !active;
         do {
             if (!solved) {
                 if (!overflow) {
+                    const unsigned now = left;
+                    T v[SB_PEND];
+#pragma unroll
+                    for (int p = 0; p < SB_PEND; p++) /* independent loads */
+                        v[p] = now & (1u << p) ? sb_load_x(&xw[pc[p]]) : (T)0;
 #pragma unroll
                     for (int p = 0; p < SB_PEND; p++) {
-                        if (left & (1u << p)) {
-                            T v = sb_load_x(&xw[pc[p]]);
-                            if (!is_pending(v)) {
-                                sum -= pa[p] * v;
-                                left &= ~(1u << p);
-                            }
+                        if ((now & (1u << p)) && !is_pending(v[p])) {
+                            sum -= pa[p] * v[p];
+                            left &= ~(1u << p);
                         }
                     }
                 } else {
@@ -252,17 +269,19 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
                     }
                 }
                 if (!left && k >= k1) {
-                    T xi = publishable(unit ? sum : sum * dinv);
+                    xi = publishable(unit ? sum : sum * dinv);
                     xw[li & (SB_WIN - 1)] = xi;
-                    X[i] = xi;
                     solved = true;
                 }
             }
         } while (solvers_any(!solved));
+        /* the last round's barrier ordered the window's values and, before
+         * them, the X stores of the steps before */
         if (t == 0) {
-            sb_fence();
-            sb_st_volatile(&R->done, s + 1);
+            sb_release(&R->stored, s);
+            sb_release(&R->solved, s + 1);
         }
+        if (active) X[i] = xi;
     }
 }
 
@@ -281,7 +300,7 @@ __global__ void __launch_bounds__(SB_STEP * (1 + SB_MAX_GROUPS), 1)
     const int role = (int)threadIdx.x / SB_STEP; /* 0: solver, g + 1: loader group g */
     for (int32_t r = 0; r < nrhs; r++) {
         if (threadIdx.x < SB_RING) R->tag[threadIdx.x] = -1;
-        if (threadIdx.x == 0) R->done = 0;
+        if (threadIdx.x == 0) R->solved = R->stored = 0;
         __syncthreads();
         if (role == 0)
             stepblock_solver<T>(R, n, nsteps, ptr, ind, val, upper, unit, X + (int64_t)r * ldx);
