@@ -8,14 +8,20 @@
  * known without counting levels, which costs as much as a solve.  So an
  * auto plan on the thread engine (not deterministic) times its first
  * solve with CUDA events; when that solve took longer than one SM could
- * read the system (bytes / STEP_TRIAL_SM_BYTES_PER_MS), the next solve
- * runs the step-block engine, timed too, and the plan keeps it when it
- * took at most STEP_TRIAL_MARGIN of the thread engine's time.  The times
+ * read the system (bytes / STEP_TRIAL_SM_BYTES_PER_MS) and longer than
+ * the step-block engine has ever taken for that many rows
+ * (STEP_TRIAL_NS_PER_ROW), the next solve runs the step-block engine,
+ * timed too, and the plan keeps it when it took at most
+ * STEP_TRIAL_MARGIN of the thread engine's time.  (The trial solve is the
+ * price: on the H200 the step-block engine took up to 100x the thread
+ * engine's time on shallow systems, bench/results/h200-stepblock; the
+ * per-row floor keeps those from trying it.)  The times
  * are read without waiting: until an end event has completed, solves stay
  * on the thread engine.  DOMINO_STEP_TRIAL=0 turns the trial off. */
 #include "trsv_plan.h"
 
 #define STEP_TRIAL_SM_BYTES_PER_MS 2.0e8 /* one SM's read bandwidth, generously: 200 GB/s */
+#define STEP_TRIAL_NS_PER_ROW 8.0 /* its best on an H200: 8.7 ms for 10^6 rows, 90 ms for 10^7 */
 #define STEP_TRIAL_MARGIN 0.9f
 
 /* bytes a solve reads and writes: entries, offsets, b and x */
@@ -64,8 +70,9 @@ domino_engine domino_step_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t
         float ms = elapsed_or_pending(p, 0);
         if (p->step_trial < 0 || ms < 0) return run;
         p->step_thread_ms = ms;
-        if (ms * STEP_TRIAL_SM_BYTES_PER_MS <= solve_bytes(p)) {
-            p->step_trial = -1; /* bandwidth bound: one SM cannot win */
+        if (ms * STEP_TRIAL_SM_BYTES_PER_MS <= solve_bytes(p) ||
+            ms <= 1e-6 * STEP_TRIAL_NS_PER_ROW * p->n * p->nrhs) {
+            p->step_trial = -1; /* bandwidth bound, or faster than the engine ever was */
             return run;
         }
         k = 1;

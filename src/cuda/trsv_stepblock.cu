@@ -125,11 +125,13 @@ __device__ __forceinline__ void sb_gather(int32_t n, int32_t F, int upper, const
 }
 
 /* a gathered batch into the row: entries with columns below F into
- * *part, the diagonal into *d, the others to the ring (slot, row t) */
+ * *part, the diagonal into *d, the others to the ring (slot, row t); *top
+ * is the index of the pending entry of the largest logical column */
 template <typename T>
 __device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, int32_t n, int32_t li,
                                               int32_t F, int upper, const int32_t *c, const T *a,
-                                              const T *xv, T *part, T *d, int *np)
+                                              const T *xv, T *part, T *d, int *np, int *top,
+                                              int32_t *top_lc)
 {
 #pragma unroll
     for (int u = 0; u < SB_BATCH; u++) {
@@ -143,6 +145,7 @@ __device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, 
             if (*np < SB_PEND) {
                 R->pslot[slot][*np][t] = lc & (SB_WIN - 1);
                 R->pval[slot][*np][t] = a[u];
+                if (lc > *top_lc) *top = *np, *top_lc = lc;
             }
             (*np)++;
         } /* else the other triangle: skipped */
@@ -183,12 +186,21 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
         group_barrier(g); /* the slot is free */
         if (li < n) {
             T d = (T)0;
-            int np = 0;
-            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np);
+            int np = 0, top = 0;
+            int32_t top_lc = -1;
+            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
             for (int64_t k = k0 + SB_BATCH; k < k1; k += SB_BATCH) {
                 sb_load_batch<T>(k, k1, ind, val, c, a);
                 sb_gather<T>(n, F, upper, c, X, xv);
-                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np);
+                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
+            }
+            if (np <= SB_PEND && top > 0) { /* the latest column first: the solver polls it alone */
+                int32_t ps = R->pslot[slot][0][t];
+                T pv = R->pval[slot][0][t];
+                R->pslot[slot][0][t] = R->pslot[slot][top][t];
+                R->pval[slot][0][t] = R->pval[slot][top][t];
+                R->pslot[slot][top][t] = ps;
+                R->pval[slot][top][t] = pv;
             }
             R->part[slot][t] = part;
             R->dinv[slot][t] = unit ? (T)1 : (T)1 / d;
@@ -246,16 +258,29 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
         do {
             if (!solved) {
                 if (!overflow) {
-                    const unsigned now = left;
-                    T v[SB_PEND];
+                    /* the latest column (entry 0) alone until it holds a
+                     * value: a round of a waiting row costs one load */
+                    bool go = true;
+                    if (left & 1u) {
+                        T v0 = sb_load_x(&xw[pc[0]]);
+                        go = !is_pending(v0);
+                        if (go) {
+                            sum -= pa[0] * v0;
+                            left &= ~1u;
+                        }
+                    }
+                    if (go && left) {
+                        const unsigned now = left;
+                        T v[SB_PEND];
 #pragma unroll
-                    for (int p = 0; p < SB_PEND; p++) /* independent loads */
-                        v[p] = now & (1u << p) ? sb_load_x(&xw[pc[p]]) : (T)0;
+                        for (int p = 1; p < SB_PEND; p++) /* independent loads */
+                            v[p] = now & (1u << p) ? sb_load_x(&xw[pc[p]]) : (T)0;
 #pragma unroll
-                    for (int p = 0; p < SB_PEND; p++) {
-                        if ((now & (1u << p)) && !is_pending(v[p])) {
-                            sum -= pa[p] * v[p];
-                            left &= ~(1u << p);
+                        for (int p = 1; p < SB_PEND; p++) {
+                            if ((now & (1u << p)) && !is_pending(v[p])) {
+                                sum -= pa[p] * v[p];
+                                left &= ~(1u << p);
+                            }
                         }
                     }
                 } else {
