@@ -189,6 +189,10 @@ cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_type type, 
                                          const int64_t *ptr, const int32_t *ind, const void *val,
                                          int upper, int unit, int groups, int32_t nrhs,
                                          const void *B, int64_t ldb, void *X, int64_t ldx);
+/* *fits = the engine's shared memory fits one block on this device and n
+ * rows its 32-bit logical indices; when it does, the kernel is loaded and
+ * its shared-memory limit raised (so a first solve times the solve) */
+cudaError_t domino_stepblock_fits(domino_type type, int32_t n, int *fits);
 
 /* the level-block engine (trsv_levelblock.cu): the device copy of a level
  * order (trsv_level_order.h) and how to run it */

@@ -476,8 +476,22 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                             engine == DOMINO_ENGINE_THREAD && !p->deterministic && !any_order
                         ? 0
                         : -1;
-    /* and whether the step-block engine beats it, on its first two */
+    /* and whether the step-block engine beats it, on its first two (where
+     * the engine fits the device: its shared memory, 152 KiB in double) */
     p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;
+    if (p->step_trial == 0 || engine == DOMINO_ENGINE_STEPBLOCK) {
+        int fits = 0;
+        cudaError_t e = domino_stepblock_fits(p->type, p->n, &fits);
+        if (e) (void)cudaGetLastError(); /* not sticky: the engine is just not taken */
+        if (!fits) p->step_trial = -1;
+        if (!fits && engine == DOMINO_ENGINE_STEPBLOCK) {
+            domino_trsv_plan_free(p);
+            return domino_error(h, DOMINO_NOT_SUPPORTED,
+                                "%s: the stepblock engine's shared memory does not fit one block on "
+                                "this device, or n = %d is too large (%s)",
+                                fn, dA->nrows, e ? cudaGetErrorString(e) : "no CUDA error");
+        }
+    }
     p->step_timing = -1;
     p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */

@@ -133,11 +133,18 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
                                     p->tune, trace, one);
         break;
     }
+    if (e && run == DOMINO_ENGINE_STEPBLOCK && run != p->engine) {
+        /* auto's trial launch failed: the trial ends, the plan's engine solves */
+        (void)cudaGetLastError();
+        p->step_trial = -1;
+        return domino_trsv_solve_traced(h, p, B, ldb, X, ldx, check_pivot, trace);
+    }
     if (e) return domino_cuda_status(h, e, fn);
     if (one) p->flags_turn = !p->flags_turn;
     if (!trace && run == p->engine) domino_walk_trial_end(p, gpu->stream);
     if (!trace) domino_step_trial_end(p, gpu->stream);
-    if (run == DOMINO_ENGINE_STEPBLOCK) return DOMINO_SUCCESS; /* no waits, nothing reported */
+    if (run == DOMINO_ENGINE_STEPBLOCK) /* no waits, nothing reported; check_pivot synchronizes */
+        return check_pivot ? domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn) : DOMINO_SUCCESS;
     if (check_pivot || p->max_wait_ns > 0) {
         domino_solve_status hst;
         if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||

@@ -341,6 +341,33 @@ __global__ void __launch_bounds__(SB_STEP * (1 + SB_MAX_GROUPS), 1)
     }
 }
 
+/* the kernel of a type and its dynamic shared memory, raised to that size
+ * on the current device (once; loads the kernel's module too) */
+static cudaError_t stepblock_kernel_ready(domino_type type, const void **fn, size_t *bytes)
+{
+    int dbl = type == DOMINO_FLOAT64;
+    *fn = dbl ? (const void *)trsv_stepblock_kernel<double> : (const void *)trsv_stepblock_kernel<float>;
+    *bytes = dbl ? sizeof(sb_shared<double>) : sizeof(sb_shared<float>);
+    static char raised[64][2];
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e) return e;
+    return domino_block_raise_shared(*fn, *bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL);
+}
+
+extern "C" cudaError_t domino_stepblock_fits(domino_type type, int32_t n, int *fits)
+{
+    size_t limit = 0, bytes = type == DOMINO_FLOAT64 ? sizeof(sb_shared<double>) : sizeof(sb_shared<float>);
+    cudaError_t e = domino_block_shared_limit(&limit);
+    *fits = !e && bytes <= limit && n <= INT32_MAX - 2 * SB_STEP; /* logical rows stay in int32 */
+    if (!e && *fits) {
+        const void *fn;
+        e = stepblock_kernel_ready(type, &fn, &bytes);
+    }
+    if (e) *fits = 0;
+    return e;
+}
+
 extern "C" cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_type type, int32_t n,
                                                     const int64_t *ptr, const int32_t *ind,
                                                     const void *val, int upper, int unit, int groups,
@@ -349,16 +376,10 @@ extern "C" cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_
 {
     if (n == 0) return cudaSuccess;
     if (groups < 1 || groups > SB_MAX_GROUPS) groups = SB_MAX_GROUPS;
-    int dbl = type == DOMINO_FLOAT64;
-    const void *fn = dbl ? (const void *)trsv_stepblock_kernel<double>
-                         : (const void *)trsv_stepblock_kernel<float>;
-    size_t bytes = dbl ? sizeof(sb_shared<double>) : sizeof(sb_shared<float>);
-    static char raised[64][2];
-    int device = 0;
-    cudaError_t e = cudaGetDevice(&device);
+    const void *fn;
+    size_t bytes;
+    cudaError_t e = stepblock_kernel_ready(type, &fn, &bytes);
     if (e) return e;
-    if ((e = domino_block_raise_shared(fn, bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL)))
-        return e;
     void *params[] = {&n, &ptr, &ind, &val, &upper, &unit, &groups, &nrhs, &B, &ldb, &X, &ldx};
     return cudaLaunchKernel(fn, dim3(1), dim3(SB_STEP * (1 + groups)), params, bytes, stream);
 }
