@@ -10,8 +10,9 @@
 #     controls with auto, thread, stepblock and cusparse -> deep.csv/.txt;
 #  3. the shared matrices with auto, levelblock, stepblock, thread and
 #     cusparse, analysis traced -> small.csv/.txt;
-#  0. (MICRO=1) bench/micro/round_cost.cu: cycles a round by barrier kind
-#     -> round_cost.txt;
+#  0. (MICRO=1) bench/micro/round_cost.cu and warp_round.cu: cycles a
+#     round / a dependency hop by barrier kind -> round_cost.txt,
+#     warp_round.txt (warp_round.cu is not yet run on a GPU);
 #  4. loader groups 1 and 2 (DOMINO_STEPBLOCK_GROUPS) on four deep
 #     problems -> sweep.txt.
 set -uo pipefail
@@ -21,6 +22,7 @@ DOMINO_TARGETS="test_gpu_trsv_stepblock test_gpu_trsv test_gpu_trsv_levelblock t
 source bench/device-build.sh
 if [ "${MICRO:-1}" = 1 ]; then
   nvcc -O3 -arch=sm_90 -o "$B/round_cost" bench/micro/round_cost.cu 2>/dev/null && "$B/round_cost" | tee "$OUT/round_cost.txt"
+  nvcc -O3 -arch=sm_90 -o "$B/warp_round" bench/micro/warp_round.cu 2>/dev/null && "$B/warp_round" | tee "$OUT/warp_round.txt"
 fi
 TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_trsv_long|test_gpu_stencil|test_gpu_precond'} \
   TEST_S=${TEST_S:-200} run_gpu_tests
