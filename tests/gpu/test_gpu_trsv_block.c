@@ -39,19 +39,12 @@ static void check_block(domino_handle h, const solve_case *c)
 /* the matrices: a chain, wide levels, long rows, a power law, both triangles */
 static void test_block(domino_handle h)
 {
-    domino_matrix M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 3001, 2, 3001, 0, 76, DOMINO_FLOAT64, &M)); /* a chain */
-    if (M) for_each_combination(h, "dag n=3001 chain", M, 0, check_block);
-    domino_matrix_free(M);
-    M = NULL;
-    CHECK_OK(h,
-             domino_gen_dag(h, 20011, 6, 3, 0, 77, DOMINO_FLOAT64, &M)); /* wide levels, n prime */
-    if (M) for_each_combination(h, "dag n=20011 per_row=6 levels=3", M, 0, check_block);
-    domino_matrix_free(M);
-    M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
-    if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_block);
-    domino_matrix_free(M);
+    static const dag_case dags[] = {
+        {3001, 2, 3001, 0, 76, "dag n=3001 chain"},
+        {20011, 6, 3, 0, 77, "dag n=20011 per_row=6 levels=3"}, /* wide levels, n prime */
+        {2999, 40, 30, 0, 78, "dag n=2999 per_row=40 levels=30"}, /* 40 entries a row */
+    };
+    for_each_dag(h, dags, sizeof dags / sizeof dags[0], check_block);
     for_rmat_and_full_stencil(h, 23, 19, 17, check_block);
 }
 

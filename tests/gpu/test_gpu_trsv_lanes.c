@@ -28,14 +28,11 @@ static void check_lanes(domino_handle h, const solve_case *c)
 /* the matrices: wide levels, long rows, a power law */
 static void test_lanes(domino_handle h)
 {
-    domino_matrix M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 40003, 6, 2, 0, 77, DOMINO_FLOAT64, &M)); /* 20000 rows a level, n % 8 != 0 */
-    if (M) for_each_combination(h, "dag n=40003 per_row=6 levels=2", M, 0, check_lanes);
-    domino_matrix_free(M);
-    M = NULL;
-    CHECK_OK(h, domino_gen_dag(h, 2999, 40, 30, 0, 78, DOMINO_FLOAT64, &M)); /* 40 entries a row */
-    if (M) for_each_combination(h, "dag n=2999 per_row=40 levels=30", M, 0, check_lanes);
-    domino_matrix_free(M);
+    static const dag_case dags[] = {
+        {40003, 6, 2, 0, 77, "dag n=40003 per_row=6 levels=2"}, /* 20000 rows a level, n % 8 != 0 */
+        {2999, 40, 30, 0, 78, "dag n=2999 per_row=40 levels=30"}, /* 40 entries a row */
+    };
+    for_each_dag(h, dags, sizeof dags / sizeof dags[0], check_lanes);
     for_rmat_and_full_stencil(h, 33, 31, 29, check_lanes);
 }
 

@@ -35,22 +35,13 @@ static void check_levelblock(domino_handle h, const solve_case *c)
 
 static void test_levelblock(domino_handle h)
 {
-    static const struct {
-        int32_t n, per_row, levels;
-        const char *name;
-    } dags[] = {
-        {30011, 2, 30011, "dag n=30011 chain"},
-        {20000, 6, 2000, "dag n=20000 per_row=6 levels=2000"},
-        {20011, 6, 3, "dag n=20011 per_row=6 levels=3 (wide)"},
-        {2999, 40, 30, "dag n=2999 per_row=40 levels=30"},
+    static const dag_case dags[] = {
+        {30011, 2, 30011, 0, 90, "dag n=30011 chain"},
+        {20000, 6, 2000, 0, 91, "dag n=20000 per_row=6 levels=2000"},
+        {20011, 6, 3, 0, 92, "dag n=20011 per_row=6 levels=3 (wide)"},
+        {2999, 40, 30, 0, 93, "dag n=2999 per_row=40 levels=30"},
     };
-    for (size_t k = 0; k < sizeof dags / sizeof dags[0]; k++) {
-        domino_matrix M = NULL;
-        CHECK_OK(h, domino_gen_dag(h, dags[k].n, dags[k].per_row, dags[k].levels, 0, 90 + k,
-                                   DOMINO_FLOAT64, &M));
-        if (M) for_each_combination(h, dags[k].name, M, 0, check_levelblock);
-        domino_matrix_free(M);
-    }
+    for_each_dag(h, dags, sizeof dags / sizeof dags[0], check_levelblock);
     for_rmat_and_full_stencil(h, 23, 19, 17, check_levelblock);
 }
 

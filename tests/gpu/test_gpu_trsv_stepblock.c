@@ -25,23 +25,14 @@ static void check_stepblock(domino_handle h, const solve_case *c)
 
 static void test_combinations(domino_handle h)
 {
-    static const struct {
-        int32_t n, per_row, levels, band;
-        const char *name;
-    } dags[] = {
-        {30011, 2, 30011, 0, "dag n=30011 chain"},
-        {20000, 6, 2000, 0, "dag n=20000 per_row=6 levels=2000"},
-        {20011, 6, 3, 0, "dag n=20011 per_row=6 levels=3 (wide)"},
-        {2999, 40, 30, 0, "dag n=2999 per_row=40 levels=30 (overflow)"},
-        {20000, 8, 2000, 100, "dag n=20000 per_row=8 levels=2000 band=100"},
+    static const dag_case dags[] = {
+        {30011, 2, 30011, 0, 70, "dag n=30011 chain"},
+        {20000, 6, 2000, 0, 71, "dag n=20000 per_row=6 levels=2000"},
+        {20011, 6, 3, 0, 72, "dag n=20011 per_row=6 levels=3 (wide)"},
+        {2999, 40, 30, 0, 73, "dag n=2999 per_row=40 levels=30 (overflow)"},
+        {20000, 8, 2000, 100, 74, "dag n=20000 per_row=8 levels=2000 band=100"},
     };
-    for (size_t k = 0; k < sizeof dags / sizeof dags[0]; k++) {
-        domino_matrix M = NULL;
-        CHECK_OK(h, domino_gen_dag(h, dags[k].n, dags[k].per_row, dags[k].levels, dags[k].band,
-                                   70 + k, DOMINO_FLOAT64, &M));
-        if (M) for_each_combination(h, dags[k].name, M, 0, check_stepblock);
-        domino_matrix_free(M);
-    }
+    for_each_dag(h, dags, sizeof dags / sizeof dags[0], check_stepblock);
     for_rmat_and_full_stencil(h, 23, 19, 17, check_stepblock);
 }
 

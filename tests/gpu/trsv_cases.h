@@ -408,6 +408,25 @@ static inline void for_each_combination(domino_handle h, const char *name, domin
         }
 }
 
+/* a generated DAG (domino_gen_dag, double) */
+typedef struct dag_case {
+    int32_t n, per_row, levels, band; /* the generator's shape */
+    uint64_t seed;                    /* its seed */
+    const char *name;                 /* in messages */
+} dag_case;
+
+/* fn on every combination of each DAG's lower triangle */
+static inline void for_each_dag(domino_handle h, const dag_case *dags, size_t count, case_fn fn)
+{
+    for (size_t k = 0; k < count; k++) {
+        domino_matrix M = NULL;
+        CHECK_OK(h, domino_gen_dag(h, dags[k].n, dags[k].per_row, dags[k].levels, dags[k].band,
+                                   dags[k].seed, DOMINO_FLOAT64, &M));
+        if (M) for_each_combination(h, dags[k].name, M, 0, fn);
+        domino_matrix_free(M);
+    }
+}
+
 /* fn over every combination of two hard systems: R-MAT 12's lower
  * triangle (rows of hundreds of entries) and a D3N7 stencil on nx*ny*nz
  * storing both triangles (the solve must skip the other one) */
