@@ -5,7 +5,7 @@
 # trsv-check8.sh was written for):
 #  1. build; test_gpu_trsv_stepblock, test_gpu_trsv (every engine, the
 #     step-block one included), test_gpu_trsv_levelblock, _long_rows,
-#     test_gpu_stencil, test_gpu_precond -> gpu-test.log;
+#     _block, _lanes, test_gpu_stencil, test_gpu_precond -> gpu-test.log;
 #  2. the deep problems of issue 3 (>= 10^4 levels) and two shallow
 #     controls with auto, thread, stepblock and cusparse -> deep.csv/.txt;
 #  3. the shared matrices with auto, levelblock, stepblock, thread and
@@ -18,14 +18,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NVSHMEM_DISABLE_NVLS=1
-DOMINO_TARGETS="test_gpu_trsv_stepblock test_gpu_trsv test_gpu_trsv_levelblock test_gpu_trsv_long_rows test_gpu_stencil test_gpu_precond"
+DOMINO_TARGETS="test_gpu_trsv_stepblock test_gpu_trsv test_gpu_trsv_levelblock test_gpu_trsv_long_rows test_gpu_trsv_block test_gpu_trsv_lanes test_gpu_stencil test_gpu_precond"
 source bench/device-build.sh
 if [ "${MICRO:-1}" = 1 ]; then
   nvcc -O3 -arch=sm_90 -o "$B/round_cost" bench/micro/round_cost.cu 2>/dev/null && "$B/round_cost" | tee "$OUT/round_cost.txt"
   nvcc -O3 -arch=sm_90 -o "$B/warp_round" bench/micro/warp_round.cu 2>/dev/null && "$B/warp_round" | tee "$OUT/warp_round.txt"
 fi
-TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_trsv_long|test_gpu_stencil|test_gpu_precond'} \
-  TEST_S=${TEST_S:-200} run_gpu_tests
+TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_trsv_long|test_gpu_trsv_block|test_gpu_trsv_lanes|test_gpu_stencil|test_gpu_precond'} \
+  TEST_S=${TEST_S:-240} run_gpu_tests
 export B MATS OUT DOMINO_BUILT=1
 ENGINES=auto,thread,stepblock,cusparse PER_PROBLEM_S=60 TAG=deep timeout ${DEEP_S:-200} bash bench/gpu-run.sh none \
   ${DEEP:-dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:2:1000000 dag:1000000:8:100000:100 \
