@@ -7,7 +7,9 @@
 #     step-block one included), test_gpu_trsv_levelblock, _long_rows,
 #     _block, _lanes, test_gpu_stencil, test_gpu_precond -> gpu-test.log;
 #  2. the deep problems of issue 3 (>= 10^4 levels) and two shallow
-#     controls with auto, thread, stepblock and cusparse -> deep.csv/.txt;
+#     controls with auto, thread, stepblock, stepblock-warp (the one-warp
+#     variant, trsv_stepwarp.cu, not yet run on a GPU) and cusparse
+#     -> deep.csv/.txt;
 #  3. the shared matrices with auto, levelblock, stepblock, thread and
 #     cusparse, analysis traced -> small.csv/.txt;
 #  0. (MICRO=1) bench/micro/round_cost.cu and warp_round.cu: cycles a
@@ -27,7 +29,7 @@ fi
 TESTS=${TESTS:-'test_gpu_trsv_stepblock|test_gpu_trsv$|test_gpu_trsv_levelblock|test_gpu_trsv_long|test_gpu_trsv_block|test_gpu_trsv_lanes|test_gpu_stencil|test_gpu_precond'} \
   TEST_S=${TEST_S:-240} run_gpu_tests
 export B MATS OUT DOMINO_BUILT=1
-ENGINES=auto,thread,stepblock,cusparse PER_PROBLEM_S=60 TAG=deep timeout ${DEEP_S:-200} bash bench/gpu-run.sh none \
+ENGINES=${DEEP_ENGINES:-auto,thread,stepblock,stepblock-warp,cusparse} PER_PROBLEM_S=60 TAG=deep timeout ${DEEP_S:-200} bash bench/gpu-run.sh none \
   ${DEEP:-dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:2:1000000 dag:1000000:8:100000:100 \
   dag:10000000:8:10000 dag:10000000:8:100000 dag:1000000:8:1000 dag:10000000:8:10} 2>&1 | tail -n 40
 [ "${SMALL:-1}" = 1 ] && DOMINO_ANALYSIS_TRACE=1 ENGINES=auto,levelblock,stepblock,thread,cusparse PER_PROBLEM_S=30 TAG=small \

@@ -481,7 +481,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;
     if (p->step_trial == 0 || engine == DOMINO_ENGINE_STEPBLOCK) {
         int fits = 0;
-        cudaError_t e = domino_stepblock_fits(p->type, p->n, &fits);
+        cudaError_t e = p->step_warp ? domino_stepwarp_fits(p->type, p->n, &fits)
+                                     : domino_stepblock_fits(p->type, p->n, &fits);
         if (e) (void)cudaGetLastError(); /* not sticky: the engine is just not taken */
         if (!fits) p->step_trial = -1;
         if (!fits && engine == DOMINO_ENGINE_STEPBLOCK) {
@@ -494,6 +495,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     }
     p->step_timing = -1;
     p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
+    p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 0) != 0; /* experiments */
+    p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 31);
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");

@@ -74,6 +74,10 @@ struct domino_trsv_plan_s {
     cudaEvent_t step_ev[2][2]; /* start and end of the two timed solves (NULL until made) */
     int step_groups;           /* step-block engine: loader groups, 1-3 (DOMINO_STEPBLOCK_GROUPS,
                                   default 3) */
+    int step_warp;             /* 1: its one-warp variant (trsv_stepwarp.cu, DOMINO_STEPBLOCK_WARP=1;
+                                  experimental) */
+    int step_loaders;          /* the variant's loader warps, 1-31 (DOMINO_STEPBLOCK_LOADERS,
+                                  default 31) */
     /* CSC push */
     int32_t *in_degree;        /* strict entries per row of S, n */
     int32_t *done_count;       /* producers finished per row, n */

@@ -89,9 +89,12 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     if (!trace && run == p->engine) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
     switch (run) {
     case DOMINO_ENGINE_STEPBLOCK:
-        e = domino_launch_trsv_stepblock(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
-                                         p->s_upper, unit, p->step_groups,
-                                         p->nrhs, B, ldb, X, ldx);
+        e = p->step_warp ? domino_launch_trsv_stepwarp(gpu->stream, p->type, p->n, p->eptr, p->eind,
+                                                       p->eval, p->s_upper, unit, p->step_loaders,
+                                                       p->nrhs, B, ldb, X, ldx)
+                         : domino_launch_trsv_stepblock(gpu->stream, p->type, p->n, p->eptr, p->eind,
+                                                        p->eval, p->s_upper, unit, p->step_groups,
+                                                        p->nrhs, B, ldb, X, ldx);
         break;
     case DOMINO_ENGINE_BLOCK:
         e = domino_launch_trsv_block(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,

@@ -1,0 +1,326 @@
+/* trsv_stepwarp.cu: the step-block engine's one-warp variant (opt-in:
+ * DOMINO_STEPBLOCK_WARP=1; experimental, not yet run on a GPU).
+ *
+ * Solves S x = b from CSR(S) (entries outside S's triangle skipped) in one
+ * thread block, rows in logical order (upper triangles backwards) in steps
+ * of 32.  Warp 0 solves the steps in turn, lane l row l of the step; a
+ * step runs in rounds: a lane whose columns inside the step are all solved
+ * (a mask test against the last ballot) reads all its columns from a
+ * window of the last SW_WIN values in shared memory, solves and writes its
+ * value there; __syncwarp and a ballot end the round.  Columns of earlier
+ * steps are solved by then (the same warp solved them).  The smallest
+ * unsolved row always has its columns solved, so a step ends.
+ *
+ * Why a variant: the default (trsv_stepblock.cu: 256 solvers, rounds ended
+ * by bar.red) pays ~200-300 ns a round on an H200.  A first one-warp
+ * version (bench/results/h200-stepblock/warp-steps.patch) was slower still,
+ * ~560 cycles a round: its PTX tested and loaded each of 8 pending columns
+ * behind its own branch.  Here the solving round is branch-free: 8 loads
+ * issued together (unused entries read a slot that holds 0 with a 0
+ * coefficient), 8 products, one multiply.  bench/micro/warp_round.cu
+ * measures what a warp round can cost.
+ *
+ * The other warps load (as in trsv_stepblock.cu): loader warp w takes the
+ * steps w, w + loaders, ..., up to SW_RING steps ahead; a loader lane sums
+ * its row's entries whose columns were in X when it started (logical
+ * column below F = solved * 32) into part = b_i - sum and passes the
+ * others (at most SW_PEND, else the row "overflows" and the solver walks
+ * its entries at or above F from memory) as (logical column, value).
+ *
+ * Window: the loader of step s reads F after it loaded step s - loaders,
+ * which waited until step s - loaders - SW_RING + 1 was solved (as
+ * published, every SW_PUBLISH steps), so F >= (s - loaders - SW_RING + 1)
+ * * 32: at most 62 steps back with 31 loaders; the solver overwrites a
+ * window slot SW_WIN / 32 = 128 steps after it wrote it.
+ *
+ * Summation order depends on timing: not deterministic.  No dependency
+ * wait to bound. */
+#include "gpu_internal.h"
+#include "device_util.cuh"
+
+#define SW_THREADS 1024 /* the block at most: the solving warp and 31 loader warps */
+#define SW_RING 32      /* steps the ring holds (a power of two) */
+#define SW_PEND 8       /* columns a row carries to the solver */
+#define SW_WIN 4096     /* solved values the window holds (a power of two; see "Window") */
+#define SW_BATCH 8      /* entries a loader lane reads at a time */
+#define SW_PUBLISH 4    /* the solver publishes its progress every this many steps */
+
+/* the shared state: the ring of loaded steps, the window of x (and a slot
+ * that holds 0, read by unused entries), counters */
+template <typename T> struct sw_shared {
+    T part[SW_RING][32];                /* b_i minus the entries summed by the loader */
+    T dinv[SW_RING][32];                /* 1 / the diagonal (1 when unit) */
+    T pval[SW_RING][SW_PEND][32];       /* value of each pending entry */
+    int32_t pcol[SW_RING][SW_PEND][32]; /* its logical column */
+    int32_t npend[SW_RING][32];         /* pending entries (> SW_PEND: the row overflows) */
+    int32_t first[SW_RING][32];         /* the row's F: logical columns below it are in part */
+    int32_t tag[SW_RING];               /* the step a slot holds, once loaded (-1: none) */
+    T xw[SW_WIN + 1];                   /* x of logical row r at r & (SW_WIN - 1); xw[SW_WIN] = 0 */
+    int32_t solved;                     /* steps solved, their values in X (published now and then) */
+};
+
+static __device__ __forceinline__ int32_t sw_acquire(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.acquire.cta.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+static __device__ __forceinline__ void sw_release(int32_t *p, int32_t v)
+{
+    asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* one batch of a loader row: entries k .. k + SW_BATCH - 1 below k1 (c = -1
+ * past the end), and X at those whose logical column is below F */
+template <typename T>
+static __device__ __forceinline__ void sw_load_batch(int64_t k, int64_t k1, const int32_t *__restrict__ ind,
+                                                     const T *__restrict__ val, int32_t n, int32_t F,
+                                                     int upper, const T *X, int32_t *c, T *a, T *xv)
+{
+#pragma unroll
+    for (int u = 0; u < SW_BATCH; u++) {
+        c[u] = k + u < k1 ? __ldg(&ind[k + u]) : -1;
+        a[u] = k + u < k1 ? __ldg(&val[k + u]) : (T)0;
+    }
+#pragma unroll
+    for (int u = 0; u < SW_BATCH; u++) {
+        int32_t lc = upper ? n - 1 - c[u] : c[u];
+        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
+    }
+}
+
+/* a loaded batch into the row: entries with columns below F into *part,
+ * the diagonal into *d, the others to the ring (slot, lane) */
+template <typename T>
+static __device__ __forceinline__ void sw_take_batch(sw_shared<T> *R, int slot, int lane, int32_t n,
+                                                     int32_t li, int32_t F, int upper, const int32_t *c,
+                                                     const T *a, const T *xv, T *part, T *d, int *np)
+{
+#pragma unroll
+    for (int u = 0; u < SW_BATCH; u++) {
+        if (c[u] < 0) continue;
+        int32_t lc = upper ? n - 1 - c[u] : c[u];
+        if (lc == li) {
+            *d += a[u];
+        } else if (lc < F) {
+            *part -= a[u] * xv[u];
+        } else if (lc < li) {
+            if (*np < SW_PEND) {
+                R->pcol[slot][*np][lane] = lc;
+                R->pval[slot][*np][lane] = a[u];
+            }
+            (*np)++;
+        } /* else the other triangle: skipped */
+    }
+}
+
+/* A loader warp: the steps w, w + loaders, ... into the ring.  Contract:
+ * lane l reads row l of each step; a step's slot is free once step s -
+ * SW_RING is solved; X holds the rows of the steps below `solved`. */
+template <typename T>
+static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int32_t n, int32_t nsteps,
+                                       const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                       const T *__restrict__ val, int upper, int unit,
+                                       const T *__restrict__ b, const T *X)
+{
+    const int lane = (int)threadIdx.x % 32;
+    for (int32_t s = w; s < nsteps; s += loaders) {
+        const int slot = s & (SW_RING - 1);
+        const int32_t li = s * 32 + lane; /* logical row */
+        const int32_t i = upper ? n - 1 - li : li;
+        int64_t k0 = 0, k1 = 0;
+        T part = (T)0;
+        if (li < n) {
+            k0 = __ldg(&ptr[i]);
+            k1 = __ldg(&ptr[i + 1]);
+            part = __ldg(&b[i]);
+        }
+        const int32_t F = sw_acquire(&R->solved) * 32;
+        int32_t c[SW_BATCH];
+        T a[SW_BATCH], xv[SW_BATCH];
+        sw_load_batch<T>(k0, k1, ind, val, n, F, upper, X, c, a, xv);
+        if (lane == 0)
+            while (sw_acquire(&R->solved) < s - SW_RING + 1) __nanosleep(100);
+        __syncwarp(); /* the slot is free */
+        if (li < n) {
+            T d = (T)0;
+            int np = 0;
+            sw_take_batch<T>(R, slot, lane, n, li, F, upper, c, a, xv, &part, &d, &np);
+            for (int64_t k = k0 + SW_BATCH; k < k1; k += SW_BATCH) {
+                sw_load_batch<T>(k, k1, ind, val, n, F, upper, X, c, a, xv);
+                sw_take_batch<T>(R, slot, lane, n, li, F, upper, c, a, xv, &part, &d, &np);
+            }
+            R->part[slot][lane] = part;
+            R->dinv[slot][lane] = unit ? (T)1 : (T)1 / d;
+            R->npend[slot][lane] = np;
+            R->first[slot][lane] = F;
+        }
+        __syncwarp();
+        if (lane == 0) sw_release(&R->tag[slot], s);
+    }
+}
+
+/* an overflowing row (lane) of the step at base: its columns inside the
+ * step (need), or, when solved, its sum over the entries at or above F */
+template <typename T>
+static __device__ unsigned sw_overflow_need(int32_t n, int32_t li, int32_t base, int32_t F, int upper,
+                                            int64_t k0, int64_t k1, const int32_t *__restrict__ ind)
+{
+    unsigned need = 0;
+    for (int64_t k = k0; k < k1; k++) {
+        int32_t c = __ldg(&ind[k]), lc = upper ? n - 1 - c : c;
+        if (lc >= base && lc < li && lc >= F) need |= 1u << (lc - base);
+    }
+    return need;
+}
+template <typename T>
+static __device__ T sw_overflow_sum(const T *xw, int32_t n, int32_t li, int32_t F, int upper, int64_t k0,
+                                    int64_t k1, const int32_t *__restrict__ ind, const T *__restrict__ val)
+{
+    T s = (T)0;
+    for (int64_t k = k0; k < k1; k++) {
+        int32_t c = __ldg(&ind[k]), lc = upper ? n - 1 - c : c;
+        if (lc >= F && lc < li) s += __ldg(&val[k]) * xw[lc & (SW_WIN - 1)];
+    }
+    return s;
+}
+
+/* The solving warp: the steps in turn (see the top).  Contract: lane l
+ * owns row l of each step; the window holds the rows of the steps before. */
+template <typename T>
+static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nsteps,
+                                       const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                                       const T *__restrict__ val, int upper, int unit, T *X)
+{
+    const int lane = (int)threadIdx.x;
+    T *xw = R->xw;
+    for (int32_t s = 0; s < nsteps; s++) {
+        const int slot = s & (SW_RING - 1);
+        while (sw_acquire(&R->tag[slot]) != s)
+            ;
+        const int32_t base = s * 32, li = base + lane;
+        const bool active = li < n;
+        const int32_t i = upper ? n - 1 - li : li;
+        T sum = (T)0, dinv = (T)1;
+        int np = 0;
+        if (active) {
+            sum = R->part[slot][lane];
+            dinv = R->dinv[slot][lane];
+            np = R->npend[slot][lane];
+        }
+        const bool overflow = np > SW_PEND;
+        /* the window slot and coefficient of each entry (unused: the 0 slot,
+         * coefficient 0), and the lanes of this step the row needs */
+        int32_t ws[SW_PEND];
+        T pa[SW_PEND];
+        unsigned need = 0;
+#pragma unroll
+        for (int p = 0; p < SW_PEND; p++) {
+            int32_t lc = R->pcol[slot][p][lane]; /* unwritten past np: not used */
+            T a = R->pval[slot][p][lane];
+            bool on = p < np && !overflow;
+            ws[p] = on ? lc & (SW_WIN - 1) : SW_WIN;
+            pa[p] = on ? a : (T)0;
+            need |= on && lc >= base ? 1u << (lc - base) : 0u; /* lc < li: a lane below this one */
+        }
+        int64_t k0 = 0, k1 = 0;
+        int32_t F = 0;
+        if (overflow) {
+            k0 = __ldg(&ptr[i]);
+            k1 = __ldg(&ptr[i + 1]);
+            F = R->first[slot][lane];
+            need = sw_overflow_need<T>(n, li, base, F, upper, k0, k1, ind);
+        }
+        unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
+        bool solved = !active;
+        for (;;) {
+            if (!solved && !(need & ~done)) {
+                T v[SW_PEND];
+#pragma unroll
+                for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
+#pragma unroll
+                for (int p = 0; p < SW_PEND; p++) sum -= pa[p] * v[p];
+                if (overflow) sum -= sw_overflow_sum<T>(xw, n, li, F, upper, k0, k1, ind, val);
+                const T xi = publishable(unit ? sum : sum * dinv);
+                xw[li & (SW_WIN - 1)] = xi;
+                X[i] = xi;
+                solved = true;
+            }
+            __syncwarp(); /* the values written this round, before the ballot that announces them */
+            done = __ballot_sync(0xffffffffu, solved);
+            if (done == 0xffffffffu) break;
+        }
+        if ((s + 1) % SW_PUBLISH == 0 || s + 1 == nsteps) {
+            __syncwarp(); /* the steps' X stores, before the release that publishes them */
+            if (lane == 0) sw_release(&R->solved, s + 1);
+        }
+    }
+}
+
+/* Solve S X = B (nrhs columns) from CSR(S).  Contract: one block of 32 *
+ * (1 + loaders) threads, loaders in 1 .. 31; dynamic shared memory
+ * sizeof(sw_shared<T>); B and X do not overlap. */
+template <typename T>
+__global__ void __launch_bounds__(SW_THREADS, 1)
+    trsv_stepwarp_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
+                         const T *__restrict__ val, int upper, int unit, int loaders, int32_t nrhs,
+                         const T *__restrict__ B, int64_t ldb, T *X, int64_t ldx)
+{
+    extern __shared__ __align__(16) unsigned char stepwarp_shared[];
+    sw_shared<T> *R = (sw_shared<T> *)stepwarp_shared;
+    const int32_t nsteps = (int32_t)(((int64_t)n + 31) / 32);
+    const int warp = (int)threadIdx.x / 32; /* 0: the solver, w + 1: loader w */
+    for (int32_t r = 0; r < nrhs; r++) {
+        if (threadIdx.x < SW_RING) R->tag[threadIdx.x] = -1;
+        if (threadIdx.x == 0) R->solved = 0, R->xw[SW_WIN] = (T)0;
+        __syncthreads();
+        if (warp == 0)
+            stepwarp_solver<T>(R, n, nsteps, ptr, ind, val, upper, unit, X + (int64_t)r * ldx);
+        else
+            stepwarp_loader<T>(R, warp - 1, loaders, n, nsteps, ptr, ind, val, upper, unit,
+                               B + (int64_t)r * ldb, X + (int64_t)r * ldx);
+        __syncthreads(); /* the next right-hand side resets the counters */
+    }
+}
+
+/* the kernel of a type and its dynamic shared memory, raised to that size
+ * on the current device (once; loads the kernel's module too) */
+static cudaError_t stepwarp_kernel_ready(domino_type type, const void **fn, size_t *bytes)
+{
+    int dbl = type == DOMINO_FLOAT64;
+    *fn = dbl ? (const void *)trsv_stepwarp_kernel<double> : (const void *)trsv_stepwarp_kernel<float>;
+    *bytes = dbl ? sizeof(sw_shared<double>) : sizeof(sw_shared<float>);
+    static char raised[64][2];
+    int device = 0;
+    cudaError_t e = cudaGetDevice(&device);
+    if (e) return e;
+    return domino_block_raise_shared(*fn, *bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL);
+}
+
+extern "C" cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fits)
+{
+    size_t limit = 0, bytes = type == DOMINO_FLOAT64 ? sizeof(sw_shared<double>) : sizeof(sw_shared<float>);
+    cudaError_t e = domino_block_shared_limit(&limit);
+    *fits = !e && bytes <= limit && n <= INT32_MAX - 64; /* logical rows stay in int32 */
+    if (!e && *fits) {
+        const void *fn;
+        e = stepwarp_kernel_ready(type, &fn, &bytes);
+    }
+    if (e) *fits = 0;
+    return e;
+}
+
+extern "C" cudaError_t domino_launch_trsv_stepwarp(cudaStream_t stream, domino_type type, int32_t n,
+                                                   const int64_t *ptr, const int32_t *ind, const void *val,
+                                                   int upper, int unit, int loaders, int32_t nrhs,
+                                                   const void *B, int64_t ldb, void *X, int64_t ldx)
+{
+    if (n == 0) return cudaSuccess;
+    if (loaders < 1 || loaders > SW_THREADS / 32 - 1) loaders = SW_THREADS / 32 - 1;
+    const void *fn;
+    size_t bytes;
+    cudaError_t e = stepwarp_kernel_ready(type, &fn, &bytes);
+    if (e) return e;
+    void *params[] = {&n, &ptr, &ind, &val, &upper, &unit, &loaders, &nrhs, &B, &ldb, &X, &ldx};
+    return cudaLaunchKernel(fn, dim3(1), dim3(32 * (1 + loaders)), params, bytes, stream);
+}
