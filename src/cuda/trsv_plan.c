@@ -476,6 +476,9 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                             engine == DOMINO_ENGINE_THREAD && !p->deterministic && !any_order
                         ? 0
                         : -1;
+    p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
+    p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 0) != 0; /* experiments */
+    p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 31);
     /* and whether the step-block engine beats it, on its first two (where
      * the engine fits the device: its shared memory, 152 KiB in double) */
     p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;
@@ -494,9 +497,6 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         }
     }
     p->step_timing = -1;
-    p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
-    p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 0) != 0; /* experiments */
-    p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 31);
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");

@@ -27,11 +27,10 @@
  * others (at most SW_PEND, else the row "overflows" and the solver walks
  * its entries at or above F from memory) as (logical column, value).
  *
- * Window: the loader of step s reads F after it loaded step s - loaders,
- * which waited until step s - loaders - SW_RING + 1 was solved (as
- * published, every SW_PUBLISH steps), so F >= (s - loaders - SW_RING + 1)
- * * 32: at most 62 steps back with 31 loaders; the solver overwrites a
- * window slot SW_WIN / 32 = 128 steps after it wrote it.
+ * Window: the loader of step s reads F after its wait for the slot, until
+ * step s - SW_RING + 1 was solved (as published, every SW_PUBLISH steps),
+ * so F >= (s - SW_RING + 1) * 32: at most 31 steps back; the solver
+ * overwrites a window slot SW_WIN / 32 = 128 steps after it wrote it.
  *
  * Summation order depends on timing: not deterministic.  No dependency
  * wait to bound. */
@@ -44,6 +43,7 @@
 #define SW_WIN 4096     /* solved values the window holds (a power of two; see "Window") */
 #define SW_BATCH 8      /* entries a loader lane reads at a time */
 #define SW_PUBLISH 4    /* the solver publishes its progress every this many steps */
+static_assert(SW_PEND == 8, "the solving round sums 8 products as a tree");
 
 /* the shared state: the ring of loaded steps, the window of x (and a slot
  * that holds 0, read by unused entries), counters */
@@ -70,6 +70,18 @@ static __device__ __forceinline__ void sw_release(int32_t *p, int32_t v)
     asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* X at a batch's columns whose logical column is below F (0 elsewhere) */
+template <typename T>
+static __device__ __forceinline__ void sw_gather(int32_t n, int32_t F, int upper, const int32_t *c,
+                                                 const T *X, T *xv)
+{
+#pragma unroll
+    for (int u = 0; u < SW_BATCH; u++) {
+        int32_t lc = upper ? n - 1 - c[u] : c[u];
+        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
+    }
+}
+
 /* one batch of a loader row: entries k .. k + SW_BATCH - 1 below k1 (c = -1
  * past the end), and X at those whose logical column is below F */
 template <typename T>
@@ -82,11 +94,7 @@ static __device__ __forceinline__ void sw_load_batch(int64_t k, int64_t k1, cons
         c[u] = k + u < k1 ? __ldg(&ind[k + u]) : -1;
         a[u] = k + u < k1 ? __ldg(&val[k + u]) : (T)0;
     }
-#pragma unroll
-    for (int u = 0; u < SW_BATCH; u++) {
-        int32_t lc = upper ? n - 1 - c[u] : c[u];
-        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
-    }
+    sw_gather<T>(n, F, upper, c, X, xv);
 }
 
 /* a loaded batch into the row: entries with columns below F into *part,
@@ -135,13 +143,15 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
             k1 = __ldg(&ptr[i + 1]);
             part = __ldg(&b[i]);
         }
-        const int32_t F = sw_acquire(&R->solved) * 32;
         int32_t c[SW_BATCH];
         T a[SW_BATCH], xv[SW_BATCH];
-        sw_load_batch<T>(k0, k1, ind, val, n, F, upper, X, c, a, xv);
+        sw_load_batch<T>(k0, k1, ind, val, n, -1, upper, X, c, a, xv); /* entries only */
         if (lane == 0)
             while (sw_acquire(&R->solved) < s - SW_RING + 1) __nanosleep(100);
         __syncwarp(); /* the slot is free */
+        /* F after the wait: fewer columns left to the solver */
+        const int32_t F = sw_acquire(&R->solved) * 32;
+        sw_gather<T>(n, F, upper, c, X, xv);
         if (li < n) {
             T d = (T)0;
             int np = 0;
@@ -235,13 +245,14 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
         bool solved = !active;
         for (;;) {
             if (!solved && !(need & ~done)) {
-                T v[SW_PEND];
+                T v[SW_PEND], t[4];
 #pragma unroll
                 for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
 #pragma unroll
-                for (int p = 0; p < SW_PEND; p++) sum -= pa[p] * v[p];
+                for (int p = 0; p < 4; p++) t[p] = pa[p] * v[p] + pa[p + 4] * v[p + 4]; /* a tree */
+                sum -= (t[0] + t[1]) + (t[2] + t[3]);
                 if (overflow) sum -= sw_overflow_sum<T>(xw, n, li, F, upper, k0, k1, ind, val);
-                const T xi = publishable(unit ? sum : sum * dinv);
+                const T xi = sum * dinv; /* dinv is 1 when unit; no sentinel here */
                 xw[li & (SW_WIN - 1)] = xi;
                 X[i] = xi;
                 solved = true;
