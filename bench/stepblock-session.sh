@@ -15,7 +15,10 @@
 #  0. (MICRO=1) bench/micro/round_cost.cu and warp_round.cu: cycles a
 #     round / a dependency hop by barrier kind -> round_cost.txt,
 #     warp_round.txt (warp_round.cu is not yet run on a GPU);
-#  4. loader groups 1 and 2 (DOMINO_STEPBLOCK_GROUPS) on four deep
+#  4. the one-warp variant's cycle profile (DOMINO_STEPBLOCK_PROFILE=1:
+#     waiting for the loaders, reading a step, rounds, publishing) on three
+#     deep problems -> profile.txt (not yet run on a GPU);
+#  5. loader groups 1 and 2 (DOMINO_STEPBLOCK_GROUPS) on four deep
 #     problems -> sweep.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +37,12 @@ ENGINES=${DEEP_ENGINES:-auto,thread,stepblock,stepblock-warp,cusparse} PER_PROBL
   dag:10000000:8:10000 dag:10000000:8:100000 dag:1000000:8:1000 dag:10000000:8:10} 2>&1 | tail -n 40
 [ "${SMALL:-1}" = 1 ] && DOMINO_ANALYSIS_TRACE=1 ENGINES=auto,levelblock,stepblock,thread,cusparse PER_PROBLEM_S=30 TAG=small \
   timeout ${SMALL_S:-100} bash bench/gpu-run.sh none "$MATS"/*.mtx 2>&1 | grep -v "^analysis trace" | tail -n 110
+for p in ${PROFILE_PROBLEMS:-dag:1000000:8:100000 dag:1000000:8:100000:100 dag:10000000:8:100000}; do
+  echo "$p" >> "$OUT/profile.txt"
+  DOMINO_STEPBLOCK_WARP=1 DOMINO_STEPBLOCK_PROFILE=1 timeout 60 $B/domino bench --problem "$p" --engines stepblock \
+    --repeat 2 2>&1 | grep -E "stepwarp profile|stepblock" >> "$OUT/profile.txt"
+done
+cat "$OUT/profile.txt"
 : > "$OUT/sweep.txt"
 for g in ${GROUPS_SWEEP:-1 2}; do
   for p in ${SWEEP_PROBLEMS:-dag:1000000:8:10000 dag:1000000:8:100000 dag:1000000:8:100000:100 dag:10000000:8:100000}; do

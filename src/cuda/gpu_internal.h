@@ -198,8 +198,11 @@ cudaError_t domino_stepblock_fits(domino_type type, int32_t n, int *fits);
 cudaError_t domino_launch_trsv_stepwarp(cudaStream_t stream, domino_type type, int32_t n,
                                         const int64_t *ptr, const int32_t *ind, const void *val,
                                         int upper, int unit, int loaders, int32_t nrhs,
-                                        const void *B, int64_t ldb, void *X, int64_t ldx);
+                                        const void *B, int64_t ldb, void *X, int64_t ldx,
+                                        int profile);
 cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fits);
+/* profile != 0 above: where the cycles went, on stderr (synchronizes) */
+cudaError_t domino_stepwarp_profile_report(cudaStream_t stream);
 
 /* the level-block engine (trsv_levelblock.cu): the device copy of a level
  * order (trsv_level_order.h) and how to run it */

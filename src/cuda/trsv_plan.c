@@ -479,6 +479,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
     p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 0) != 0; /* experiments */
     p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 31);
+    p->step_profile = domino_env_int("DOMINO_STEPBLOCK_PROFILE", 0) != 0;
     /* and whether the step-block engine beats it, on its first two (where
      * the engine fits the device: its shared memory, 152 KiB in double) */
     p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;

@@ -78,6 +78,8 @@ struct domino_trsv_plan_s {
                                   experimental) */
     int step_loaders;          /* the variant's loader warps, 1-31 (DOMINO_STEPBLOCK_LOADERS,
                                   default 31) */
+    int step_profile;          /* the variant reports where its cycles went after each solve
+                                  (DOMINO_STEPBLOCK_PROFILE=1, experiments) */
     /* CSC push */
     int32_t *in_degree;        /* strict entries per row of S, n */
     int32_t *done_count;       /* producers finished per row, n */

@@ -91,7 +91,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     case DOMINO_ENGINE_STEPBLOCK:
         e = p->step_warp ? domino_launch_trsv_stepwarp(gpu->stream, p->type, p->n, p->eptr, p->eind,
                                                        p->eval, p->s_upper, unit, p->step_loaders,
-                                                       p->nrhs, B, ldb, X, ldx)
+                                                       p->nrhs, B, ldb, X, ldx, p->step_profile)
                          : domino_launch_trsv_stepblock(gpu->stream, p->type, p->n, p->eptr, p->eind,
                                                         p->eval, p->s_upper, unit, p->step_groups,
                                                         p->nrhs, B, ldb, X, ldx);
@@ -146,6 +146,9 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     if (one) p->flags_turn = !p->flags_turn;
     if (!trace && run == p->engine) domino_walk_trial_end(p, gpu->stream);
     if (!trace) domino_step_trial_end(p, gpu->stream);
+    if (run == DOMINO_ENGINE_STEPBLOCK && p->step_warp && p->step_profile &&
+        (e = domino_stepwarp_profile_report(gpu->stream)))
+        return domino_cuda_status(h, e, fn);
     if (run == DOMINO_ENGINE_STEPBLOCK) /* no waits, nothing reported; check_pivot synchronizes */
         return check_pivot ? domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn) : DOMINO_SUCCESS;
     if (check_pivot || p->max_wait_ns > 0) {

@@ -59,6 +59,13 @@ template <typename T> struct sw_shared {
     int32_t solved;                     /* steps solved, their values in X (published now and then) */
 };
 
+/* DOMINO_STEPBLOCK_PROFILE=1: cycles summed over the solves since the last
+ * report: the solver waiting for a loaded step, reading it (ring, mask),
+ * in rounds, publishing; rounds; steps; loader warps waiting for a free
+ * slot, and loader warps in all (domino_stepwarp_profile_report) */
+enum { SWP_WAIT, SWP_RING, SWP_ROUNDS, SWP_TAIL, SWP_NROUNDS, SWP_NSTEPS, SWP_LWAIT, SWP_LALL, SWP_COUNT };
+__device__ unsigned long long stepwarp_profile[SWP_COUNT];
+
 static __device__ __forceinline__ int32_t sw_acquire(const int32_t *p)
 {
     int32_t v;
@@ -125,13 +132,15 @@ static __device__ __forceinline__ void sw_take_batch(sw_shared<T> *R, int slot, 
 /* A loader warp: the steps w, w + loaders, ... into the ring.  Contract:
  * lane l reads row l of each step; a step's slot is free once step s -
  * SW_RING is solved; X holds the rows of the steps below `solved`. */
-template <typename T>
+template <typename T, bool profile>
 static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int32_t n, int32_t nsteps,
                                        const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                        const T *__restrict__ val, int upper, int unit,
                                        const T *__restrict__ b, const T *X)
 {
     const int lane = (int)threadIdx.x % 32;
+    unsigned long long waited = 0;
+    const long long start = profile ? clock64() : 0;
     for (int32_t s = w; s < nsteps; s += loaders) {
         const int slot = s & (SW_RING - 1);
         const int32_t li = s * 32 + lane; /* logical row */
@@ -146,8 +155,11 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
         int32_t c[SW_BATCH];
         T a[SW_BATCH], xv[SW_BATCH];
         sw_load_batch<T>(k0, k1, ind, val, n, -1, upper, X, c, a, xv); /* entries only */
-        if (lane == 0)
+        if (lane == 0) {
+            const long long w0 = profile ? clock64() : 0;
             while (sw_acquire(&R->solved) < s - SW_RING + 1) __nanosleep(100);
+            if (profile) waited += clock64() - w0;
+        }
         __syncwarp(); /* the slot is free */
         /* F after the wait: fewer columns left to the solver */
         const int32_t F = sw_acquire(&R->solved) * 32;
@@ -167,6 +179,10 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
         }
         __syncwarp();
         if (lane == 0) sw_release(&R->tag[slot], s);
+    }
+    if (profile && lane == 0) {
+        atomicAdd(&stepwarp_profile[SWP_LWAIT], waited);
+        atomicAdd(&stepwarp_profile[SWP_LALL], (unsigned long long)(clock64() - start));
     }
 }
 
@@ -197,17 +213,21 @@ static __device__ T sw_overflow_sum(const T *xw, int32_t n, int32_t li, int32_t 
 
 /* The solving warp: the steps in turn (see the top).  Contract: lane l
  * owns row l of each step; the window holds the rows of the steps before. */
-template <typename T>
+template <typename T, bool profile>
 static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nsteps,
                                        const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                                        const T *__restrict__ val, int upper, int unit, T *X)
 {
     const int lane = (int)threadIdx.x;
     T *xw = R->xw;
+    unsigned long long prof[SWP_NSTEPS] = {0, 0, 0, 0, 0}; /* SWP_WAIT .. SWP_NROUNDS */
+    long long c0 = 0;
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SW_RING - 1);
+        if (profile) c0 = clock64();
         while (sw_acquire(&R->tag[slot]) != s)
             ;
+        if (profile) prof[SWP_WAIT] += clock64() - c0, c0 = clock64();
         const int32_t base = s * 32, li = base + lane;
         const bool active = li < n;
         const int32_t i = upper ? n - 1 - li : li;
@@ -243,7 +263,9 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
         }
         unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
         bool solved = !active;
+        if (profile) prof[SWP_RING] += clock64() - c0, c0 = clock64();
         for (;;) {
+            if (profile) prof[SWP_NROUNDS]++;
             if (!solved && !(need & ~done)) {
                 T v[SW_PEND], t[4];
 #pragma unroll
@@ -261,17 +283,23 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
             done = __ballot_sync(0xffffffffu, solved);
             if (done == 0xffffffffu) break;
         }
+        if (profile) prof[SWP_ROUNDS] += clock64() - c0, c0 = clock64();
         if ((s + 1) % SW_PUBLISH == 0 || s + 1 == nsteps) {
             __syncwarp(); /* the steps' X stores, before the release that publishes them */
             if (lane == 0) sw_release(&R->solved, s + 1);
         }
+        if (profile) prof[SWP_TAIL] += clock64() - c0;
+    }
+    if (profile && lane == 0) {
+        for (int k = 0; k < SWP_NSTEPS; k++) atomicAdd(&stepwarp_profile[k], prof[k]);
+        atomicAdd(&stepwarp_profile[SWP_NSTEPS], (unsigned long long)nsteps);
     }
 }
 
 /* Solve S X = B (nrhs columns) from CSR(S).  Contract: one block of 32 *
  * (1 + loaders) threads, loaders in 1 .. 31; dynamic shared memory
  * sizeof(sw_shared<T>); B and X do not overlap. */
-template <typename T>
+template <typename T, bool profile>
 __global__ void __launch_bounds__(SW_THREADS, 1)
     trsv_stepwarp_kernel(int32_t n, const int64_t *__restrict__ ptr, const int32_t *__restrict__ ind,
                          const T *__restrict__ val, int upper, int unit, int loaders, int32_t nrhs,
@@ -286,26 +314,31 @@ __global__ void __launch_bounds__(SW_THREADS, 1)
         if (threadIdx.x == 0) R->solved = 0, R->xw[SW_WIN] = (T)0;
         __syncthreads();
         if (warp == 0)
-            stepwarp_solver<T>(R, n, nsteps, ptr, ind, val, upper, unit, X + (int64_t)r * ldx);
+            stepwarp_solver<T, profile>(R, n, nsteps, ptr, ind, val, upper, unit, X + (int64_t)r * ldx);
         else
-            stepwarp_loader<T>(R, warp - 1, loaders, n, nsteps, ptr, ind, val, upper, unit,
-                               B + (int64_t)r * ldb, X + (int64_t)r * ldx);
+            stepwarp_loader<T, profile>(R, warp - 1, loaders, n, nsteps, ptr, ind, val, upper, unit,
+                                        B + (int64_t)r * ldb, X + (int64_t)r * ldx);
         __syncthreads(); /* the next right-hand side resets the counters */
     }
 }
 
-/* the kernel of a type and its dynamic shared memory, raised to that size
- * on the current device (once; loads the kernel's module too) */
-static cudaError_t stepwarp_kernel_ready(domino_type type, const void **fn, size_t *bytes)
+/* the kernel of a type (and profiling) and its dynamic shared memory,
+ * raised to that size on the current device (once; loads the kernel's
+ * module too) */
+static cudaError_t stepwarp_kernel_ready(domino_type type, int profile, const void **fn, size_t *bytes)
 {
     int dbl = type == DOMINO_FLOAT64;
-    *fn = dbl ? (const void *)trsv_stepwarp_kernel<double> : (const void *)trsv_stepwarp_kernel<float>;
+    *fn = dbl ? (profile ? (const void *)trsv_stepwarp_kernel<double, true>
+                         : (const void *)trsv_stepwarp_kernel<double, false>)
+              : (profile ? (const void *)trsv_stepwarp_kernel<float, true>
+                         : (const void *)trsv_stepwarp_kernel<float, false>);
     *bytes = dbl ? sizeof(sw_shared<double>) : sizeof(sw_shared<float>);
-    static char raised[64][2];
+    static char raised[64][2][2];
     int device = 0;
     cudaError_t e = cudaGetDevice(&device);
     if (e) return e;
-    return domino_block_raise_shared(*fn, *bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL);
+    return domino_block_raise_shared(*fn, *bytes,
+                                     device >= 0 && device < 64 ? &raised[device][dbl][profile != 0] : NULL);
 }
 
 extern "C" cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fits)
@@ -315,7 +348,7 @@ extern "C" cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fi
     *fits = !e && bytes <= limit && n <= INT32_MAX - 64; /* logical rows stay in int32 */
     if (!e && *fits) {
         const void *fn;
-        e = stepwarp_kernel_ready(type, &fn, &bytes);
+        e = stepwarp_kernel_ready(type, 0, &fn, &bytes);
     }
     if (e) *fits = 0;
     return e;
@@ -324,14 +357,33 @@ extern "C" cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fi
 extern "C" cudaError_t domino_launch_trsv_stepwarp(cudaStream_t stream, domino_type type, int32_t n,
                                                    const int64_t *ptr, const int32_t *ind, const void *val,
                                                    int upper, int unit, int loaders, int32_t nrhs,
-                                                   const void *B, int64_t ldb, void *X, int64_t ldx)
+                                                   const void *B, int64_t ldb, void *X, int64_t ldx,
+                                                   int profile)
 {
     if (n == 0) return cudaSuccess;
     if (loaders < 1 || loaders > SW_THREADS / 32 - 1) loaders = SW_THREADS / 32 - 1;
     const void *fn;
     size_t bytes;
-    cudaError_t e = stepwarp_kernel_ready(type, &fn, &bytes);
+    cudaError_t e = stepwarp_kernel_ready(type, profile, &fn, &bytes);
     if (e) return e;
     void *params[] = {&n, &ptr, &ind, &val, &upper, &unit, &loaders, &nrhs, &B, &ldb, &X, &ldx};
     return cudaLaunchKernel(fn, dim3(1), dim3(32 * (1 + loaders)), params, bytes, stream);
+}
+
+extern "C" cudaError_t domino_stepwarp_profile_report(cudaStream_t stream)
+{
+    unsigned long long v[SWP_COUNT];
+    cudaError_t e = cudaStreamSynchronize(stream);
+    if (!e) e = cudaMemcpyFromSymbol(v, stepwarp_profile, sizeof v);
+    if (e) return e;
+    double steps = v[SWP_NSTEPS] ? (double)v[SWP_NSTEPS] : 1.0;
+    fprintf(stderr,
+            "stepwarp profile: %llu steps, %.2f rounds a step; solver cycles a step: waiting %.0f, "
+            "reading %.0f, rounds %.0f (%.0f a round), publishing %.0f; loader warps waiting for a "
+            "slot %.1f%% of their time\n",
+            v[SWP_NSTEPS], v[SWP_NROUNDS] / steps, v[SWP_WAIT] / steps, v[SWP_RING] / steps,
+            v[SWP_ROUNDS] / steps, v[SWP_NROUNDS] ? (double)v[SWP_ROUNDS] / v[SWP_NROUNDS] : 0.0,
+            v[SWP_TAIL] / steps, v[SWP_LALL] ? 100.0 * v[SWP_LWAIT] / v[SWP_LALL] : 0.0);
+    memset(v, 0, sizeof v);
+    return cudaMemcpyToSymbol(stepwarp_profile, v, sizeof v);
 }
