@@ -12,16 +12,10 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "barriers.cuh"
+
 #define ROUNDS 4096
 
-__device__ __forceinline__ int red_or(int v)
-{
-    int r;
-    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbar.red.or.pred q, 1, 256, p;\n\t"
-                 "selp.s32 %0, 1, 0, q;\n\t}" : "=r"(r) : "r"(v) : "memory");
-    return r;
-}
-__device__ __forceinline__ void bar1(void) { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
 __global__ void rounds(int variant, double *g, long long *out)
 {

@@ -21,17 +21,11 @@
 #include <stdio.h>
 #include <stdint.h>
 
+#include "barriers.cuh"
+
 #define HOPS 4096
 #define PENDING (-1.0)
 
-__device__ __forceinline__ int red_or(int v)
-{
-    int r;
-    asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\tbar.red.or.pred q, 1, 256, p;\n\t"
-                 "selp.s32 %0, 1, 0, q;\n\t}" : "=r"(r) : "r"(v) : "memory");
-    return r;
-}
-__device__ __forceinline__ void bar1(void) { asm volatile("bar.sync 1, 256;" ::: "memory"); }
 
 __global__ void hops(int variant, int load, const double *big, size_t big_n, long long *out, double *sink)
 {

@@ -56,6 +56,19 @@ __device__ __forceinline__ int32_t load_acquire_i32(const int32_t *p)
     asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
+/* block-scope acquire load and release store of a counter (generic
+ * address: shared memory in the step-block kernels; a fence would also
+ * wait for the thread's outstanding stores to global memory) */
+__device__ __forceinline__ int32_t load_acquire_cta_i32(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.acquire.cta.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void store_release_cta_i32(int32_t *p, int32_t v)
+{
+    asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
 __device__ __forceinline__ void store_relaxed(double *p, double v)
 {
     asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");

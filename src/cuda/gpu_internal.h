@@ -166,10 +166,13 @@ cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type type, int3
 /* the shared memory one block may have on the current device (its opt-in
  * limit, asked once per device) */
 cudaError_t domino_block_shared_limit(size_t *bytes);
-/* raise kernel fn's dynamic shared memory limit to the device's opt-in
- * limit when `bytes` passes 48 KiB (once: *done set; done may be NULL);
- * cudaErrorInvalidValue when bytes passes the opt-in limit */
-cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *done);
+/* raise kernel fn's dynamic shared memory limit to the current device's
+ * opt-in limit when `bytes` passes 48 KiB, once per device: raised holds
+ * the caller's flag for fn on each of DOMINO_RAISED_DEVICES devices (a
+ * static array; NULL: every time); cudaErrorInvalidValue when bytes
+ * passes the opt-in limit */
+#define DOMINO_RAISED_DEVICES 64
+cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *raised);
 /* *fits = n values of type fit in one block's shared memory on this device */
 cudaError_t domino_trsv_block_fits(domino_type type, int32_t n, int *fits);
 /* lanes per row of the block engine for rows of avg_row_len entries on average */

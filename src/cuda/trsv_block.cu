@@ -330,17 +330,19 @@ static const void *block_levels_kernel(int lanes)
                          : (const void *)trsv_block_levels_kernel<32>;
 }
 
-extern "C" cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *done)
+extern "C" cudaError_t domino_block_raise_shared(const void *fn, size_t bytes, char *raised)
 {
     cudaError_t e = cudaSuccess;
     size_t limit = 0;
     if ((e = domino_block_shared_limit(&limit))) return e;
     if (bytes > limit) return cudaErrorInvalidValue;
-    if (bytes > 48 * 1024 && !(done && *done)) {
-        if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit)))
-            return e;
-        if (done) *done = 1;
-    }
+    if (bytes <= 48 * 1024) return cudaSuccess;
+    int device = -1;
+    if (raised && (e = cudaGetDevice(&device))) return e;
+    char *done = raised && device >= 0 && device < DOMINO_RAISED_DEVICES ? &raised[device] : NULL;
+    if (done && *done) return cudaSuccess;
+    if ((e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)limit))) return e;
+    if (done) *done = 1;
     return cudaSuccess;
 }
 
@@ -354,16 +356,12 @@ extern "C" cudaError_t domino_launch_trsv_block_levels(cudaStream_t stream, int3
                                                        int upper, int lanes, int threads,
                                                        domino_solve_status *st)
 {
-    static char raised[64][5];
-    int device = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e || n == 0) return e;
+    static char raised[5][DOMINO_RAISED_DEVICES];
+    if (n == 0) return cudaSuccess;
     const void *fn = block_levels_kernel(lanes);
     size_t bytes = (size_t)n * sizeof(float);
-    if ((e = domino_block_raise_shared(
-             fn, bytes,
-             device >= 0 && device < 64 ? &raised[device][block_lanes_index(lanes)] : NULL)))
-        return e;
+    cudaError_t e = domino_block_raise_shared(fn, bytes, raised[block_lanes_index(lanes)]);
+    if (e) return e;
     void *args[] = {&n, &ptr, &ind, &upper, &st};
     return cudaLaunchKernel(fn, dim3(1), dim3(threads), args, bytes, stream);
 }
@@ -383,13 +381,10 @@ extern "C" cudaError_t domino_launch_trsv_block(cudaStream_t stream, domino_type
                                             : block_kernel<float>(lanes, shared);
     cudaError_t e = cudaSuccess;
     if (shared) {
-        static char raised[64][2][5];
-        int device = 0;
-        if ((e = cudaGetDevice(&device))) return e;
-        char *done = device >= 0 && device < 64
-                         ? &raised[device][type == DOMINO_FLOAT64][block_lanes_index(lanes)]
-                         : NULL;
-        if ((e = domino_block_raise_shared(fn, bytes, done))) return e;
+        static char raised[2][5][DOMINO_RAISED_DEVICES];
+        if ((e = domino_block_raise_shared(fn, bytes,
+                                           raised[type == DOMINO_FLOAT64][block_lanes_index(lanes)])))
+            return e;
     } else if ((e = domino_launch_fill_pending(stream, type, n, nrhs, X, ldx, st))) {
         return e;
     }

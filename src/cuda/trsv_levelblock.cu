@@ -330,12 +330,9 @@ extern "C" cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino
                          : (shared ? levelblock_kernel_of<float, true>(args.lanes)
                                    : levelblock_kernel_of<float, false>(args.lanes));
     size_t bytes = levelblock_bytes(type, args.n, shared);
-    static char raised[64][2][2][6];
-    int device = 0;
-    cudaError_t e = cudaGetDevice(&device);
+    static char raised[2][2][6][DOMINO_RAISED_DEVICES];
+    cudaError_t e = domino_block_raise_shared(fn, bytes, raised[dbl][shared][lanes_index(args.lanes)]);
     if (e) return e;
-    char *done = device >= 0 && device < 64 ? &raised[device][dbl][shared][lanes_index(args.lanes)] : NULL;
-    if ((e = domino_block_raise_shared(fn, bytes, done))) return e;
     void *params[] = {&args, &nrhs, &B, &ldb, &X, &ldx};
     return cudaLaunchKernel(fn, dim3(1), dim3(LB_THREADS), params, bytes, stream);
 }

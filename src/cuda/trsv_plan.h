@@ -144,6 +144,11 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
                                       struct domino_trsv_plan_s *p, char *block, void *val,
                                       void *diag, const trsv_level_order *o);
 
+/* the events of auto's trials (trsv_walk_trial.c): count made into ev
+ * (NULL where one failed, the error cleared; -1 then, else 0), and
+ * destroyed (the NULL ones skipped) */
+int domino_trial_events_make(cudaEvent_t *ev, int count);
+void domino_trial_events_free(cudaEvent_t *ev, int count);
 /* auto's walk trial (trsv_walk_trial.c): before a solve's launch (sets
  * p->tune.any_order), after it, and the plan's events freed */
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);

@@ -50,17 +50,10 @@ domino_engine domino_step_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t
     int t = p->step_trial;
     p->step_timing = -1;
     if (t < 0) return p->engine;
-    if (t == 0 && !p->step_ev[0][0]) { /* made once (a first solve may fail and come again) */
-        for (int k = 0; k < 2; k++)
-            for (int b = 0; b < 2; b++)
-                if (cudaEventCreate(&p->step_ev[k][b]) != cudaSuccess) {
-                    p->step_ev[k][b] = NULL;
-                    p->step_trial = -1;
-                }
-        if (p->step_trial < 0) {
-            (void)cudaGetLastError();
-            return p->engine;
-        }
+    if (t == 0 && !p->step_ev[0][0] && /* made once (a first solve may fail and come again) */
+        domino_trial_events_make(&p->step_ev[0][0], 4)) {
+        p->step_trial = -1;
+        return p->engine;
     }
     int k = -1; /* the event pair this solve records, if any */
     domino_engine run = p->engine;
@@ -111,7 +104,5 @@ void domino_step_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream)
 
 void domino_step_trial_free(struct domino_trsv_plan_s *p)
 {
-    for (int k = 0; k < 2; k++)
-        for (int b = 0; b < 2; b++)
-            if (p->step_ev[k][b]) cudaEventDestroy(p->step_ev[k][b]);
+    domino_trial_events_free(&p->step_ev[0][0], 4);
 }

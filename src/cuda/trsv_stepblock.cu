@@ -45,12 +45,12 @@
  * wait inside a round, so there is no dependency wait to bound. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
+#include "trsv_step_loader.cuh"
 
 #define SB_STEP 256  /* rows of a step: the solving threads */
 #define SB_RING 4    /* steps the ring holds (a power of two) */
 #define SB_PEND 8    /* pending columns a row carries to the solver */
 #define SB_WIN 4096  /* solved values the window holds (a power of two; see "Window") */
-#define SB_BATCH 8   /* entries a loader thread reads at a time */
 #define SB_MAX_GROUPS 3 /* loader groups at most: SB_STEP * (1 + 3) = 1024 threads */
 
 /* the shared state: the ring of loaded steps, the window of x, counters */
@@ -66,19 +66,6 @@ template <typename T> struct sb_shared {
     int32_t solved;                       /* steps solved (their values in the window) */
     int32_t stored;                       /* steps whose values are in X too (solved - 1) */
 };
-
-/* the counters: acquire loads and release stores at block scope (a fence
- * would also wait for the thread's outstanding stores to X) */
-__device__ __forceinline__ int32_t sb_acquire(const int32_t *p)
-{
-    int32_t v;
-    asm volatile("ld.acquire.cta.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void sb_release(int32_t *p, int32_t v)
-{
-    asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
 
 /* barrier of the SB_STEP solvers (named barrier 1) that returns whether
  * any of them passed a nonzero `pending` */
@@ -101,67 +88,11 @@ __device__ __forceinline__ void group_barrier(int g)
     asm volatile("bar.sync %0, %1;" ::"r"(2 + g), "n"(SB_STEP) : "memory");
 }
 
-__device__ __forceinline__ double sb_load_x(const volatile double *p) { return *p; }
-__device__ __forceinline__ float sb_load_x(const volatile float *p) { return *p; }
-
-/* one batch of a loader row: entries k .. k + SB_BATCH - 1 below k1
- * (c = -1 past the end) */
-template <typename T>
-__device__ __forceinline__ void sb_load_batch(int64_t k, int64_t k1, const int32_t *__restrict__ ind,
-                                              const T *__restrict__ val, int32_t *c, T *a)
-{
-#pragma unroll
-    for (int u = 0; u < SB_BATCH; u++) {
-        c[u] = k + u < k1 ? __ldg(&ind[k + u]) : -1;
-        a[u] = k + u < k1 ? __ldg(&val[k + u]) : (T)0;
-    }
-}
-
-/* X at the batch's columns below F (0 elsewhere): what the loader may sum */
-template <typename T>
-__device__ __forceinline__ void sb_gather(int32_t n, int32_t F, int upper, const int32_t *c, const T *X,
-                                          T *xv)
-{
-#pragma unroll
-    for (int u = 0; u < SB_BATCH; u++) {
-        int32_t lc = upper ? n - 1 - c[u] : c[u];
-        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
-    }
-}
-
-/* a gathered batch into the row: entries with columns below F into
- * *part, the diagonal into *d, the others to the ring (slot, row t); *top
- * is the index of the pending entry of the largest logical column */
-template <typename T>
-__device__ __forceinline__ void sb_take_batch(sb_shared<T> *R, int slot, int t, int32_t n, int32_t li,
-                                              int32_t F, int upper, const int32_t *c, const T *a,
-                                              const T *xv, T *part, T *d, int *np, int *top,
-                                              int32_t *top_lc)
-{
-#pragma unroll
-    for (int u = 0; u < SB_BATCH; u++) {
-        if (c[u] < 0) continue;
-        int32_t lc = upper ? n - 1 - c[u] : c[u];
-        if (lc == li) {
-            *d += a[u];
-        } else if (lc < F) {
-            *part -= a[u] * xv[u];
-        } else if (lc < li) {
-            if (*np < SB_PEND) {
-                R->pslot[slot][*np][t] = lc & (SB_WIN - 1);
-                R->pval[slot][*np][t] = a[u];
-                if (lc > *top_lc) *top = *np, *top_lc = lc;
-            }
-            (*np)++;
-        } /* else the other triangle: skipped */
-    }
-}
-
 /* A loader group: loads the steps g, g + groups, ... of one right-hand
  * side into the ring.  Contract: thread t (0 .. SB_STEP-1) of the group
  * reads row t of each step; the step's slot is free once step s - SB_RING
  * is solved; X holds every row of the steps below `stored`.  A row's
- * offsets, first SB_BATCH entries and their solved x are read before the
+ * offsets, first STEP_BATCH entries and their solved x are read before the
  * wait for the slot, with F = stored * SB_STEP as it was then. */
 template <typename T>
 __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, int32_t nsteps,
@@ -181,23 +112,25 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
             k1 = __ldg(&ptr[i + 1]);
             part = __ldg(&b[i]);
         }
-        int32_t c[SB_BATCH];
-        T a[SB_BATCH], xv[SB_BATCH];
-        sb_load_batch<T>(k0, k1, ind, val, c, a);
-        const int32_t F = sb_acquire(&R->stored) * SB_STEP;
-        sb_gather<T>(n, F, upper, c, X, xv);
+        int32_t c[STEP_BATCH];
+        T a[STEP_BATCH], xv[STEP_BATCH];
+        step_load_batch<T>(k0, k1, ind, val, c, a);
+        const int32_t F = load_acquire_cta_i32(&R->stored) * SB_STEP;
+        step_gather<T>(n, F, upper, c, X, xv);
         if (t == 0)
-            while (sb_acquire(&R->solved) < s - SB_RING + 1) __nanosleep(32);
+            while (load_acquire_cta_i32(&R->solved) < s - SB_RING + 1) __nanosleep(32);
         group_barrier(g); /* the slot is free */
         if (li < n) {
             T d = (T)0;
             int np = 0, top = 0;
             int32_t top_lc = -1;
-            sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
-            for (int64_t k = k0 + SB_BATCH; k < k1; k += SB_BATCH) {
-                sb_load_batch<T>(k, k1, ind, val, c, a);
-                sb_gather<T>(n, F, upper, c, X, xv);
-                sb_take_batch<T>(R, slot, t, n, li, F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
+            step_take_batch<T>(&R->pslot[slot][0][t], &R->pval[slot][0][t], SB_STEP, SB_PEND, SB_WIN - 1, n, li,
+                                   F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
+            for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
+                step_load_batch<T>(k, k1, ind, val, c, a);
+                step_gather<T>(n, F, upper, c, X, xv);
+                step_take_batch<T>(&R->pslot[slot][0][t], &R->pval[slot][0][t], SB_STEP, SB_PEND, SB_WIN - 1, n, li,
+                                   F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
             }
             if (np <= SB_PEND && top > 0) { /* the latest column first: the solver polls it alone */
                 int32_t ps = R->pslot[slot][0][t];
@@ -214,7 +147,7 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
             make_pending(&R->xw[li & (SB_WIN - 1)]);
         }
         group_barrier(g);
-        if (t == 0) sb_release(&R->tag[slot], s);
+        if (t == 0) store_release_cta_i32(&R->tag[slot], s);
     }
 }
 
@@ -231,7 +164,7 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
     volatile T *xw = R->xw;
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SB_RING - 1);
-        while (sb_acquire(&R->tag[slot]) != s)
+        while (load_acquire_cta_i32(&R->tag[slot]) != s)
             ;
         const int32_t li = s * SB_STEP + t;
         const bool active = li < n;
@@ -267,7 +200,7 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
                      * value: a round of a waiting row costs one load */
                     bool go = true;
                     if (left & 1u) {
-                        T v0 = sb_load_x(&xw[pc[0]]);
+                        T v0 = xw[pc[0]];
                         go = !is_pending(v0);
                         if (go) {
                             sum -= pa[0] * v0;
@@ -279,7 +212,7 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
                         T v[SB_PEND];
 #pragma unroll
                         for (int p = 1; p < SB_PEND; p++) /* independent loads */
-                            v[p] = now & (1u << p) ? sb_load_x(&xw[pc[p]]) : (T)0;
+                            v[p] = now & (1u << p) ? xw[pc[p]] : (T)0;
 #pragma unroll
                         for (int p = 1; p < SB_PEND; p++) {
                             if ((now & (1u << p)) && !is_pending(v[p])) {
@@ -293,7 +226,7 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
                         int32_t c = __ldg(&ind[k]);
                         int32_t lc = upper ? n - 1 - c : c;
                         if (lc < F || lc >= li) continue; /* in part, the diagonal, the other triangle */
-                        T v = sb_load_x(&xw[lc & (SB_WIN - 1)]);
+                        T v = xw[lc & (SB_WIN - 1)];
                         if (is_pending(v)) break;
                         sum -= __ldg(&val[k]) * v;
                     }
@@ -308,8 +241,8 @@ __device__ void stepblock_solver(sb_shared<T> *R, int32_t n, int32_t nsteps,
         /* the last round's barrier ordered the window's values and, before
          * them, the X stores of the steps before */
         if (t == 0) {
-            sb_release(&R->stored, s);
-            sb_release(&R->solved, s + 1);
+            store_release_cta_i32(&R->stored, s);
+            store_release_cta_i32(&R->solved, s + 1);
         }
         if (active) X[i] = xi;
     }
@@ -348,11 +281,8 @@ static cudaError_t stepblock_kernel_ready(domino_type type, const void **fn, siz
     int dbl = type == DOMINO_FLOAT64;
     *fn = dbl ? (const void *)trsv_stepblock_kernel<double> : (const void *)trsv_stepblock_kernel<float>;
     *bytes = dbl ? sizeof(sb_shared<double>) : sizeof(sb_shared<float>);
-    static char raised[64][2];
-    int device = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e) return e;
-    return domino_block_raise_shared(*fn, *bytes, device >= 0 && device < 64 ? &raised[device][dbl] : NULL);
+    static char raised[2][DOMINO_RAISED_DEVICES];
+    return domino_block_raise_shared(*fn, *bytes, raised[dbl]);
 }
 
 extern "C" cudaError_t domino_stepblock_fits(domino_type type, int32_t n, int *fits)

@@ -36,12 +36,12 @@
  * wait to bound. */
 #include "gpu_internal.h"
 #include "device_util.cuh"
+#include "trsv_step_loader.cuh"
 
 #define SW_THREADS 1024 /* the block at most: the solving warp and 31 loader warps */
 #define SW_RING 32      /* steps the ring holds (a power of two) */
 #define SW_PEND 8       /* columns a row carries to the solver */
 #define SW_WIN 4096     /* solved values the window holds (a power of two; see "Window") */
-#define SW_BATCH 8      /* entries a loader lane reads at a time */
 #define SW_PUBLISH 4    /* the solver publishes its progress every this many steps */
 static_assert(SW_PEND == 8, "the solving round sums 8 products as a tree");
 
@@ -66,69 +66,6 @@ template <typename T> struct sw_shared {
 enum { SWP_WAIT, SWP_RING, SWP_ROUNDS, SWP_TAIL, SWP_NROUNDS, SWP_NSTEPS, SWP_LWAIT, SWP_LALL, SWP_COUNT };
 __device__ unsigned long long stepwarp_profile[SWP_COUNT];
 
-static __device__ __forceinline__ int32_t sw_acquire(const int32_t *p)
-{
-    int32_t v;
-    asm volatile("ld.acquire.cta.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-static __device__ __forceinline__ void sw_release(int32_t *p, int32_t v)
-{
-    asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-/* X at a batch's columns whose logical column is below F (0 elsewhere) */
-template <typename T>
-static __device__ __forceinline__ void sw_gather(int32_t n, int32_t F, int upper, const int32_t *c,
-                                                 const T *X, T *xv)
-{
-#pragma unroll
-    for (int u = 0; u < SW_BATCH; u++) {
-        int32_t lc = upper ? n - 1 - c[u] : c[u];
-        xv[u] = c[u] >= 0 && lc < F ? X[c[u]] : (T)0;
-    }
-}
-
-/* one batch of a loader row: entries k .. k + SW_BATCH - 1 below k1 (c = -1
- * past the end), and X at those whose logical column is below F */
-template <typename T>
-static __device__ __forceinline__ void sw_load_batch(int64_t k, int64_t k1, const int32_t *__restrict__ ind,
-                                                     const T *__restrict__ val, int32_t n, int32_t F,
-                                                     int upper, const T *X, int32_t *c, T *a, T *xv)
-{
-#pragma unroll
-    for (int u = 0; u < SW_BATCH; u++) {
-        c[u] = k + u < k1 ? __ldg(&ind[k + u]) : -1;
-        a[u] = k + u < k1 ? __ldg(&val[k + u]) : (T)0;
-    }
-    sw_gather<T>(n, F, upper, c, X, xv);
-}
-
-/* a loaded batch into the row: entries with columns below F into *part,
- * the diagonal into *d, the others to the ring (slot, lane) */
-template <typename T>
-static __device__ __forceinline__ void sw_take_batch(sw_shared<T> *R, int slot, int lane, int32_t n,
-                                                     int32_t li, int32_t F, int upper, const int32_t *c,
-                                                     const T *a, const T *xv, T *part, T *d, int *np)
-{
-#pragma unroll
-    for (int u = 0; u < SW_BATCH; u++) {
-        if (c[u] < 0) continue;
-        int32_t lc = upper ? n - 1 - c[u] : c[u];
-        if (lc == li) {
-            *d += a[u];
-        } else if (lc < F) {
-            *part -= a[u] * xv[u];
-        } else if (lc < li) {
-            if (*np < SW_PEND) {
-                R->pcol[slot][*np][lane] = lc;
-                R->pval[slot][*np][lane] = a[u];
-            }
-            (*np)++;
-        } /* else the other triangle: skipped */
-    }
-}
-
 /* A loader warp: the steps w, w + loaders, ... into the ring.  Contract:
  * lane l reads row l of each step; a step's slot is free once step s -
  * SW_RING is solved; X holds the rows of the steps below `solved`. */
@@ -152,25 +89,28 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
             k1 = __ldg(&ptr[i + 1]);
             part = __ldg(&b[i]);
         }
-        int32_t c[SW_BATCH];
-        T a[SW_BATCH], xv[SW_BATCH];
-        sw_load_batch<T>(k0, k1, ind, val, n, -1, upper, X, c, a, xv); /* entries only */
+        int32_t c[STEP_BATCH];
+        T a[STEP_BATCH], xv[STEP_BATCH];
+        step_load_batch<T>(k0, k1, ind, val, c, a);
         if (lane == 0) {
             const long long w0 = profile ? clock64() : 0;
-            while (sw_acquire(&R->solved) < s - SW_RING + 1) __nanosleep(100);
+            while (load_acquire_cta_i32(&R->solved) < s - SW_RING + 1) __nanosleep(100);
             if (profile) waited += clock64() - w0;
         }
         __syncwarp(); /* the slot is free */
         /* F after the wait: fewer columns left to the solver */
-        const int32_t F = sw_acquire(&R->solved) * 32;
-        sw_gather<T>(n, F, upper, c, X, xv);
+        const int32_t F = load_acquire_cta_i32(&R->solved) * 32;
+        step_gather<T>(n, F, upper, c, X, xv);
         if (li < n) {
             T d = (T)0;
             int np = 0;
-            sw_take_batch<T>(R, slot, lane, n, li, F, upper, c, a, xv, &part, &d, &np);
-            for (int64_t k = k0 + SW_BATCH; k < k1; k += SW_BATCH) {
-                sw_load_batch<T>(k, k1, ind, val, n, F, upper, X, c, a, xv);
-                sw_take_batch<T>(R, slot, lane, n, li, F, upper, c, a, xv, &part, &d, &np);
+            step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li, F,
+                               upper, c, a, xv, &part, &d, &np, NULL, NULL);
+            for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
+                step_load_batch<T>(k, k1, ind, val, c, a);
+                step_gather<T>(n, F, upper, c, X, xv);
+                step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li,
+                                   F, upper, c, a, xv, &part, &d, &np, NULL, NULL);
             }
             R->part[slot][lane] = part;
             R->dinv[slot][lane] = unit ? (T)1 : (T)1 / d;
@@ -178,7 +118,7 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
             R->first[slot][lane] = F;
         }
         __syncwarp();
-        if (lane == 0) sw_release(&R->tag[slot], s);
+        if (lane == 0) store_release_cta_i32(&R->tag[slot], s);
     }
     if (profile && lane == 0) {
         atomicAdd(&stepwarp_profile[SWP_LWAIT], waited);
@@ -188,7 +128,6 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
 
 /* an overflowing row (lane) of the step at base: its columns inside the
  * step (need), or, when solved, its sum over the entries at or above F */
-template <typename T>
 static __device__ unsigned sw_overflow_need(int32_t n, int32_t li, int32_t base, int32_t F, int upper,
                                             int64_t k0, int64_t k1, const int32_t *__restrict__ ind)
 {
@@ -225,7 +164,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SW_RING - 1);
         if (profile) c0 = clock64();
-        while (sw_acquire(&R->tag[slot]) != s)
+        while (load_acquire_cta_i32(&R->tag[slot]) != s)
             ;
         if (profile) prof[SWP_WAIT] += clock64() - c0, c0 = clock64();
         const int32_t base = s * 32, li = base + lane;
@@ -259,7 +198,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
             k0 = __ldg(&ptr[i]);
             k1 = __ldg(&ptr[i + 1]);
             F = R->first[slot][lane];
-            need = sw_overflow_need<T>(n, li, base, F, upper, k0, k1, ind);
+            need = sw_overflow_need(n, li, base, F, upper, k0, k1, ind);
         }
         unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
         bool solved = !active;
@@ -286,7 +225,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
         if (profile) prof[SWP_ROUNDS] += clock64() - c0, c0 = clock64();
         if ((s + 1) % SW_PUBLISH == 0 || s + 1 == nsteps) {
             __syncwarp(); /* the steps' X stores, before the release that publishes them */
-            if (lane == 0) sw_release(&R->solved, s + 1);
+            if (lane == 0) store_release_cta_i32(&R->solved, s + 1);
         }
         if (profile) prof[SWP_TAIL] += clock64() - c0;
     }
@@ -333,12 +272,8 @@ static cudaError_t stepwarp_kernel_ready(domino_type type, int profile, const vo
               : (profile ? (const void *)trsv_stepwarp_kernel<float, true>
                          : (const void *)trsv_stepwarp_kernel<float, false>);
     *bytes = dbl ? sizeof(sw_shared<double>) : sizeof(sw_shared<float>);
-    static char raised[64][2][2];
-    int device = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (e) return e;
-    return domino_block_raise_shared(*fn, *bytes,
-                                     device >= 0 && device < 64 ? &raised[device][dbl][profile != 0] : NULL);
+    static char raised[2][2][DOMINO_RAISED_DEVICES];
+    return domino_block_raise_shared(*fn, *bytes, raised[dbl][profile != 0]);
 }
 
 extern "C" cudaError_t domino_stepwarp_fits(domino_type type, int32_t n, int *fits)

@@ -16,23 +16,34 @@
 #define TRIAL_SOLVES 4
 #define TRIAL_MARGIN 0.98f /* arrival order must take at most this share of stored order's time */
 
+int domino_trial_events_make(cudaEvent_t *ev, int count)
+{
+    int failed = 0;
+    for (int k = 0; k < count; k++)
+        if (cudaEventCreate(&ev[k]) != cudaSuccess) {
+            ev[k] = NULL;
+            failed = 1;
+        }
+    if (failed) (void)cudaGetLastError(); /* not sticky: clear it */
+    return failed ? -1 : 0;
+}
+
+void domino_trial_events_free(cudaEvent_t *ev, int count)
+{
+    for (int k = 0; k < count; k++)
+        if (ev[k]) cudaEventDestroy(ev[k]);
+}
+
 /* set p->tune.any_order for the solve about to launch, and record the
  * start of a trial solve; call before the launch */
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream)
 {
     int t = p->walk_trial;
     if (t < 0) return;
-    if (t == 0 && !p->trial_ev[0][0]) { /* made once (a first solve may fail and come again) */
-        for (int k = 0; k < TRIAL_SOLVES; k++)
-            for (int b = 0; b < 2; b++)
-                if (cudaEventCreate(&p->trial_ev[k][b]) != cudaSuccess) {
-                    p->trial_ev[k][b] = NULL;
-                    p->walk_trial = -1;
-                }
-        if (p->walk_trial < 0) {
-            (void)cudaGetLastError(); /* not sticky: clear it */
-            return;
-        }
+    if (t == 0 && !p->trial_ev[0][0] && /* made once (a first solve may fail and come again) */
+        domino_trial_events_make(&p->trial_ev[0][0], 2 * TRIAL_SOLVES)) {
+        p->walk_trial = -1;
+        return;
     }
     if (t < TRIAL_SOLVES) {
         p->tune.any_order = t & 1;
@@ -79,7 +90,5 @@ void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream)
 /* the trial's events */
 void domino_walk_trial_free(struct domino_trsv_plan_s *p)
 {
-    for (int k = 0; k < TRIAL_SOLVES; k++)
-        for (int b = 0; b < 2; b++)
-            if (p->trial_ev[k][b]) cudaEventDestroy(p->trial_ev[k][b]);
+    domino_trial_events_free(&p->trial_ev[0][0], 2 * TRIAL_SOLVES);
 }
