@@ -7,6 +7,8 @@
 # breakdown) and <i>-sass.csv (stall samples and executions per SASS
 # instruction); the report itself stays in /tmp (the device tool brings
 # back only a few files a call).
+# TAG prefixes the files, so that several calls (other KERNEL / ENGINE)
+# share one $OUT; bench/ncu_sass_top.py summarizes a sass CSV.
 #   PROFILE="nnc1374.mtx dag:1000000:8:100000" bash bench/ncu-profile.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,12 +18,12 @@ i=0
 for p in ${PROFILE:?}; do
   i=$((i+1))
   [ -f "$MATS/$p" ] && p="$MATS/$p"
-  echo "$i: $p" | tee -a "$OUT/profiles.txt"
+  echo "${TAG:-}$i: $p (kernel ${KERNEL:-trsv_pull_kernel}, engine ${ENGINE:-thread})" | tee -a "$OUT/profiles.txt"
   timeout ${PER_S:-120} ncu --set full --import-source yes -k "regex:${KERNEL:-trsv_pull_kernel}" \
     --launch-skip 2 --launch-count 1 -f -o "/tmp/prof-$i" $B/domino bench --problem "$p" \
     --engines ${ENGINE:-thread} --repeat 4 > "/tmp/prof-$i.txt" 2>&1
   tail -3 "/tmp/prof-$i.txt"
-  ncu -i "/tmp/prof-$i.ncu-rep" --page details --csv > "$OUT/$i-details.csv" 2>&1
-  ncu -i "/tmp/prof-$i.ncu-rep" --page source --csv --print-source sass > "$OUT/$i-sass.csv" 2>&1
-  head -c 300 "$OUT/$i-sass.csv"; echo
+  ncu -i "/tmp/prof-$i.ncu-rep" --page details --csv > "$OUT/${TAG:-}$i-details.csv" 2>&1
+  ncu -i "/tmp/prof-$i.ncu-rep" --page source --csv --print-source sass > "$OUT/${TAG:-}$i-sass.csv" 2>&1
+  python3 bench/ncu_sass_top.py "$OUT/${TAG:-}$i-sass.csv" ${TOP:-40} | tee "$OUT/${TAG:-}$i-top.txt"
 done
