@@ -69,6 +69,18 @@ __device__ __forceinline__ void store_release_cta_i32(int32_t *p, int32_t v)
 {
     asm volatile("st.release.cta.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+/* the same acquire on a word known to be in shared memory: an LDS, where
+ * the generic form is a slower generic load (the one-warp step solver
+ * polls its ring tags with it) */
+__device__ __forceinline__ int32_t load_acquire_cta_shared_i32(const int32_t *p)
+{
+    int32_t v;
+    asm volatile("ld.acquire.cta.shared.s32 %0, [%1];"
+                 : "=r"(v)
+                 : "r"((unsigned)__cvta_generic_to_shared(p))
+                 : "memory");
+    return v;
+}
 __device__ __forceinline__ void store_relaxed(double *p, double v)
 {
     asm volatile("st.relaxed.gpu.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");

@@ -1,15 +1,15 @@
 /* trsv_stepwarp.cu: the step-block engine's one-warp variant (opt-in:
- * DOMINO_STEPBLOCK_WARP=1; experimental, not yet run on a GPU).
+ * DOMINO_STEPBLOCK_WARP=1; experimental).
  *
  * Solves S x = b from CSR(S) (entries outside S's triangle skipped) in one
  * thread block, rows in logical order (upper triangles backwards) in steps
  * of 32.  Warp 0 solves the steps in turn, lane l row l of the step; a
- * step runs in rounds: a lane whose columns inside the step are all solved
- * (a mask test against the last ballot) reads all its columns from a
- * window of the last SW_WIN values in shared memory, solves and writes its
- * value there; __syncwarp and a ballot end the round.  Columns of earlier
- * steps are solved by then (the same warp solved them).  The smallest
- * unsolved row always has its columns solved, so a step ends.
+ * step runs in rounds: every lane reads its columns from a window of the
+ * last SW_WIN values in shared memory and computes its x; a lane whose
+ * columns inside the step are all solved (a mask test against the last
+ * ballot) writes its x there; __syncwarp and a ballot end the round.
+ * Columns of earlier steps are solved by then (the same warp solved them).
+ * The smallest unsolved row always has its columns solved, so a step ends.
  *
  * Why a variant: the default (trsv_stepblock.cu: 256 solvers, rounds ended
  * by bar.red) pays ~200-300 ns a round on an H200.  A first one-warp
@@ -17,8 +17,14 @@
  * ~560 cycles a round: its PTX tested and loaded each of 8 pending columns
  * behind its own branch.  Here the solving round is branch-free: 8 loads
  * issued together (unused entries read a slot that holds 0 with a 0
- * coefficient), 8 products, one multiply.  bench/micro/warp_round.cu
- * measures what a warp round can cost.
+ * coefficient), a tree of 4 multiply-adds deep (the loader scaled the
+ * row by 1 / its diagonal), a predicated store; only a step with a row of
+ * more than SW_PEND pending entries runs the slower round with branches.
+ * A first version of the round (every lane behind a branch, the divide
+ * folded in after the sum) took 464 cycles on an H200 (DOMINO_STEPBLOCK_PROFILE,
+ * bench/results/h200-stepwarp); Nsight Compute's samples spread over its
+ * dependent chain, the reconvergence after the branch the largest.
+ * bench/micro/warp_round.cu measures what a warp round can cost.
  *
  * The other warps load (as in trsv_stepblock.cu): loader warp w takes the
  * steps w, w + loaders, ..., up to SW_RING steps ahead; a loader lane sums
@@ -112,8 +118,13 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
                 step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li,
                                    F, upper, c, a, xv, &part, &d, &np, NULL, NULL);
             }
+            const T di = unit ? (T)1 : (T)1 / d;
+            if (np <= SW_PEND && !unit) { /* scaled by 1 / diagonal: the solver's round is x = part - sum pval * x_j */
+                for (int p = 0; p < np; p++) R->pval[slot][p][lane] *= di;
+                part *= di;
+            }
             R->part[slot][lane] = part;
-            R->dinv[slot][lane] = unit ? (T)1 : (T)1 / d;
+            R->dinv[slot][lane] = di;
             R->npend[slot][lane] = np;
             R->first[slot][lane] = F;
         }
@@ -164,7 +175,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SW_RING - 1);
         if (profile) c0 = clock64();
-        while (load_acquire_cta_i32(&R->tag[slot]) != s)
+        while (load_acquire_cta_shared_i32(&R->tag[slot]) != s)
             ;
         if (profile) prof[SWP_WAIT] += clock64() - c0, c0 = clock64();
         const int32_t base = s * 32, li = base + lane;
@@ -201,26 +212,62 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
             need = sw_overflow_need(n, li, base, F, upper, k0, k1, ind);
         }
         unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
+        const bool any_overflow = __ballot_sync(0xffffffffu, overflow) != 0u; /* the same in every lane */
         bool solved = !active;
         if (profile) prof[SWP_RING] += clock64() - c0, c0 = clock64();
-        for (;;) {
-            if (profile) prof[SWP_NROUNDS]++;
-            if (!solved && !(need & ~done)) {
-                T v[SW_PEND], t[4];
+        if (!any_overflow) {
+            /* the fast round, no branch: every lane computes its x from the
+             * window (entries scaled by the loader: x = part - sum pa * x_j),
+             * those whose columns are all solved store it; values read for a
+             * lane not yet ready are thrown away */
+            const int32_t wslot = li & (SW_WIN - 1);
+            T xi = (T)0;
+            for (;;) {
+                if (profile) prof[SWP_NROUNDS]++;
+                const bool go = !solved && !(need & ~done);
+                T v[SW_PEND];
 #pragma unroll
                 for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
-#pragma unroll
-                for (int p = 0; p < 4; p++) t[p] = pa[p] * v[p] + pa[p + 4] * v[p + 4]; /* a tree */
-                sum -= (t[0] + t[1]) + (t[2] + t[3]);
-                if (overflow) sum -= sw_overflow_sum<T>(xw, n, li, F, upper, k0, k1, ind, val);
-                const T xi = sum * dinv; /* dinv is 1 when unit; no sentinel here */
-                xw[li & (SW_WIN - 1)] = xi;
-                X[i] = xi;
-                solved = true;
+                T u0 = fma(-pa[0], v[0], sum), u1 = -pa[1] * v[1], u2 = -pa[2] * v[2], u3 = -pa[3] * v[3];
+                u0 = fma(-pa[4], v[4], u0);
+                u1 = fma(-pa[5], v[5], u1);
+                u2 = fma(-pa[6], v[6], u2);
+                u3 = fma(-pa[7], v[7], u3);
+                const T xt = (u0 + u1) + (u2 + u3);
+                if (go) xw[wslot] = xt;
+                xi = go ? xt : xi;
+                solved = solved || go;
+                __syncwarp(); /* the values written this round, before the ballot that announces them */
+                done = __ballot_sync(0xffffffffu, solved);
+                if (done == 0xffffffffu) break;
             }
-            __syncwarp(); /* the values written this round, before the ballot that announces them */
-            done = __ballot_sync(0xffffffffu, solved);
-            if (done == 0xffffffffu) break;
+            if (active) X[i] = xi;
+        } else {
+            /* a step with an overflowing row: x = (part - sum) * dinv, each
+             * lane in its round, the overflowing ones walking their entries */
+            for (;;) {
+                if (profile) prof[SWP_NROUNDS]++;
+                if (!solved && !(need & ~done)) {
+                    T v[SW_PEND], t[4];
+#pragma unroll
+                    for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
+#pragma unroll
+                    for (int p = 0; p < 4; p++) t[p] = pa[p] * v[p] + pa[p + 4] * v[p + 4]; /* a tree */
+                    T xi;
+                    if (overflow) {
+                        sum -= sw_overflow_sum<T>(xw, n, li, F, upper, k0, k1, ind, val);
+                        xi = sum * dinv;
+                    } else {
+                        xi = sum - ((t[0] + t[1]) + (t[2] + t[3])); /* scaled by the loader */
+                    }
+                    xw[li & (SW_WIN - 1)] = xi;
+                    X[i] = xi;
+                    solved = true;
+                }
+                __syncwarp(); /* the values written this round, before the ballot that announces them */
+                done = __ballot_sync(0xffffffffu, solved);
+                if (done == 0xffffffffu) break;
+            }
         }
         if (profile) prof[SWP_ROUNDS] += clock64() - c0, c0 = clock64();
         if ((s + 1) % SW_PUBLISH == 0 || s + 1 == nsteps) {
