@@ -56,10 +56,14 @@ static_assert(SW_PEND == 8, "the solving round sums 8 products as a tree");
 template <typename T> struct sw_shared {
     T part[SW_RING][32];                /* b_i minus the entries summed by the loader */
     T dinv[SW_RING][32];                /* 1 / the diagonal (1 when unit) */
-    T pval[SW_RING][SW_PEND][32];       /* value of each pending entry */
-    int32_t pcol[SW_RING][SW_PEND][32]; /* its logical column */
-    int32_t npend[SW_RING][32];         /* pending entries (> SW_PEND: the row overflows) */
+    T pval[SW_RING][SW_PEND][32];       /* each pending entry's value / the diagonal (0: unused) */
+    int32_t pcol[SW_RING][SW_PEND][32]; /* its logical column while loading; then its window
+                                           slot (SW_WIN: unused) */
+    uint32_t need[SW_RING][32];         /* the lanes of the step whose x the row reads */
+    int32_t npend[SW_RING][32];         /* pending entries (> SW_PEND: the row overflows, reads
+                                           no entry from the ring and needs from memory) */
     int32_t first[SW_RING][32];         /* the row's F: logical columns below it are in part */
+    int32_t over[SW_RING];              /* 1 when a row of the step overflows */
     int32_t tag[SW_RING];               /* the step a slot holds, once loaded (-1: none) */
     T xw[SW_WIN + 1];                   /* x of logical row r at r & (SW_WIN - 1); xw[SW_WIN] = 0 */
     int32_t solved;                     /* steps solved, their values in X (published now and then) */
@@ -107,9 +111,10 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
         /* F after the wait: fewer columns left to the solver */
         const int32_t F = load_acquire_cta_i32(&R->solved) * 32;
         step_gather<T>(n, F, upper, c, X, xv);
+        T d = (T)1;
+        int np = 0;
         if (li < n) {
-            T d = (T)0;
-            int np = 0;
+            d = (T)0;
             step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li, F,
                                upper, c, a, xv, &part, &d, &np, NULL, NULL);
             for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
@@ -118,16 +123,30 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
                 step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li,
                                    F, upper, c, a, xv, &part, &d, &np, NULL, NULL);
             }
-            const T di = unit ? (T)1 : (T)1 / d;
-            if (np <= SW_PEND && !unit) { /* scaled by 1 / diagonal: the solver's round is x = part - sum pval * x_j */
-                for (int p = 0; p < np; p++) R->pval[slot][p][lane] *= di;
-                part *= di;
-            }
-            R->part[slot][lane] = part;
-            R->dinv[slot][lane] = di;
-            R->npend[slot][lane] = np;
-            R->first[slot][lane] = F;
         }
+        /* the entries into the solver's form (no work left to it but its
+         * round): window slots, values scaled by 1 / the diagonal (the round
+         * is x = part - sum pval * x_j), unused ones (lanes past n too) read
+         * the 0 slot with a 0 value, the lanes of the step the row needs */
+        const T di = unit ? (T)1 : (T)1 / d;
+        const bool overflow = np > SW_PEND;
+        unsigned need = 0;
+#pragma unroll
+        for (int p = 0; p < SW_PEND; p++) {
+            const bool on = p < np && !overflow;
+            const int32_t lc = on ? R->pcol[slot][p][lane] : 0; /* unwritten past np */
+            const T av = on ? R->pval[slot][p][lane] : (T)0;
+            need |= on && lc >= s * 32 ? 1u << (lc - s * 32) : 0u; /* lc < li: a lane below this one */
+            R->pcol[slot][p][lane] = on ? lc & (SW_WIN - 1) : SW_WIN;
+            R->pval[slot][p][lane] = av * di;
+        }
+        R->part[slot][lane] = overflow ? part : part * di;
+        R->dinv[slot][lane] = di;
+        R->need[slot][lane] = need;
+        R->npend[slot][lane] = np;
+        R->first[slot][lane] = F;
+        const unsigned overflows = __ballot_sync(0xffffffffu, overflow);
+        if (lane == 0) R->over[slot] = overflows != 0u;
         __syncwarp();
         if (lane == 0) store_release_cta_i32(&R->tag[slot], s);
     }
@@ -181,38 +200,18 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
         const int32_t base = s * 32, li = base + lane;
         const bool active = li < n;
         const int32_t i = upper ? n - 1 - li : li;
-        T sum = (T)0, dinv = (T)1;
-        int np = 0;
-        if (active) {
-            sum = R->part[slot][lane];
-            dinv = R->dinv[slot][lane];
-            np = R->npend[slot][lane];
-        }
-        const bool overflow = np > SW_PEND;
-        /* the window slot and coefficient of each entry (unused: the 0 slot,
-         * coefficient 0), and the lanes of this step the row needs */
+        /* the step as the loader left it: no arithmetic before the rounds */
+        const bool any_overflow = R->over[slot] != 0; /* the same in every lane */
+        T sum = R->part[slot][lane];
+        unsigned need = R->need[slot][lane];
         int32_t ws[SW_PEND];
         T pa[SW_PEND];
-        unsigned need = 0;
 #pragma unroll
         for (int p = 0; p < SW_PEND; p++) {
-            int32_t lc = R->pcol[slot][p][lane]; /* unwritten past np: not used */
-            T a = R->pval[slot][p][lane];
-            bool on = p < np && !overflow;
-            ws[p] = on ? lc & (SW_WIN - 1) : SW_WIN;
-            pa[p] = on ? a : (T)0;
-            need |= on && lc >= base ? 1u << (lc - base) : 0u; /* lc < li: a lane below this one */
-        }
-        int64_t k0 = 0, k1 = 0;
-        int32_t F = 0;
-        if (overflow) {
-            k0 = __ldg(&ptr[i]);
-            k1 = __ldg(&ptr[i + 1]);
-            F = R->first[slot][lane];
-            need = sw_overflow_need(n, li, base, F, upper, k0, k1, ind);
+            ws[p] = R->pcol[slot][p][lane];
+            pa[p] = R->pval[slot][p][lane];
         }
         unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
-        const bool any_overflow = __ballot_sync(0xffffffffu, overflow) != 0u; /* the same in every lane */
         bool solved = !active;
         if (profile) prof[SWP_RING] += clock64() - c0, c0 = clock64();
         if (!any_overflow) {
@@ -243,8 +242,19 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
             }
             if (active) X[i] = xi;
         } else {
-            /* a step with an overflowing row: x = (part - sum) * dinv, each
-             * lane in its round, the overflowing ones walking their entries */
+            /* a step with an overflowing row: each lane in its round, the
+             * overflowing ones (no entry in the ring, part not scaled)
+             * walking their entries: x = (part - sum) * dinv */
+            const bool overflow = active && R->npend[slot][lane] > SW_PEND;
+            const T dinv = R->dinv[slot][lane];
+            int64_t k0 = 0, k1 = 0;
+            int32_t F = 0;
+            if (overflow) {
+                k0 = __ldg(&ptr[i]);
+                k1 = __ldg(&ptr[i + 1]);
+                F = R->first[slot][lane];
+                need = sw_overflow_need(n, li, base, F, upper, k0, k1, ind);
+            }
             for (;;) {
                 if (profile) prof[SWP_NROUNDS]++;
                 if (!solved && !(need & ~done)) {
