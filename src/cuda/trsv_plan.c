@@ -477,8 +477,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                         ? 0
                         : -1;
     p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
-    p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 0) != 0; /* experiments */
-    p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 31);
+    /* the one-warp kernel by default (1.6-2x the 256-thread one on the deep
+     * 10^6-row DAGs, bench/results/h200-stepwarp); 0: the 256-thread one */
+    p->step_warp = domino_env_int("DOMINO_STEPBLOCK_WARP", 1) != 0;
+    p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 15); /* the one-warp kernel takes 1-15 */
     p->step_profile = domino_env_int("DOMINO_STEPBLOCK_PROFILE", 0) != 0;
     /* and whether the step-block engine beats it, on its first two (where
      * the engine fits the device: its shared memory, 152 KiB in double) */

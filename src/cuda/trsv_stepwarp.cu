@@ -1,5 +1,5 @@
-/* trsv_stepwarp.cu: the step-block engine's one-warp variant (opt-in:
- * DOMINO_STEPBLOCK_WARP=1; experimental).
+/* trsv_stepwarp.cu: the step-block engine's one-warp kernel, its default
+ * (DOMINO_STEPBLOCK_WARP=0 takes the 256-thread one, trsv_stepblock.cu).
  *
  * Solves S x = b from CSR(S) (entries outside S's triangle skipped) in one
  * thread block, rows in logical order (upper triangles backwards) in steps
@@ -11,8 +11,10 @@
  * Columns of earlier steps are solved by then (the same warp solved them).
  * The smallest unsolved row always has its columns solved, so a step ends.
  *
- * Why a variant: the default (trsv_stepblock.cu: 256 solvers, rounds ended
- * by bar.red) pays ~200-300 ns a round on an H200.  A first one-warp
+ * Why a second kernel: trsv_stepblock.cu (256 solvers, rounds ended by
+ * bar.red) pays ~200-300 ns a round on an H200; this one ~120 ns (1e6-row
+ * DAG of 1e5 levels: 19.4 ms against 30.7, bench/results/h200-stepwarp).
+ * It loses where loading dominates (10^7 rows: 151 ms against 98).  A first one-warp
  * version (bench/results/h200-stepblock/warp-steps.patch) was slower still,
  * ~560 cycles a round: its PTX tested and loaded each of 8 pending columns
  * behind its own branch.  Here the solving round is branch-free: 8 loads
@@ -44,7 +46,8 @@
 #include "device_util.cuh"
 #include "trsv_step_loader.cuh"
 
-#define SW_THREADS 1024 /* the block at most: the solving warp and 31 loader warps */
+#define SW_THREADS 512 /* the block at most: the solving warp and 15 loader warps (128 registers
+                          a thread: the solver holds the next step while it solves one) */
 #define SW_RING 32      /* steps the ring holds (a power of two) */
 #define SW_PEND 8       /* columns a row carries to the solver */
 #define SW_WIN 4096     /* solved values the window holds (a power of two; see "Window") */
@@ -180,6 +183,26 @@ static __device__ T sw_overflow_sum(const T *xw, int32_t n, int32_t li, int32_t 
     return s;
 }
 
+/* a lane's row of a loaded step, as the rounds read it */
+template <typename T> struct sw_row {
+    T sum;                /* b_i minus the loader's sum, over the diagonal (overflow: not divided) */
+    T pa[SW_PEND];        /* pending entries' values over the diagonal (0: unused) */
+    int32_t ws[SW_PEND];  /* their window slots (SW_WIN: unused) */
+    unsigned need;        /* the lanes of the step the row reads */
+};
+
+template <typename T>
+static __device__ __forceinline__ void sw_read_row(const sw_shared<T> *R, int slot, int lane, sw_row<T> *r)
+{
+    r->sum = R->part[slot][lane];
+    r->need = R->need[slot][lane];
+#pragma unroll
+    for (int p = 0; p < SW_PEND; p++) {
+        r->ws[p] = R->pcol[slot][p][lane];
+        r->pa[p] = R->pval[slot][p][lane];
+    }
+}
+
 /* The solving warp: the steps in turn (see the top).  Contract: lane l
  * owns row l of each step; the window holds the rows of the steps before. */
 template <typename T, bool profile>
@@ -191,26 +214,31 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
     T *xw = R->xw;
     unsigned long long prof[SWP_NSTEPS] = {0, 0, 0, 0, 0}; /* SWP_WAIT .. SWP_NROUNDS */
     long long c0 = 0;
+    sw_row<T> cur, next;
+    bool have_next = false; /* next holds step s, read while step s - 1 was solved */
     for (int32_t s = 0; s < nsteps; s++) {
         const int slot = s & (SW_RING - 1);
         if (profile) c0 = clock64();
-        while (load_acquire_cta_shared_i32(&R->tag[slot]) != s)
-            ;
+        if (!have_next)
+            while (load_acquire_cta_shared_i32(&R->tag[slot]) != s)
+                ;
         if (profile) prof[SWP_WAIT] += clock64() - c0, c0 = clock64();
         const int32_t base = s * 32, li = base + lane;
         const bool active = li < n;
         const int32_t i = upper ? n - 1 - li : li;
         /* the step as the loader left it: no arithmetic before the rounds */
+        if (have_next)
+            cur = next;
+        else
+            sw_read_row<T>(R, slot, lane, &cur);
         const bool any_overflow = R->over[slot] != 0; /* the same in every lane */
-        T sum = R->part[slot][lane];
-        unsigned need = R->need[slot][lane];
-        int32_t ws[SW_PEND];
-        T pa[SW_PEND];
-#pragma unroll
-        for (int p = 0; p < SW_PEND; p++) {
-            ws[p] = R->pcol[slot][p][lane];
-            pa[p] = R->pval[slot][p][lane];
-        }
+        /* the next step, when loaded already: its reads overlap this step's
+         * rounds (its slot is not reused before step s + 1 is solved) */
+        const int nslot = (s + 1) & (SW_RING - 1);
+        have_next = __all_sync(0xffffffffu, s + 1 < nsteps && load_acquire_cta_shared_i32(&R->tag[nslot]) == s + 1);
+        if (have_next) sw_read_row<T>(R, nslot, lane, &next);
+        T sum = cur.sum;
+        unsigned need = cur.need;
         unsigned done = __ballot_sync(0xffffffffu, !active); /* lanes solved */
         bool solved = !active;
         if (profile) prof[SWP_RING] += clock64() - c0, c0 = clock64();
@@ -226,12 +254,13 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
                 const bool go = !solved && !(need & ~done);
                 T v[SW_PEND];
 #pragma unroll
-                for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
-                T u0 = fma(-pa[0], v[0], sum), u1 = -pa[1] * v[1], u2 = -pa[2] * v[2], u3 = -pa[3] * v[3];
-                u0 = fma(-pa[4], v[4], u0);
-                u1 = fma(-pa[5], v[5], u1);
-                u2 = fma(-pa[6], v[6], u2);
-                u3 = fma(-pa[7], v[7], u3);
+                for (int p = 0; p < SW_PEND; p++) v[p] = xw[cur.ws[p]]; /* issued together */
+                T u0 = fma(-cur.pa[0], v[0], sum), u1 = -cur.pa[1] * v[1];
+                T u2 = -cur.pa[2] * v[2], u3 = -cur.pa[3] * v[3];
+                u0 = fma(-cur.pa[4], v[4], u0);
+                u1 = fma(-cur.pa[5], v[5], u1);
+                u2 = fma(-cur.pa[6], v[6], u2);
+                u3 = fma(-cur.pa[7], v[7], u3);
                 const T xt = (u0 + u1) + (u2 + u3);
                 if (go) xw[wslot] = xt;
                 xi = go ? xt : xi;
@@ -260,9 +289,9 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
                 if (!solved && !(need & ~done)) {
                     T v[SW_PEND], t[4];
 #pragma unroll
-                    for (int p = 0; p < SW_PEND; p++) v[p] = xw[ws[p]]; /* issued together */
+                    for (int p = 0; p < SW_PEND; p++) v[p] = xw[cur.ws[p]]; /* issued together */
 #pragma unroll
-                    for (int p = 0; p < 4; p++) t[p] = pa[p] * v[p] + pa[p + 4] * v[p + 4]; /* a tree */
+                    for (int p = 0; p < 4; p++) t[p] = cur.pa[p] * v[p] + cur.pa[p + 4] * v[p + 4]; /* a tree */
                     T xi;
                     if (overflow) {
                         sum -= sw_overflow_sum<T>(xw, n, li, F, upper, k0, k1, ind, val);
@@ -293,7 +322,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
 }
 
 /* Solve S X = B (nrhs columns) from CSR(S).  Contract: one block of 32 *
- * (1 + loaders) threads, loaders in 1 .. 31; dynamic shared memory
+ * (1 + loaders) threads, loaders in 1 .. 15; dynamic shared memory
  * sizeof(sw_shared<T>); B and X do not overlap. */
 template <typename T, bool profile>
 __global__ void __launch_bounds__(SW_THREADS, 1)

@@ -1,6 +1,7 @@
-/* test_gpu_trsv_stepblock.c: the step-block engine (DOMINO_ENGINE_STEPBLOCK)
- * with 1, 2 and 3 loader groups (DOMINO_STEPBLOCK_GROUPS), and its one-warp
- * variant (DOMINO_STEPBLOCK_WARP=1) with 1 and 31 loader warps, against the CPU
+/* test_gpu_trsv_stepblock.c: the step-block engine (DOMINO_ENGINE_STEPBLOCK):
+ * its 256-thread kernel (DOMINO_STEPBLOCK_WARP=0) with 1, 2 and 3 loader
+ * groups (DOMINO_STEPBLOCK_GROUPS), and its one-warp kernel (the default)
+ * with 1 and 15 loader warps, against the CPU
  * reference (trsv_cases.h): every fill x diag x format x type x op x nrhs
  * on generated DAGs (a chain: 256 rounds a step; rows of 40 entries, which
  * overflow the 8 pending columns a row carries; a band, whose columns are
@@ -17,7 +18,8 @@
 static void check_stepblock(domino_handle h, const solve_case *c)
 {
     static const char *const settings[] = {
-        "DOMINO_STEPBLOCK_GROUPS=1", "DOMINO_STEPBLOCK_GROUPS=2", "DOMINO_STEPBLOCK_GROUPS=3",
+        "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=1", "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=2",
+        "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=3",
         "DOMINO_STEPBLOCK_WARP=1,DOMINO_STEPBLOCK_LOADERS=1", "DOMINO_STEPBLOCK_WARP=1"};
     case_data d;
     if (!case_data_new(h, c, &d)) return;

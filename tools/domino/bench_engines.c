@@ -24,6 +24,7 @@ const bench_engine bench_engines[] = {
     {"levelblock-global", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_LEVELBLOCK, gpu_run, 0, 0, "DOMINO_LEVELBLOCK_SHARED=0"},
     {"stepblock", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, NULL},
     {"stepblock-warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, "DOMINO_STEPBLOCK_WARP=1"},
+    {"stepblock-256", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, "DOMINO_STEPBLOCK_WARP=0"},
     {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
     {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
     {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},
@@ -186,7 +187,8 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
     snprintf(t->used, sizeof(t->used), "%s%s", domino_engine_name(domino_trsv_plan_engine(plan)),
              !e->setting ? "" : strstr(e->name, "-lanes") ? "-lanes" : strstr(e->name, "-global") ? "-global"
                                                           : strstr(e->name, "-any") ? "-any"
-                                                          : strstr(e->name, "-warp") ? "-warp" : "");
+                                                          : strstr(e->name, "-warp") ? "-warp"
+                                                          : strstr(e->name, "-256") ? "-256" : "");
     s = domino_gpu_download(h, X, dX, bytes);
 cleanup:
     if (e->setting && saved) setenv(name, saved, 1);
