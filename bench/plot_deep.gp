@@ -1,5 +1,6 @@
-# plot_deep.gp: speedup over cusparseSpSV of auto, thread and stepblock on
-# the deep problems (a .dat from deep_dat.py: label auto thread stepblock)
+# plot_deep.gp: speedup over cusparseSpSV of each engine on the deep
+# problems (a .dat from deep_dat.py: a header line "problem engine...", then
+# label and speedups; cols = its number of columns, default 4)
 # gnuplot -e "dat='results/h200-stepblock/final-deep.dat'; png='results/h200-stepblock/final-deep.png'; dev='H200'" plot_deep.gp
 set terminal pngcairo size 1200,600 font ",10"
 set output png
@@ -14,4 +15,6 @@ set xtics rotate by -30 left noenhanced
 set grid ytics
 set key top right
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb "black" lw 2
-plot dat using 2:xtic(1) title "auto", '' using 3 title "thread", '' using 4 title "stepblock"
+if (!exists("cols")) cols = 4
+set key autotitle columnhead
+plot for [i=2:cols] dat using i:xtic(1) title columnhead(i)
