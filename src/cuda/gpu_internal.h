@@ -196,8 +196,9 @@ cudaError_t domino_launch_trsv_stepblock(cudaStream_t stream, domino_type type, 
  * rows its 32-bit logical indices; when it does, the kernel is loaded and
  * its shared-memory limit raised (so a first solve times the solve) */
 cudaError_t domino_stepblock_fits(domino_type type, int32_t n, int *fits);
-/* its one-warp variant (trsv_stepwarp.cu, DOMINO_STEPBLOCK_WARP=1,
- * experimental): a solving warp and `loaders` (1-31) loading warps */
+/* its one-warp kernel (trsv_stepwarp.cu, the engine's default;
+ * DOMINO_STEPBLOCK_WARP=0 takes the 256-thread one): a solving warp and
+ * `loaders` (1-15, else 15) loading warps */
 cudaError_t domino_launch_trsv_stepwarp(cudaStream_t stream, domino_type type, int32_t n,
                                         const int64_t *ptr, const int32_t *ind, const void *val,
                                         int upper, int unit, int loaders, int32_t nrhs,

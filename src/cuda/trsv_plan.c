@@ -483,7 +483,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->step_loaders = domino_env_int("DOMINO_STEPBLOCK_LOADERS", 15); /* the one-warp kernel takes 1-15 */
     p->step_profile = domino_env_int("DOMINO_STEPBLOCK_PROFILE", 0) != 0;
     /* and whether the step-block engine beats it, on its first two (where
-     * the engine fits the device: its shared memory, 152 KiB in double) */
+     * the engine fits the device: its shared memory, in double 157 KiB for
+     * the one-warp kernel, 152 KiB for the 256-thread one) */
     p->step_trial = p->walk_trial == 0 && domino_env_int("DOMINO_STEP_TRIAL", 1) ? 0 : -1;
     if (p->step_trial == 0 || engine == DOMINO_ENGINE_STEPBLOCK) {
         int fits = 0;

@@ -74,10 +74,10 @@ struct domino_trsv_plan_s {
     cudaEvent_t step_ev[2][2]; /* start and end of the two timed solves (NULL until made) */
     int step_groups;           /* step-block engine: loader groups, 1-3 (DOMINO_STEPBLOCK_GROUPS,
                                   default 3) */
-    int step_warp;             /* 1: its one-warp variant (trsv_stepwarp.cu, DOMINO_STEPBLOCK_WARP=1;
-                                  experimental) */
-    int step_loaders;          /* the variant's loader warps, 1-31 (DOMINO_STEPBLOCK_LOADERS,
-                                  default 31) */
+    int step_warp;             /* 1: its one-warp kernel (trsv_stepwarp.cu, the default), 0: the
+                                  256-thread one (DOMINO_STEPBLOCK_WARP=0) */
+    int step_loaders;          /* the one-warp kernel's loader warps, 1-15 (DOMINO_STEPBLOCK_LOADERS,
+                                  default 15; other values become 15) */
     int step_profile;          /* the variant reports where its cycles went after each solve
                                   (DOMINO_STEPBLOCK_PROFILE=1, experiments) */
     /* CSC push */

@@ -141,7 +141,7 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
             const T av = on ? R->pval[slot][p][lane] : (T)0;
             need |= on && lc >= s * 32 ? 1u << (lc - s * 32) : 0u; /* lc < li: a lane below this one */
             R->pcol[slot][p][lane] = on ? lc & (SW_WIN - 1) : SW_WIN;
-            R->pval[slot][p][lane] = av * di;
+            R->pval[slot][p][lane] = on ? av * di : (T)0; /* 0 also where di is inf (zero pivot) */
         }
         R->part[slot][lane] = overflow ? part : part * di;
         R->dinv[slot][lane] = di;
