@@ -51,7 +51,8 @@
 #define SW_RING 32      /* steps the ring holds (a power of two) */
 #define SW_PEND 8       /* columns a row carries to the solver */
 #define SW_WIN 4096     /* solved values the window holds (a power of two; see "Window") */
-#define SW_PUBLISH 4    /* the solver publishes its progress every this many steps */
+#define SW_PUBLISH 8    /* the solver publishes its progress every this many steps (its release
+                           waits for the steps' X stores) */
 static_assert(SW_PEND == 8, "the solving round sums 8 products as a tree");
 
 /* the shared state: the ring of loaded steps, the window of x (and a slot
@@ -189,6 +190,7 @@ template <typename T> struct sw_row {
     T pa[SW_PEND];        /* pending entries' values over the diagonal (0: unused) */
     int32_t ws[SW_PEND];  /* their window slots (SW_WIN: unused) */
     unsigned need;        /* the lanes of the step the row reads */
+    int over;             /* the step holds an overflowing row (the same in every lane) */
 };
 
 template <typename T>
@@ -196,6 +198,7 @@ static __device__ __forceinline__ void sw_read_row(const sw_shared<T> *R, int sl
 {
     r->sum = R->part[slot][lane];
     r->need = R->need[slot][lane];
+    r->over = R->over[slot];
 #pragma unroll
     for (int p = 0; p < SW_PEND; p++) {
         r->ws[p] = R->pcol[slot][p][lane];
@@ -231,7 +234,7 @@ static __device__ void stepwarp_solver(sw_shared<T> *R, int32_t n, int32_t nstep
             cur = next;
         else
             sw_read_row<T>(R, slot, lane, &cur);
-        const bool any_overflow = R->over[slot] != 0; /* the same in every lane */
+        const bool any_overflow = cur.over != 0; /* the same in every lane */
         /* the next step, when loaded already: its reads overlap this step's
          * rounds (its slot is not reused before step s + 1 is solved) */
         const int nslot = (s + 1) & (SW_RING - 1);
