@@ -52,6 +52,8 @@ typedef struct domino_solve_status {
     int32_t zero_pivot;    /* smallest row with a zero diagonal value, INT32_MAX if none */
     int32_t levels;        /* levels the block engine's analysis found (trsv_block.cu) */
     int32_t outside_rows;  /* rows with entries outside the checked triangle (diag check) */
+    int32_t long_rows;     /* the most long rows among 32 consecutive logical rows
+                              (domino_launch_long_rows) */
 } domino_solve_status;
 
 #ifdef __CUDACC__
@@ -65,6 +67,7 @@ __device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
     st->zero_pivot = INT32_MAX;
     st->levels = 0;
     st->outside_rows = 0;
+    st->long_rows = 0;
 }
 #endif
 
@@ -87,6 +90,11 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
  * in *st the smallest row without diagonal and with a zero diagonal value,
  * and counts the rows holding entries outside the `upper` (else lower)
  * triangle. */
+/* st->long_rows = the most rows of more than `longer` entries among 32
+ * consecutive logical rows (a warp's rows in the pull engines' stored-order
+ * modes; upper triangles run their rows backwards); st as reset */
+cudaError_t domino_launch_long_rows(cudaStream_t stream, int32_t n, const int64_t *ptr, int upper,
+                                    int32_t longer, domino_solve_status *st);
 cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
                                      const int64_t *ptr, const int32_t *ind, const void *val,
                                      int upper, domino_solve_status *st);

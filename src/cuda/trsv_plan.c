@@ -15,6 +15,11 @@
 #define DOMINO_DEFAULT_LONG_ROW 512   /* a thread walks rows of up to this many entries (H100,
                                          bench/results/h100-trsv3: 64 slowed pushpull's rows of
                                          65-114, 128 and 256 R-MAT's, 1024 missed hangGlider_2's) */
+#define DOMINO_FEW_LONG_ROW 64        /* ... or of up to this many where no warp holds two longer
+                                         ones: those rows the warp walks then costs nothing but
+                                         a one-thread walk of adder_dcop_05's 99-entry row was
+                                         25 batches of loads on its critical path (~0.64x
+                                         cuSPARSE, bench/results/h200-stepwarp) */
 #define DOMINO_DEFAULT_OVERLAP_FILL 1 /* see bench/results/h100-trsv4 */
 #define DOMINO_DEFAULT_ANY_ORDER 0 /* stored order, but auto plans try both walks on their first
                                       solves (trsv_walk_trial.c); DOMINO_ANY_ORDER=0/1 forces one */
@@ -282,6 +287,15 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
     domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
     if (s) return s;
+    if (p->tune.long_row == 0 && is_pull_engine(p->engine)) { /* once: the pattern stays */
+        if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
+            (e = domino_launch_long_rows(gpu->stream, n, p->eptr, p->s_upper, DOMINO_FEW_LONG_ROW, p->st)) ||
+            (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
+            (e = cudaStreamSynchronize(gpu->stream)))
+            return domino_cuda_status(h, e, "domino_trsv_analysis: long rows");
+        p->tune.long_row = hst.long_rows <= 1 ? DOMINO_FEW_LONG_ROW : DOMINO_DEFAULT_LONG_ROW;
+    }
+    if (p->tune.long_row == 0) p->tune.long_row = DOMINO_DEFAULT_LONG_ROW;
     if (p->engine == DOMINO_ENGINE_LEVELBLOCK) {
         e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n, p->lb.row,
                                             dA->ptr, dA->ind, dA->val, (void *)p->lb.val,
@@ -457,7 +471,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
-    p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : DOMINO_DEFAULT_LONG_ROW;
+    /* 0: chosen from the triangle's rows by domino_trsv_prepare_values */
+    p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : 0;
     const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
     p->tune.sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
     if (p->tune.sweep_max_row > DOMINO_PULL_WALK_SHORT) /* the gate reads short rows' order */

@@ -61,7 +61,10 @@ __device__ __forceinline__ T pull_wait_value(const T *X, int32_t j, const volati
     return v;
 }
 
-#define PULL_WALK_BATCH 4 /* entries a batch of a long walk loads at once */
+#ifndef DOMINO_PULL_WALK_BATCH
+#define DOMINO_PULL_WALK_BATCH 4 /* -DDOMINO_PULL_WALK_BATCH=8: experiments */
+#endif
+#define PULL_WALK_BATCH DOMINO_PULL_WALK_BATCH /* entries a batch of a long walk loads at once */
 #define PULL_WALK_SHORT DOMINO_PULL_WALK_SHORT /* a thread walks rows of up to this many entries one entry at a time
                              (H100: batches slowed deep DAGs and meshes of short rows) */
 

@@ -51,6 +51,29 @@ extern "C" cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type
     return cudaGetLastError();
 }
 
+/* st->long_rows = max over warps of the rows longer than `longer` among a
+ * warp's 32 logical rows (thread t: logical row t) */
+__global__ void long_rows_kernel(int32_t n, const int64_t *__restrict__ ptr, int upper, int32_t longer,
+                                 domino_solve_status *st)
+{
+    int32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    bool is_long = false;
+    if (t < n) {
+        int32_t i = upper ? n - 1 - t : t;
+        is_long = __ldg(&ptr[i + 1]) - __ldg(&ptr[i]) > longer;
+    }
+    unsigned b = __ballot_sync(0xffffffffu, is_long); /* every thread of the warp gets here */
+    if ((threadIdx.x & 31) == 0 && b) atomicMax(&st->long_rows, __popc(b));
+}
+
+extern "C" cudaError_t domino_launch_long_rows(cudaStream_t stream, int32_t n, const int64_t *ptr, int upper,
+                                               int32_t longer, domino_solve_status *st)
+{
+    if (n == 0) return cudaSuccess;
+    long_rows_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(n, ptr, upper, longer, st);
+    return cudaGetLastError();
+}
+
 /* count the triangle entries of each column: cnt[j] += 1 for (i, j) in T */
 __global__ void column_count_kernel(int32_t n, const int64_t *__restrict__ ptr,
                                     const int32_t *__restrict__ ind, int upper,
