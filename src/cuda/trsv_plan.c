@@ -275,9 +275,17 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
         p->avg_row_len = n ? (double)tnnz / n : 0;
         p->tnnz = tnnz;
     }
+    /* the long rows of the rows the pull engines walk (once: the pattern
+     * stays), counted before the diagonal check's copy: the transposed
+     * arrays, or the caller's rows, which prepare_triangle may copy without
+     * the other triangle (then counted with it: more rows look long, and
+     * 512 is the safe threshold) */
+    const int count_long = p->tune.long_row == 0 && is_pull_engine(p->engine);
     if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
         (e = domino_launch_diag_check(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val,
                                       p->s_upper, p->st)) ||
+        (count_long &&
+         (e = domino_launch_long_rows(gpu->stream, n, p->eptr, p->s_upper, DOMINO_FEW_LONG_ROW, p->st))) ||
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
         return domino_cuda_status(h, e, "domino_trsv_analysis: diagonal check");
@@ -287,14 +295,7 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
     domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
     if (s) return s;
-    if (p->tune.long_row == 0 && is_pull_engine(p->engine)) { /* once: the pattern stays */
-        if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
-            (e = domino_launch_long_rows(gpu->stream, n, p->eptr, p->s_upper, DOMINO_FEW_LONG_ROW, p->st)) ||
-            (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
-            (e = cudaStreamSynchronize(gpu->stream)))
-            return domino_cuda_status(h, e, "domino_trsv_analysis: long rows");
-        p->tune.long_row = hst.long_rows <= 1 ? DOMINO_FEW_LONG_ROW : DOMINO_DEFAULT_LONG_ROW;
-    }
+    if (count_long) p->tune.long_row = hst.long_rows <= 1 ? DOMINO_FEW_LONG_ROW : DOMINO_DEFAULT_LONG_ROW;
     if (p->tune.long_row == 0) p->tune.long_row = DOMINO_DEFAULT_LONG_ROW;
     if (p->engine == DOMINO_ENGINE_LEVELBLOCK) {
         e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n, p->lb.row,
