@@ -12,21 +12,20 @@
  * The smallest unsolved row always has its columns solved, so a step ends.
  *
  * Why a second kernel: trsv_stepblock.cu (256 solvers, rounds ended by
- * bar.red) pays ~200-300 ns a round on an H200; this one ~120 ns (1e6-row
- * DAG of 1e5 levels: 19.4 ms against 30.7, bench/results/h200-stepwarp).
- * It loses where loading dominates (10^7 rows: 151 ms against 98).  A first one-warp
- * version (bench/results/h200-stepblock/warp-steps.patch) was slower still,
- * ~560 cycles a round: its PTX tested and loaded each of 8 pending columns
- * behind its own branch.  Here the solving round is branch-free: 8 loads
- * issued together (unused entries read a slot that holds 0 with a 0
- * coefficient), a tree of 4 multiply-adds deep (the loader scaled the
- * row by 1 / its diagonal), a predicated store; only a step with a row of
- * more than SW_PEND pending entries runs the slower round with branches.
- * A first version of the round (every lane behind a branch, the divide
- * folded in after the sum) took 464 cycles on an H200 (DOMINO_STEPBLOCK_PROFILE,
- * bench/results/h200-stepwarp); Nsight Compute's samples spread over its
- * dependent chain, the reconvergence after the branch the largest.
- * bench/micro/warp_round.cu measures what a warp round can cost.
+ * bar.red) pays ~200-300 ns a round on an H200; this one ~100 ns (191
+ * cycles; 1e6-row DAG of 1e5 levels: 17.9 ms against 30.7,
+ * bench/results/h200-stepwarp).  It loses where loading dominates (10^7
+ * rows: 148 ms against 98).  Its round is branch-free: 8 loads issued
+ * together (unused entries read a slot that holds 0 with a 0 coefficient),
+ * a tree of 4 multiply-adds deep (the loader scaled the row by 1 / its
+ * diagonal), a predicated store; only a step with a row of more than
+ * SW_PEND pending entries runs the slower round with branches.  Rounds
+ * with every lane behind a branch took 464 cycles (Nsight Compute's
+ * samples spread over the dependent chain, the reconvergence the largest),
+ * and a first one-warp version that tested and loaded each pending column
+ * behind its own branch ~560 (bench/results/h200-stepblock/warp-steps.patch).
+ * The solver reads step s + 1's ring slot, when loaded, while it solves
+ * step s.  bench/micro/warp_round.cu measures what a warp round can cost.
  *
  * The other warps load (as in trsv_stepblock.cu): loader warp w takes the
  * steps w, w + loaders, ..., up to SW_RING steps ahead; a loader lane sums
