@@ -66,4 +66,40 @@ static __device__ __forceinline__ void step_take_batch(int32_t *pcol, T *pval, i
     }
 }
 
+/* logical row li's entries k0 .. k1 - 1 and b_i (nothing past n) */
+template <typename T>
+static __device__ __forceinline__ void step_row_open(int32_t n, int32_t li, int upper,
+                                                     const int64_t *__restrict__ ptr, const T *__restrict__ b,
+                                                     int64_t *k0, int64_t *k1, T *part)
+{
+    *k0 = *k1 = 0;
+    *part = (T)0;
+    if (li < n) {
+        const int32_t i = upper ? n - 1 - li : li;
+        *k0 = __ldg(&ptr[i]);
+        *k1 = __ldg(&ptr[i + 1]);
+        *part = __ldg(&b[i]);
+    }
+}
+
+/* the whole row k0 .. k1 - 1 through step_take_batch: its first batch
+ * (c, a, xv, loaded and gathered by the caller), then the others */
+template <typename T>
+static __device__ __forceinline__ void step_take_row(int32_t *pcol, T *pval, int stride, int pend,
+                                                     int32_t colmask, int32_t n, int32_t li, int32_t F,
+                                                     int upper, int64_t k0, int64_t k1,
+                                                     const int32_t *__restrict__ ind,
+                                                     const T *__restrict__ val, const T *X, int32_t *c,
+                                                     T *a, T *xv, T *part, T *d, int *np, int *top,
+                                                     int32_t *top_lc)
+{
+    step_take_batch<T>(pcol, pval, stride, pend, colmask, n, li, F, upper, c, a, xv, part, d, np, top, top_lc);
+    for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
+        step_load_batch<T>(k, k1, ind, val, c, a);
+        step_gather<T>(n, F, upper, c, X, xv);
+        step_take_batch<T>(pcol, pval, stride, pend, colmask, n, li, F, upper, c, a, xv, part, d, np, top,
+                           top_lc);
+    }
+}
+
 #endif

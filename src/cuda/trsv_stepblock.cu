@@ -104,14 +104,9 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
     for (int32_t s = g; s < nsteps; s += groups) {
         const int slot = s & (SB_RING - 1);
         const int32_t li = s * SB_STEP + t; /* logical row */
-        const int32_t i = upper ? n - 1 - li : li;
-        int64_t k0 = 0, k1 = 0;
-        T part = (T)0;
-        if (li < n) {
-            k0 = __ldg(&ptr[i]);
-            k1 = __ldg(&ptr[i + 1]);
-            part = __ldg(&b[i]);
-        }
+        int64_t k0, k1;
+        T part;
+        step_row_open<T>(n, li, upper, ptr, b, &k0, &k1, &part);
         int32_t c[STEP_BATCH];
         T a[STEP_BATCH], xv[STEP_BATCH];
         step_load_batch<T>(k0, k1, ind, val, c, a);
@@ -124,14 +119,8 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
             T d = (T)0;
             int np = 0, top = 0;
             int32_t top_lc = -1;
-            step_take_batch<T>(&R->pslot[slot][0][t], &R->pval[slot][0][t], SB_STEP, SB_PEND, SB_WIN - 1, n, li,
-                                   F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
-            for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
-                step_load_batch<T>(k, k1, ind, val, c, a);
-                step_gather<T>(n, F, upper, c, X, xv);
-                step_take_batch<T>(&R->pslot[slot][0][t], &R->pval[slot][0][t], SB_STEP, SB_PEND, SB_WIN - 1, n, li,
-                                   F, upper, c, a, xv, &part, &d, &np, &top, &top_lc);
-            }
+            step_take_row<T>(&R->pslot[slot][0][t], &R->pval[slot][0][t], SB_STEP, SB_PEND, SB_WIN - 1, n, li, F,
+                             upper, k0, k1, ind, val, X, c, a, xv, &part, &d, &np, &top, &top_lc);
             if (np <= SB_PEND && top > 0) { /* the latest column first: the solver polls it alone */
                 int32_t ps = R->pslot[slot][0][t];
                 T pv = R->pval[slot][0][t];

@@ -94,14 +94,9 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
     for (int32_t s = w; s < nsteps; s += loaders) {
         const int slot = s & (SW_RING - 1);
         const int32_t li = s * 32 + lane; /* logical row */
-        const int32_t i = upper ? n - 1 - li : li;
-        int64_t k0 = 0, k1 = 0;
-        T part = (T)0;
-        if (li < n) {
-            k0 = __ldg(&ptr[i]);
-            k1 = __ldg(&ptr[i + 1]);
-            part = __ldg(&b[i]);
-        }
+        int64_t k0, k1;
+        T part;
+        step_row_open<T>(n, li, upper, ptr, b, &k0, &k1, &part);
         int32_t c[STEP_BATCH];
         T a[STEP_BATCH], xv[STEP_BATCH];
         step_load_batch<T>(k0, k1, ind, val, c, a);
@@ -118,14 +113,8 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
         int np = 0;
         if (li < n) {
             d = (T)0;
-            step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li, F,
-                               upper, c, a, xv, &part, &d, &np, NULL, NULL);
-            for (int64_t k = k0 + STEP_BATCH; k < k1; k += STEP_BATCH) {
-                step_load_batch<T>(k, k1, ind, val, c, a);
-                step_gather<T>(n, F, upper, c, X, xv);
-                step_take_batch<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li,
-                                   F, upper, c, a, xv, &part, &d, &np, NULL, NULL);
-            }
+            step_take_row<T>(&R->pcol[slot][0][lane], &R->pval[slot][0][lane], 32, SW_PEND, -1, n, li, F, upper,
+                             k0, k1, ind, val, X, c, a, xv, &part, &d, &np, NULL, NULL);
         }
         /* the entries into the solver's form (no work left to it but its
          * round): window slots, values scaled by 1 / the diagonal (the round

@@ -683,10 +683,7 @@ int main(void)
         /* the contract without a device: GPU calls answer DOMINO_NOT_SUPPORTED */
         void *p = NULL;
         CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_gpu_malloc(h, 8, &p));
-        printf("test_gpu_trsv: no CUDA device on this machine: %d skipped (every test section)\n",
-               SECTIONS);
-        domino_destroy(h);
-        return check_summary("test_gpu_trsv");
+        return skip_without_gpu(h, "test_gpu_trsv", SECTIONS);
     }
     char name[256] = "";
     domino_gpu_describe(h, name, sizeof name, NULL);

@@ -19,10 +19,7 @@ static void check_lanes(domino_handle h, const solve_case *c)
     static const char *const settings[] = {"DOMINO_LEVELSET_LANES=4",  "DOMINO_LEVELSET_LANES=8",
                                            "DOMINO_LEVELSET_LANES=16", "DOMINO_LEVELSET_LANES=32",
                                            "DOMINO_LEVELSET_LANES=auto", ""};
-    case_data d;
-    if (!case_data_new(h, c, &d)) return;
-    check_engine_settings(h, c, &d, DOMINO_ENGINE_LEVELSET, settings, 6);
-    case_data_free(&d);
+    check_case_settings(h, c, DOMINO_ENGINE_LEVELSET, settings, 6);
 }
 
 /* the matrices: wide levels, long rows, a power law */
@@ -64,12 +61,7 @@ int main(void)
     int64_t live = domino_debug_alloc_live();
     domino_handle h = NULL;
     CHECK_OK(NULL, domino_create(&h));
-    if (domino_gpu_count() == 0) {
-        printf("test_gpu_trsv_lanes: no CUDA device on this machine: %d skipped (every test section)\n",
-               SECTIONS);
-        domino_destroy(h);
-        return check_summary("test_gpu_trsv_lanes");
-    }
+    if (domino_gpu_count() == 0) return skip_without_gpu(h, "test_gpu_trsv_lanes", SECTIONS);
     test_chosen(h);
     test_lanes(h);
     domino_destroy(h);

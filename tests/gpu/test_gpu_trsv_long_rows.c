@@ -86,13 +86,7 @@ int main(void)
     int64_t live = domino_debug_alloc_live();
     domino_handle h = NULL;
     CHECK_OK(NULL, domino_create(&h));
-    if (domino_gpu_count() == 0) {
-        printf("test_gpu_trsv_long_rows: no CUDA device on this machine: %d skipped (every test "
-               "section)\n",
-               SECTIONS);
-        domino_destroy(h);
-        return check_summary("test_gpu_trsv_long_rows");
-    }
+    if (domino_gpu_count() == 0) return skip_without_gpu(h, "test_gpu_trsv_long_rows", SECTIONS);
     test_generated(h);
     test_shared(h);
     domino_destroy(h);

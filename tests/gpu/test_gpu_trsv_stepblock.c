@@ -21,10 +21,7 @@ static void check_stepblock(domino_handle h, const solve_case *c)
         "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=1", "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=2",
         "DOMINO_STEPBLOCK_WARP=0,DOMINO_STEPBLOCK_GROUPS=3",
         "DOMINO_STEPBLOCK_WARP=1,DOMINO_STEPBLOCK_LOADERS=1", "DOMINO_STEPBLOCK_WARP=1"};
-    case_data d;
-    if (!case_data_new(h, c, &d)) return;
-    check_engine_settings(h, c, &d, DOMINO_ENGINE_STEPBLOCK, settings, 5);
-    case_data_free(&d);
+    check_case_settings(h, c, DOMINO_ENGINE_STEPBLOCK, settings, 5);
 }
 
 static void test_combinations(domino_handle h)
@@ -108,13 +105,7 @@ int main(void)
     int64_t live = domino_debug_alloc_live();
     domino_handle h = NULL;
     CHECK_OK(NULL, domino_create(&h));
-    if (domino_gpu_count() == 0) {
-        printf("test_gpu_trsv_stepblock: no CUDA device on this machine: %d skipped (every test "
-               "section)\n",
-               SECTIONS);
-        domino_destroy(h);
-        return check_summary("test_gpu_trsv_stepblock");
-    }
+    if (domino_gpu_count() == 0) return skip_without_gpu(h, "test_gpu_trsv_stepblock", SECTIONS);
     test_misuse(h);
     test_sizes_and_auto(h);
     test_combinations(h);

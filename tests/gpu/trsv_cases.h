@@ -337,6 +337,25 @@ static inline void check_engine_settings(domino_handle h, const solve_case *c, c
     }
 }
 
+/* c solved by engine under each setting, with a case_data of its own */
+static inline void check_case_settings(domino_handle h, const solve_case *c, domino_engine engine,
+                                       const char *const *settings, int count)
+{
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    check_engine_settings(h, c, &d, engine, settings, count);
+    case_data_free(&d);
+}
+
+/* main's answer without a CUDA device: its sections reported as skipped,
+ * h destroyed, the summary's exit code */
+static inline int skip_without_gpu(domino_handle h, const char *name, int sections)
+{
+    printf("%s: no CUDA device on this machine: %d skipped (every test section)\n", name, sections);
+    domino_destroy(h);
+    return check_summary(name);
+}
+
 /* ------------------------------------------------------------ generated systems */
 
 /* T for fill and diag from the double CSR base M: a lower-only base gives its
