@@ -65,6 +65,8 @@ static const dist_config configs[] = {
     {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4, 0}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32, 0},
     {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0, 0},
     {"um-plain", K_UNIFIED, 0, 1, 0, 0, 0, 1},      {"um-plain-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 1},
+    {"um-tasks32", K_UNIFIED, 1, 32, 0, 0, 0, 0},   {"um-tied", K_UNIFIED, 1, 8, 0, 1, 0, 0},
+    {"zerocopy-tasks64", K_ZEROCOPY, 1, 64, 0, 0, 0, 0},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
