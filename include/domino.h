@@ -281,6 +281,10 @@ typedef struct domino_dist_options {
     int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
                                   16, 8 or 4 (fewer: more rows in flight per warp);
                                   0 = from the levels, domino_dist_pull_lanes (0) */
+    int pull_copies;           /* DOMINO_DIST_PULL: 1 = the owner of x_i also stores it into the
+                                  solution array of every PE with a row that reads it (stores
+                                  over NVLink, every read local), 0 = those PEs read it from
+                                  the owner over NVLink (0) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
  * level order, PULL's lanes per row from the levels */
@@ -294,6 +298,7 @@ typedef struct domino_dist_plan {
     int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
     int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8 or 4 (options; 0 ->
                                domino_dist_pull_lanes with level order, else 32) */
+    int pull_copies;        /* DOMINO_DIST_PULL: 1 = x_i stored into its readers' arrays (options) */
     int32_t task_size;      /* components per task (the last task may be shorter) */
     int32_t ntasks;         /* tasks, ceil(n / task_size) */
     int *task_pe;           /* PE of each task, size ntasks */

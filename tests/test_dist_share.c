@@ -4,7 +4,9 @@
  * count reaches its need, exactly as the GPU kernel reads and writes them
  * for the zero-copy (one count per PE), push (one count) and
  * unified-memory (local and far counts) solvers, and the pull solver (a
- * component waits for every x_j of its row).  Any schedule that
+ * component waits for every x_j of its row, read from the owner's array;
+ * with copies, from the reader's own array, which the owner writes for
+ * the PEs its readers mask names, and no bit of that mask is unused).  Any schedule that
  * finishes must give domino_ref_trsv's answer; a schedule that stalls means
  * a wrong need.  Random DAGs, stencils (lower and upper, CSR and CSC,
  * float), symmetric storage and the shared matrices, 1 to 6 PEs, both
@@ -46,9 +48,12 @@ static int dst_of(dist_count_mode mode, int p, int q, int npes)
     return q == p ? p : npes;                    /* local or managed */
 }
 
-/* run the protocol; 0 when every component was solved, -1 on a stall */
+/* run the protocol; 0 when every component was solved, -1 on a stall.
+ * copies (pull): PE p reads x_j from its own copy, written by j's owner for
+ * the PEs of its readers mask; -2 when a mask names a PE that never reads
+ * the value */
 static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count_mode mode,
-                        const double *b, double *x)
+                        const double *b, double *x, int copies)
 {
     arrays A;
     int32_t next[MAX_PES] = {0}, n = plan->n;
@@ -58,6 +63,11 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
         A.sum[a] = calloc((size_t)n + 1, sizeof(double));
     }
     char *done = calloc((size_t)n + 1, 1); /* pull: x_i computed */
+    char *copy[MAX_PES], *read[MAX_PES];    /* pull with copies: x_i in PE p's array; read there */
+    for (int p = 0; p < npes; p++) {
+        copy[p] = calloc((size_t)n + 1, 1);
+        read[p] = calloc((size_t)n + 1, 1);
+    }
     int left = 0, progress = 1;
     for (int p = 0; p < npes; p++) left += S[p]->nloc;
     while (left > 0 && progress) {
@@ -71,12 +81,17 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
                 double part = 0;
                 if (mode == DIST_PULL_ROWS) { /* the row's x_j, each once computed */
                     for (int64_t e = P->col_ptr[k]; e < P->col_ptr[k + 1] && ready; e++)
-                        ready = done[P->col_row[e]];
+                        ready = copies ? copy[p][P->col_row[e]] : done[P->col_row[e]];
                     if (!ready) break;
-                    for (int64_t e = P->col_ptr[k]; e < P->col_ptr[k + 1]; e++)
+                    for (int64_t e = P->col_ptr[k]; e < P->col_ptr[k + 1]; e++) {
                         part += P->col_val[e] * x[P->col_row[e]];
+                        read[p][P->col_row[e]] = 1;
+                    }
                     x[i] = (b[i] - part) / P->pivot[k];
                     done[i] = 1;
+                    copy[p][i] = 1;
+                    for (int q = 0; copies && q < npes; q++)
+                        if ((P->readers[k] >> q) & 1u) copy[q][i] = 1;
                     next[p]++;
                     left--;
                     progress = 1;
@@ -101,12 +116,21 @@ static int run_protocol(dist_share **S, const domino_dist_plan *plan, dist_count
             }
         }
     }
+    int unused = 0; /* a reader bit of a PE that never read the value */
+    for (int p = 0; copies && left == 0 && p < npes; p++)
+        for (int32_t k = 0; k < S[p]->nloc; k++)
+            for (int q = 0; q < npes; q++)
+                if (((S[p]->readers[k] >> q) & 1u) && (q == p || !read[q][S[p]->comp[k]])) unused = 1;
     for (int a = 0; a <= npes; a++) {
         free(A.in[a]);
         free(A.sum[a]);
     }
+    for (int p = 0; p < npes; p++) {
+        free(copy[p]);
+        free(read[p]);
+    }
     free(done);
-    return left == 0 ? 0 : -1;
+    return left != 0 ? -1 : unused ? -2 : 0;
 }
 
 /* every mode on one matrix, npes PEs, scheme / tasks; x against the reference */
@@ -125,18 +149,21 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
     opt.level_order = tasks == 4; /* the level order on one pool of each matrix */
     CHECK_OK(h, domino_dist_plan_make(h, A, fill, npes, &opt, &plan));
     double *x = malloc((size_t)n * sizeof(double) + 8);
-    for (int mode = 0; plan && mode < 4; mode++) {
+    for (int mode = 0; plan && mode < 5; mode++) { /* 4: pull with copies */
+        int copies = mode == 4;
+        dist_count_mode cm = copies ? DIST_PULL_ROWS : (dist_count_mode)mode;
         dist_share *S[MAX_PES] = {NULL};
         int64_t nnz = 0, seen = 0;
         for (int p = 0; p < npes; p++) {
-            CHECK_OK(h, dist_share_make(h, "test", A, fill, diag, plan, p, (dist_count_mode)mode, &S[p]));
+            CHECK_OK(h, dist_share_make(h, "test", A, fill, diag, plan, p, cm, &S[p]));
+            if (S[p] && (cm == DIST_PULL_ROWS) != (S[p]->readers != NULL)) check_failed++;
             if (!S[p]) goto next;
             nnz += S[p]->nnz;
             seen += S[p]->nloc;
         }
         CHECK(seen == n); /* every component somewhere, once */
         for (int32_t i = 0; i < n; i++) x[i] = NAN;
-        int r = run_protocol(S, plan, (dist_count_mode)mode, b, x);
+        int r = run_protocol(S, plan, cm, b, x, copies);
         double d = 0, scale = 0;
         for (int32_t i = 0; i < n; i++) {
             d = fmax(d, isfinite(x[i]) ? fabs(x[i] - xr[i]) : INFINITY);
@@ -147,7 +174,8 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
         } else {
             check_failed++;
             fprintf(stderr, "FAIL: %s fill=%d diag=%d npes=%d scheme=%d tasks=%d mode=%d: %s, diff %.3e\n",
-                    name, (int)fill, (int)diag, npes, (int)scheme, tasks, mode, r ? "stalled" : "wrong", d);
+                    name, (int)fill, (int)diag, npes, (int)scheme, tasks, mode,
+                    r == -1 ? "stalled" : r == -2 ? "unused reader bit" : "wrong", d);
         }
     next:
         for (int p = 0; p < npes; p++) dist_share_free(S[p]);

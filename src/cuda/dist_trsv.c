@@ -70,7 +70,9 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
         (e = domino_device_copy_new((void **)&a->need, S->need, (size_t)S->nsrc * nloc * sizeof(int32_t))) ||
         (e = domino_device_copy_new((void **)&g->task_pe, plan->task_pe, (size_t)plan->ntasks * sizeof(int))) ||
         (e = domino_device_copy_new((void **)&a->ticket, NULL, sizeof(unsigned))) ||
-        (e = domino_device_copy_new((void **)&a->error, NULL, 4 * sizeof(int))))
+        (e = domino_device_copy_new((void **)&a->error, NULL, 4 * sizeof(int))) ||
+        (plan->pull_copies && S->readers &&
+         (e = domino_device_copy_new((void **)&a->readers, S->readers, nloc * sizeof(uint32_t)))))
         return domino_cuda_status(h, e, what);
     a->task_pe = g->task_pe;
     g->blocks = dist_trsv_blocks(S->nloc, g->device, S->nsrc == 0);
@@ -150,6 +152,7 @@ void dist_trsv_gpu_free(dist_trsv_gpu *g)
     cudaFree((void *)a->need);
     cudaFree(a->ticket);
     cudaFree(a->error);
+    cudaFree((void *)a->readers);
     cudaFree(g->task_pe);
     cudaFree(g->pointers);
     cudaFree(g->l_in);

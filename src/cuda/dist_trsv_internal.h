@@ -49,6 +49,9 @@ typedef struct dist_trsv_args {
     int *error;              /* [0] 1 once a wait timed out, [1] its row, [2] its source */
     unsigned long long timeout_ns; /* a wait gives up after this */
     int lanes;               /* PULL: lanes per row, 32, 16, 8 or 4 (the kernel's instance) */
+    const uint32_t *readers; /* PULL with copies: bit q of component k: PE q reads x of comp[k],
+                                which this GPU also stores into peer_x[q]; every x_j is then
+                                read from peer_x[me].  NULL: read from its owner's array */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */

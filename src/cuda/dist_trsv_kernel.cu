@@ -160,12 +160,15 @@ extern "C" const void *dist_trsv_kernel_fn(void)
 }
 
 /* wait until *p is no longer pending; its value, or the pending sentinel
- * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1) */
-static __device__ double wait_value(const double *p, int local, const dist_trsv_args *a, int *stuck)
+ * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1).
+ * local: written by this GPU (GPU scope); else read at system scope, with
+ * a back-off between polls when far (in another GPU's memory) */
+static __device__ double wait_value(const double *p, int local, int far, const dist_trsv_args *a,
+                                    int *stuck)
 {
     unsigned long long t0 = global_ns();
     for (unsigned polls = 1;; polls++) {
-        if (!local) __nanosleep(64);
+        if (far) __nanosleep(64);
         double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
         if (!is_pending(v)) return v;
         if ((polls & 255) == 0 && (*stuck = wait_verdict(0, &t0, a))) return v;
@@ -179,7 +182,10 @@ static __device__ double wait_value(const double *p, int local, const dist_trsv_
  * each waited for while pending (groups of one warp may wait on each other:
  * independent thread scheduling, sm_70 on, lets the one waited for go on);
  * the group sums, solves and publishes x_i with one relaxed system-scope
- * store (the value is the flag: no fence, no counter, no atomics). */
+ * store (the value is the flag: no fence, no counter, no atomics).  With
+ * a.readers (copies), the group also stores x_i into the array of every PE
+ * whose rows read it, and reads every x_j from its own PE's array: values
+ * cross NVLink as posted stores instead of polled loads. */
 template <int LANES>
 __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kernel(dist_trsv_args a)
 {
@@ -203,10 +209,10 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
             for (int64_t k = k0 + sub; k < k1 && !stuck; k += LANES) {
                 int32_t j = __ldg(a.row + k);
                 int q = __ldg(a.task_pe + j / a.task_size);
-                const double *p = a.peer_x[q] + j;
-                int local = q == a.me;
+                int local = q == a.me, far = !local && !a.readers;
+                const double *p = (far ? a.peer_x[q] : mine) + j;
                 double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
-                if (is_pending(v)) v = wait_value(p, local, &a, &stuck);
+                if (is_pending(v)) v = wait_value(p, local, far, &a, &stuck);
                 if (stuck)
                     culprit = q;
                 else
@@ -216,10 +222,18 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
             if (!group_stuck) {
                 for (int o = LANES / 2; o > 0; o >>= 1)
                     acc += __shfl_xor_sync(mask, acc, o);
-                if (sub == 0) {
-                    double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
+                double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
+                if (sub == 0)
                     asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi)
                                  : "memory");
+                if (a.readers) { /* lane u of the group stores the copy of the u-th reader */
+                    unsigned rd = __ldg(a.readers + t);
+                    for (int u = 0; rd; u++, rd &= rd - 1)
+                        if (u % LANES == sub)
+                            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(
+                                             a.peer_x[__ffs(rd) - 1] + i),
+                                         "d"(xi)
+                                         : "memory");
                 }
             }
         }

@@ -219,6 +219,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     P->scheme = opt->scheme;
     P->level_order = opt->level_order != 0;
     P->pull_lanes = opt->pull_lanes ? opt->pull_lanes : 32; /* 0: from the levels, below */
+    P->pull_copies = opt->pull_copies != 0;
     size_tasks(P, opt->scheme, opt->tasks_per_pe, opt->task_size);
     size_t np = (size_t)npes;
     P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));

@@ -14,6 +14,7 @@ void dist_share_free(dist_share *S)
     domino_free(S->col_val);
     domino_free(S->pivot);
     domino_free(S->need);
+    domino_free(S->readers);
     domino_free(S);
 }
 
@@ -68,7 +69,13 @@ static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int 
     if (!strict(w, r, c)) return;
     int qc = domino_dist_pe_of(w->plan, c), qr = domino_dist_pe_of(w->plan, r);
     if (mode == DIST_PULL_ROWS) { /* the row of component r reads x_c */
-        if (qr == w->pe) place(S, pass, next, w->loc[r], c, v, qc != w->pe, remote);
+        if (qr == w->pe) {
+            place(S, pass, next, w->loc[r], c, v, qc != w->pe, remote);
+        } else if (pass == 0 && qc == w->pe) { /* another PE's row reads this PE's x_c */
+            uint32_t bit = 1u << (unsigned)qr;
+#pragma omp atomic
+            S->readers[w->loc[c]] |= bit;
+        }
         return;
     }
     if (qc == w->pe) place(S, pass, next, w->loc[c], r, v, qr != w->pe, remote); /* column c adds into r */
@@ -172,6 +179,8 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad diag %d", what, (int)diag);
     if (plan->level_order && !plan->row_level)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: the plan asks for the level order but has no levels", what);
+    if (mode == DIST_PULL_ROWS && plan->npes > 32) /* readers: a bit per PE */
+        return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %d PEs, at most 32", what, plan->npes);
     int32_t n = A->nrows;
     S = domino_calloc(1, sizeof(*S));
     if (!S) goto oom;
@@ -186,7 +195,10 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
     S->col_ptr = domino_calloc(nloc + 1, sizeof(int64_t));
     S->pivot = domino_calloc(nloc + 1, sizeof(double));
     S->need = domino_calloc((size_t)S->nsrc * nloc + 1, sizeof(int32_t));
-    if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need) goto oom;
+    if (mode == DIST_PULL_ROWS) S->readers = domino_calloc(nloc + 1, sizeof(uint32_t));
+    if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need ||
+        (mode == DIST_PULL_ROWS && !S->readers))
+        goto oom;
     share_walk w = {A, fill == DOMINO_LOWER, plan, pe, loc};
     list_components(plan, pe, w.lower, S, loc);
     if (plan->level_order && (s = order_by_level(h, what, plan->row_level, S, loc))) goto cleanup;

@@ -128,7 +128,7 @@ static void check_solves(domino_handle h, const char *who, const test_case *c, d
 }
 
 static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme,
-                                   int tasks, int level_order, int lanes)
+                                   int tasks, int level_order, int lanes, int copies)
 {
     domino_dist_options opt;
     domino_dist_plan *plan = NULL;
@@ -137,18 +137,21 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
     opt.tasks_per_pe = tasks;
     opt.level_order = level_order;
     opt.pull_lanes = lanes;
+    opt.pull_copies = copies;
     CHECK_OK(h, domino_dist_plan_make(h, c->A, c->fill, npes, &opt, &plan));
     return plan;
 }
 
 #define MAX_CASES 16
-/* scheme, tasks per PE, level order, PULL's lanes per row (the other solvers ignore them) */
-#define NSCHEMES 7
-static const int schemes[NSCHEMES][4] = {
-    {DOMINO_DIST_CONTIGUOUS, 1, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0},
-    {DOMINO_DIST_TASKPOOL, 32, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0},
-    {DOMINO_DIST_CONTIGUOUS, 1, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4},
-    {DOMINO_DIST_CONTIGUOUS, 1, 1, 8}};
+/* scheme, tasks per PE, level order, PULL's lanes per row and copies (the
+ * other solvers ignore the last two) */
+#define NSCHEMES 9
+static const int schemes[NSCHEMES][5] = {
+    {DOMINO_DIST_CONTIGUOUS, 1, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0, 0},
+    {DOMINO_DIST_TASKPOOL, 32, 0, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 8, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1},
+    {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)
@@ -162,7 +165,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
     for (int k = 0; k < nc; k++) {
         for (int sc = 0; sc < NSCHEMES && c[k].A; sc++) {
             domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
-                                               schemes[sc][2], schemes[sc][3]);
+                                               schemes[sc][2], schemes[sc][3], schemes[sc][4]);
             domino_dist_trsv T = NULL;
             CHECK_OK(h, domino_dist_trsv_unified(h, c[k].fill, c[k].diag, c[k].A, plan, &T));
             if (T) check_solves(h, "unified", &c[k], T);
@@ -178,7 +181,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
 /* a wait that can never end: bump one need of PE 0's middle component */
 static void check_timeout(domino_handle h, domino_dist D, const test_case *c)
 {
-    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0, 0);
+    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
     domino_dist_trsv T = NULL;
     setenv("DOMINO_DIST_TIMEOUT_S", "2", 1);
     CHECK_OK(h, domino_dist_trsv_make(h, D, DOMINO_DIST_PUSH, c->fill, c->diag, c->A, plan, &T));
@@ -226,7 +229,7 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
         for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PULL && c[k].A; solver++)
             for (int sc = 0; sc < NSCHEMES; sc++) {
                 domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
-                                                   schemes[sc][2], schemes[sc][3]);
+                                                   schemes[sc][2], schemes[sc][3], schemes[sc][4]);
                 domino_dist_trsv T = NULL;
                 snprintf(who, sizeof who, "PE %d/%d %s scheme %d", rank, npes,
                          solver == DOMINO_DIST_ZEROCOPY ? "zerocopy"
@@ -241,14 +244,14 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
             }
     }
     /* a plan for another number of PEs: every PE fails alike */
-    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0, 0);
+    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
     domino_dist_trsv T = NULL;
     CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH,
                  domino_dist_trsv_make(h, D, DOMINO_DIST_ZEROCOPY, DOMINO_LOWER, DOMINO_NON_UNIT,
                                        c[0].A, wrong, &T));
     domino_dist_plan_free(wrong);
     /* PE 0 alone has a bad solver: the others learn it from agreement */
-    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0, 0);
+    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
     domino_status s =
         domino_dist_trsv_make(h, D, rank == 0 ? DOMINO_DIST_UNIFIED : DOMINO_DIST_PUSH,
                               DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, plan, &T);

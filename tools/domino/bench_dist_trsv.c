@@ -44,29 +44,32 @@ typedef struct dist_config {
     int tied;          /* 1: task size tied to the level width (domino_dist_level_task_size) */
     int lanes;         /* PULL: lanes per row (0: the plan's, from the levels) */
     int plain;         /* UNIFIED: managed memory without advice (DOMINO_DIST_UM_PLAIN=1) */
+    int copies;        /* PULL: x_i stored into its readers' arrays (domino_dist_options.pull_copies) */
 } dist_config;
 
 static const dist_config configs[] = {
-    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0, 0, 0},
-    {"um", K_UNIFIED, 0, 1, 0, 0, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 0},
-    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0, 0, 0},
-    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0, 0, 0},
-    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0, 0, 0},
-    {"push-tasks4", K_PUSH, 1, 4, 0, 0, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0, 0, 0},
-    {"push-tasks16", K_PUSH, 1, 16, 0, 0, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0, 0, 0},
-    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0, 0, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0, 0, 0},
-    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0, 0, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0, 0, 0},
-    {"pull", K_PULL, 0, 1, 0, 0, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0, 0, 0},
-    {"pull-level", K_PULL, 0, 1, 1, 0, 0, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0, 0, 0},
-    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1, 0, 0}, {"pull-tied-level", K_PULL, 1, 8, 1, 1, 0, 0},
-    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0, 0},
-    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0, 0},
-    {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16, 0}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8, 0},
-    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4, 0}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32, 0},
-    {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0, 0},
-    {"um-plain", K_UNIFIED, 0, 1, 0, 0, 0, 1},      {"um-plain-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 1},
-    {"um-tasks32", K_UNIFIED, 1, 32, 0, 0, 0, 0},   {"um-tied", K_UNIFIED, 1, 8, 0, 1, 0, 0},
-    {"zerocopy-tasks64", K_ZEROCOPY, 1, 64, 0, 0, 0, 0},
+    {"cusparse-1gpu", K_CUSPARSE, 0, 1, 0, 0, 0, 0, 0},    {"domino-1gpu", K_DOMINO, 0, 1, 0, 0, 0, 0, 0},
+    {"um", K_UNIFIED, 0, 1, 0, 0, 0, 0, 0},                {"um-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 0, 0},
+    {"zerocopy", K_ZEROCOPY, 0, 1, 0, 0, 0, 0, 0},         {"zerocopy-tasks4", K_ZEROCOPY, 1, 4, 0, 0, 0, 0, 0},
+    {"zerocopy-tasks8", K_ZEROCOPY, 1, 8, 0, 0, 0, 0, 0},  {"zerocopy-tasks16", K_ZEROCOPY, 1, 16, 0, 0, 0, 0, 0},
+    {"zerocopy-tasks32", K_ZEROCOPY, 1, 32, 0, 0, 0, 0, 0}, {"push", K_PUSH, 0, 1, 0, 0, 0, 0, 0},
+    {"push-tasks4", K_PUSH, 1, 4, 0, 0, 0, 0, 0},          {"push-tasks8", K_PUSH, 1, 8, 0, 0, 0, 0, 0},
+    {"push-tasks16", K_PUSH, 1, 16, 0, 0, 0, 0, 0},        {"push-tasks32", K_PUSH, 1, 32, 0, 0, 0, 0, 0},
+    {"um-tasks8-level", K_UNIFIED, 1, 8, 1, 0, 0, 0, 0}, {"zerocopy-level", K_ZEROCOPY, 0, 1, 1, 0, 0, 0, 0},
+    {"zerocopy-tasks8-level", K_ZEROCOPY, 1, 8, 1, 0, 0, 0, 0}, {"push-tasks8-level", K_PUSH, 1, 8, 1, 0, 0, 0, 0},
+    {"pull", K_PULL, 0, 1, 0, 0, 0, 0, 0},              {"pull-tasks8", K_PULL, 1, 8, 0, 0, 0, 0, 0},
+    {"pull-level", K_PULL, 0, 1, 1, 0, 0, 0, 0},        {"pull-tasks8-level", K_PULL, 1, 8, 1, 0, 0, 0, 0},
+    {"zerocopy-tied", K_ZEROCOPY, 1, 8, 0, 1, 0, 0, 0}, {"pull-tied-level", K_PULL, 1, 8, 1, 1, 0, 0, 0},
+    {"pull-tasks4-level", K_PULL, 1, 4, 1, 0, 0, 0, 0}, {"pull-tasks16-level", K_PULL, 1, 16, 1, 0, 0, 0, 0},
+    {"pull-tasks32-level", K_PULL, 1, 32, 1, 0, 0, 0, 0},
+    {"pull-tasks8-level-lanes16", K_PULL, 1, 8, 1, 0, 16, 0, 0}, {"pull-tasks8-level-lanes8", K_PULL, 1, 8, 1, 0, 8, 0, 0},
+    {"pull-tasks8-level-lanes4", K_PULL, 1, 8, 1, 0, 4, 0, 0}, {"pull-tasks8-level-lanes32", K_PULL, 1, 8, 1, 0, 32, 0, 0},
+    {"stencil-slabs", K_SLABS, 0, 1, 0, 0, 0, 0, 0},
+    {"um-plain", K_UNIFIED, 0, 1, 0, 0, 0, 1, 0},      {"um-plain-tasks8", K_UNIFIED, 1, 8, 0, 0, 0, 1, 0},
+    {"um-tasks32", K_UNIFIED, 1, 32, 0, 0, 0, 0, 0},   {"um-tied", K_UNIFIED, 1, 8, 0, 1, 0, 0, 0},
+    {"zerocopy-tasks64", K_ZEROCOPY, 1, 64, 0, 0, 0, 0, 0},
+    {"pull-tasks8-level-copies", K_PULL, 1, 8, 1, 0, 0, 0, 1},
+    {"pull-tied-level-copies", K_PULL, 1, 8, 1, 1, 0, 0, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
@@ -121,6 +124,7 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     opt.tasks_per_pe = c->tasks;
     opt.level_order = c->level_order;
     opt.pull_lanes = c->lanes;
+    opt.pull_copies = c->copies;
     if (c->tied) /* adaptive tasks: about npes tasks per level (dist-plan's level-tied pool) */
         opt.task_size = domino_dist_level_task_size(p->n, p->levels->nlevels, npes, c->tasks, 64);
     opt.row_level = p->levels->row_level; /* computed once with the problem */
@@ -238,7 +242,7 @@ static domino_status run_config(domino_handle h, domino_dist D, const bench_prob
 static void report_budget(domino_handle h, const bench_problem *p, int npes, int64_t budget_mb)
 {
     domino_dist_plan *plan = NULL;
-    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0, 0, 0};
+    const dist_config tp8 = {"", K_ZEROCOPY, 1, 8, 0, 0, 0, 0, 0};
     domino_status s1 = make_plan(h, p, &tp8, 1, budget_mb, &plan);
     printf("# budget %lld MiB per GPU: on 1 GPU %s", (long long)budget_mb,
            s1 ? "does not fit" : "fits");
