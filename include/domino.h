@@ -284,10 +284,10 @@ typedef struct domino_dist_options {
     int pull_copies;           /* DOMINO_DIST_PULL: 1 = the owner of x_i also stores it into the
                                   solution array of every PE with a row that reads it (stores
                                   over NVLink, every read local), 0 = those PEs read it from
-                                  the owner over NVLink (0) */
+                                  the owner over NVLink (1) */
 } domino_dist_options;
 /* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
- * level order, PULL's lanes per row from the levels */
+ * level order, PULL's lanes per row from the levels, PULL's copies */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {

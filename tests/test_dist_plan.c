@@ -109,7 +109,7 @@ static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill
     domino_dist_plan *P = NULL;
     CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
     if (P) check_plan(h, L, fill, P);
-    if (P) CHECK(P->pull_lanes == 32); /* small matrices, narrow levels: a warp per row */
+    if (P) CHECK(P->pull_lanes == 32 && P->pull_copies == 1); /* small matrices, narrow levels: a warp per row; copies by default */
     return P;
 }
 
@@ -122,6 +122,7 @@ static void test_options(void)
     domino_dist_options_init(&opt);
     CHECK(opt.scheme == DOMINO_DIST_TASKPOOL);
     CHECK(opt.tasks_per_pe == 8 && opt.task_size == 0 && opt.level_order == 1 && opt.row_level == NULL);
+    CHECK(opt.pull_lanes == 0 && opt.pull_copies == 1);
     CHECK(opt.weight == NULL && opt.budget == NULL);
     domino_dist_options_init(NULL); /* ignored */
     domino_dist_plan_free(NULL);

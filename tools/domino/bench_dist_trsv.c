@@ -70,6 +70,8 @@ static const dist_config configs[] = {
     {"zerocopy-tasks64", K_ZEROCOPY, 1, 64, 0, 0, 0, 0, 0},
     {"pull-tasks8-level-copies", K_PULL, 1, 8, 1, 0, 0, 0, 1},
     {"pull-tied-level-copies", K_PULL, 1, 8, 1, 1, 0, 0, 1},
+    {"pull-tied-level-copies-lanes8", K_PULL, 1, 8, 1, 1, 8, 0, 1},
+    {"pull-tied-level-copies-lanes16", K_PULL, 1, 8, 1, 1, 16, 0, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 

@@ -55,7 +55,7 @@ static const char bench_usage[] =
     "                   (zerocopy also -tasks64), and with the\n"
     "                   level order (-level: um-tasks8, zerocopy, zerocopy-tasks8,\n"
     "                   push-tasks8), and pull, pull-tasks8, pull-level, pull-tasks4/8/16/32-level\n"
-    "                   (CSR pull, ours; pull-tasks8-level is the library default, its\n"
+    "                   (CSR pull, ours; pull-tasks8-level-copies is the library default, its\n"
     "                   lanes per row chosen from the levels), pull-tasks8-level-lanes32/16/8/4\n"
     "                   (that many lanes per row), zerocopy-tied and pull-tied-level (task size\n"
     "                   tied to the level width), pull-tasks8-level-copies and\n"
