@@ -279,7 +279,7 @@ typedef struct domino_dist_options {
                                   them (domino_levels.row_level of this triangle, copied),
                                   NULL = computed by the plan (NULL) */
     int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
-                                  16, 8 or 4 (fewer: more rows in flight per warp);
+                                  16, 8, 4, 2 or 1 (fewer: more rows in flight per warp);
                                   0 = from the levels, domino_dist_pull_lanes (0) */
     int pull_copies;           /* DOMINO_DIST_PULL: 1 = the owner of x_i also stores it into the
                                   solution array of every PE with a row that reads it (stores
@@ -296,7 +296,7 @@ typedef struct domino_dist_plan {
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
     int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
-    int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8 or 4 (options; 0 ->
+    int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8, 4, 2 or 1 (options; 0 ->
                                domino_dist_pull_lanes with level order, else 32) */
     int pull_copies;        /* DOMINO_DIST_PULL: 1 = x_i stored into its readers' arrays (options) */
     int32_t task_size;      /* components per task (the last task may be shorter) */

@@ -265,9 +265,19 @@ static void test_bad_arguments(domino_handle h)
     opt.tasks_per_pe = 8, opt.scheme = (domino_dist_scheme)9;
     CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
     opt.scheme = DOMINO_DIST_TASKPOOL;
-    opt.pull_lanes = 2;
-    CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
-    CHECK(strstr(domino_last_error(h), "pull_lanes = 2") != NULL);
+    static const int bad_lanes[3] = {3, 64, -4};
+    for (int k = 0; k < 3; k++) {
+        char want[32];
+        opt.pull_lanes = bad_lanes[k];
+        CHECK_STATUS(h, DOMINO_INVALID_VALUE, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+        snprintf(want, sizeof want, "pull_lanes = %d,", bad_lanes[k]);
+        CHECK(strstr(domino_last_error(h), want) != NULL);
+    }
+    opt.pull_lanes = 1; /* a thread per row */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &P));
+    if (P) CHECK(P->pull_lanes == 1);
+    domino_dist_plan_free(P);
+    P = NULL;
     opt.pull_lanes = 0;
     const int64_t negative[2] = {5, -3}, zero[2] = {0, 1}, huge[2] = {INT64_MAX, INT64_MAX};
     opt.weight = negative;

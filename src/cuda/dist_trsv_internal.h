@@ -48,7 +48,7 @@ typedef struct dist_trsv_args {
     unsigned *ticket;        /* next component to take (0 at start) */
     int *error;              /* [0] 1 once a wait timed out, [1] its row, [2] its source */
     unsigned long long timeout_ns; /* a wait gives up after this */
-    int lanes;               /* PULL: lanes per row, 32, 16, 8 or 4 (the kernel's instance) */
+    int lanes;               /* PULL: lanes per row, 32, 16, 8, 4, 2 or 1 (the kernel's instance) */
     const uint32_t *readers; /* PULL with copies: bit q of component k: PE q reads x of comp[k],
                                 which this GPU also stores into peer_x[q]; every x_j is then
                                 read from peer_x[me].  NULL: read from its owner's array */
@@ -103,8 +103,8 @@ double dist_timeout_seconds(void);
 /* the kernel and its launch shape on the current device (blocks for a
  * persistent grid of nloc components) */
 const void *dist_trsv_kernel_fn(void);
-/* The PULL kernel with `lanes` lanes per component (32, 16, 8 or 4; any
- * other value gives 32): they read the x_j of its row (ptr, row = column
+/* The PULL kernel with `lanes` lanes per component (32, 16, 8, 4, 2 or 1;
+ * any other value gives 32): they read the x_j of its row (ptr, row = column
  * indices, val) from their owners' peer_x, each polled until it no longer
  * holds the pending sentinel, and publish x_i in peer_x[me][i] (the value
  * is its own ready flag).  Same grid as above. */

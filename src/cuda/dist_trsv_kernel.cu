@@ -250,7 +250,9 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
 
 extern "C" const void *dist_trsv_pull_kernel_fn(int lanes)
 {
-    return lanes == 4    ? (const void *)dist_trsv_pull_kernel<4>
+    return lanes == 1    ? (const void *)dist_trsv_pull_kernel<1>
+           : lanes == 2  ? (const void *)dist_trsv_pull_kernel<2>
+           : lanes == 4  ? (const void *)dist_trsv_pull_kernel<4>
            : lanes == 8  ? (const void *)dist_trsv_pull_kernel<8>
            : lanes == 16 ? (const void *)dist_trsv_pull_kernel<16>
                          : (const void *)dist_trsv_pull_kernel<32>;

@@ -27,10 +27,9 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
     if (opt->tasks_per_pe < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
                             opt->tasks_per_pe);
-    if (opt->pull_lanes != 0 && opt->pull_lanes != 4 && opt->pull_lanes != 8 && opt->pull_lanes != 16 &&
-        opt->pull_lanes != 32)
-        return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": pull_lanes = %d, must be 0, 4, 8, 16 or 32",
-                            opt->pull_lanes);
+    if (opt->pull_lanes < 0 || opt->pull_lanes > 32 || (opt->pull_lanes & (opt->pull_lanes - 1)))
+        return domino_error(h, DOMINO_INVALID_VALUE,
+                            WHAT ": pull_lanes = %d, must be 0, 1, 2, 4, 8, 16 or 32", opt->pull_lanes);
     if (opt->task_size < 0)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": task_size = %d, must be >= 0",
                             (int)opt->task_size);

@@ -72,6 +72,9 @@ static const dist_config configs[] = {
     {"pull-tied-level-copies", K_PULL, 1, 8, 1, 1, 0, 0, 1},
     {"pull-tied-level-copies-lanes8", K_PULL, 1, 8, 1, 1, 8, 0, 1},
     {"pull-tied-level-copies-lanes16", K_PULL, 1, 8, 1, 1, 16, 0, 1},
+    {"pull-tied-level-copies-lanes2", K_PULL, 1, 8, 1, 1, 2, 0, 1},
+    {"pull-tied-level-copies-lanes1", K_PULL, 1, 8, 1, 1, 1, 0, 1},
+    {"pull-tasks8-level-copies-lanes1", K_PULL, 1, 8, 1, 0, 1, 0, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 
