@@ -458,6 +458,10 @@ static void test_pull_lanes(domino_handle h)
     CHECK(domino_dist_pull_lanes(7077888, 1338, 2) == 32);
     CHECK(domino_dist_pull_lanes(10000000, 1000, 1) == 8); /* DAG of 1000 levels */
     CHECK(domino_dist_pull_lanes(4194304, 5699, 1) == 32); /* R-MAT 22 */
+    CHECK(domino_dist_pull_lanes(10000000, 10, 4) == 2);   /* DAGs of 10 and 100 levels */
+    CHECK(domino_dist_pull_lanes(10000000, 10, 2) == 2);
+    CHECK(domino_dist_pull_lanes(10000000, 100, 4) == 4);
+    CHECK(domino_dist_pull_lanes(10000000, 100, 2) == 2);
     CHECK(domino_dist_pull_lanes(0, 1, 1) == 32 && domino_dist_pull_lanes(10, 0, 1) == 32 &&
           domino_dist_pull_lanes(10, 1, 0) == 32);
     domino_matrix L = NULL;
@@ -466,7 +470,7 @@ static void test_pull_lanes(domino_handle h)
     CHECK_OK(h, domino_gen_dag(h, 200000, 4, 1, 0, 3, DOMINO_FLOAT64, &L)); /* one level */
     domino_dist_options_init(&opt);
     CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &plan));
-    CHECK(plan && plan->pull_lanes == 4);
+    CHECK(plan && plan->pull_lanes == 2);
     domino_dist_plan_free(plan);
     plan = NULL;
     opt.pull_lanes = 16; /* asked for: kept */

@@ -385,10 +385,13 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
         e = domino_launch_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper, p->row_level,
                                  p->level_rows, p->level_count, p->scan_tmp, p->scan_tmp_bytes,
                                  p->st, &p->nlevels, &p->level_ptr_host);
-    /* "auto" (or a bad count): the multi-GPU pull solver's rule on one GPU */
+    /* "auto" (or a bad count): the multi-GPU pull solver's rule on one GPU,
+     * at least 4 (the groups kernel's smallest instance) */
     int asked = p->level_lanes;
-    if (asked != 0 && asked != 4 && asked != 8 && asked != 16 && asked != 32)
-        p->level_lanes = domino_dist_pull_lanes(p->n, p->nlevels, 1);
+    if (asked != 0 && asked != 4 && asked != 8 && asked != 16 && asked != 32) {
+        int lanes = domino_dist_pull_lanes(p->n, p->nlevels, 1);
+        p->level_lanes = lanes < 4 ? 4 : lanes;
+    }
     return domino_cuda_status(h, e, "domino_trsv_analysis: level sets");
 }
 

@@ -145,13 +145,14 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
 #define MAX_CASES 16
 /* scheme, tasks per PE, level order, PULL's lanes per row and copies (the
  * other solvers ignore the last two) */
-#define NSCHEMES 10
+#define NSCHEMES 11
 static const int schemes[NSCHEMES][5] = {
     {DOMINO_DIST_CONTIGUOUS, 1, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0, 0},
     {DOMINO_DIST_TASKPOOL, 32, 0, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0, 0},
     {DOMINO_DIST_CONTIGUOUS, 1, 1, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4, 0},
     {DOMINO_DIST_CONTIGUOUS, 1, 1, 8, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1},
-    {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1},  {DOMINO_DIST_TASKPOOL, 8, 1, 1, 1}};
+    {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1},  {DOMINO_DIST_TASKPOOL, 8, 1, 1, 1},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 2, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)
