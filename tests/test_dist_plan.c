@@ -447,6 +447,54 @@ static void test_task_size(domino_handle h)
     CHECK(domino_dist_level_task_size(10, 1, 0, 8, 1) == 0);
 }
 
+/* level_tasks: the task size tied to the plan's levels, only with a task
+ * pool in level order and no explicit size; the budget checked on it */
+static void test_level_tasks(domino_handle h)
+{
+    domino_matrix L = NULL;
+    domino_dist_options opt;
+    domino_dist_plan *plan = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 20000, 4, 10, 0, 7, DOMINO_FLOAT64, &L));
+    domino_dist_options_init(&opt);
+    CHECK(opt.level_tasks == 0);
+    opt.level_tasks = 1;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+    if (plan) {
+        int32_t top = -1;
+        for (int32_t i = 0; i < plan->n; i++) top = plan->row_level[i] > top ? plan->row_level[i] : top;
+        int32_t want = domino_dist_level_task_size(20000, top + 1, 4, 8, 64);
+        CHECK(top + 1 == 10 && want == 500);
+        CHECK(plan->task_size == want && plan->ntasks == 40);
+        check_plan(h, L, DOMINO_LOWER, plan);
+    }
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.level_order = 0; /* ignored without the level order */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+    CHECK(plan && plan->task_size == 625);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.level_order = 1, opt.task_size = 100; /* an explicit size wins */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+    CHECK(plan && plan->task_size == 100);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.task_size = 0;
+    const int64_t tiny[4] = {1, 1, 1, 1};
+    opt.budget = tiny;
+    CHECK_STATUS(h, DOMINO_OUT_OF_MEMORY, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+    CHECK(plan == NULL && strstr(domino_last_error(h), "PE 0 needs") != NULL);
+    opt.budget = NULL; /* PULL's copies: any non-zero is on */
+    for (int copies = 0; copies < 3; copies++) {
+        opt.pull_copies = copies;
+        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+        CHECK(plan && plan->pull_copies == (copies != 0));
+        domino_dist_plan_free(plan);
+        plan = NULL;
+    }
+    domino_matrix_free(L);
+}
+
 /* PULL's lanes per row from the levels: the measured problems of
  * h200x4-trsv-dist-v1, then through the plan */
 static void test_pull_lanes(domino_handle h)
@@ -502,6 +550,7 @@ int main(void)
     test_empty(h);
     test_task_size(h);
     test_pull_lanes(h);
+    test_level_tasks(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");

@@ -75,7 +75,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
          (e = domino_device_copy_new((void **)&a->readers, S->readers, nloc * sizeof(uint32_t)))))
         return domino_cuda_status(h, e, what);
     a->task_pe = g->task_pe;
-    g->blocks = dist_trsv_blocks(S->nloc, g->device, S->nsrc == 0);
+    g->blocks = dist_trsv_blocks(S->nloc, g->device, S->nsrc == 0 ? a->lanes : 0);
     return DOMINO_SUCCESS;
 }
 

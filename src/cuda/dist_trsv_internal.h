@@ -105,13 +105,15 @@ double dist_timeout_seconds(void);
 const void *dist_trsv_kernel_fn(void);
 /* The PULL kernel with `lanes` lanes per component (32, 16, 8, 4, 2 or 1;
  * any other value gives 32): they read the x_j of its row (ptr, row = column
- * indices, val) from their owners' peer_x, each polled until it no longer
- * holds the pending sentinel, and publish x_i in peer_x[me][i] (the value
- * is its own ready flag).  Same grid as above. */
+ * indices, val) from their owners' peer_x (with readers: from peer_x[me],
+ * where the owners store copies), each polled until it no longer holds the
+ * pending sentinel, and publish x_i in peer_x[me][i] and, with readers, in
+ * the arrays of the PEs that read it (the value is its own ready flag).
+ * Same grid as above. */
 const void *dist_trsv_pull_kernel_fn(int lanes);
 /* x[0..n) := the pending sentinel (stream-ordered) */
 cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t stream);
-int dist_trsv_blocks(int32_t nloc, int device, int pull);
+int dist_trsv_blocks(int32_t nloc, int device, int pull_lanes); /* 0: the CSC kernel */
 /* x_full[comp[k]] = x[k], k < nloc (stream-ordered) */
 cudaError_t dist_trsv_scatter(const int32_t *comp, const double *x, int32_t nloc, double *x_full,
                               cudaStream_t stream);

@@ -271,12 +271,12 @@ extern "C" cudaError_t dist_trsv_fill_pending(double *x, int32_t n, cudaStream_t
     return cudaGetLastError();
 }
 
-extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull)
+extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull_lanes)
 {
     int per_sm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &per_sm, pull ? dist_trsv_pull_kernel<32> : dist_trsv_kernel, DIST_WARPS_PER_BLOCK * 32,
-            0) ||
+    /* the instance that runs: a collective launch needs every block resident */
+    const void *fn = pull_lanes ? dist_trsv_pull_kernel_fn(pull_lanes) : dist_trsv_kernel_fn();
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, DIST_WARPS_PER_BLOCK * 32, 0) ||
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device)) {
         cudaGetLastError();
         per_sm = 1;

@@ -19,5 +19,6 @@ void domino_dist_options_init(domino_dist_options *opt)
     opt->level_order = 1;
     opt->row_level = NULL;
     opt->pull_lanes = 0;
+    opt->level_tasks = 0;
     opt->pull_copies = 1;
 }

@@ -186,13 +186,34 @@ static domino_status plan_levels(domino_handle h, domino_matrix L, domino_fill f
     return s;
 }
 
-/* domino_dist_pull_lanes of the plan's levels */
-static int pull_lanes_of_levels(const domino_dist_plan *P)
+/* the number of levels of the plan's row_level */
+static int32_t count_levels(const domino_dist_plan *P)
 {
     int32_t top = -1;
     for (int32_t i = 0; i < P->n; i++)
         if (P->row_level[i] > top) top = P->row_level[i];
-    return domino_dist_pull_lanes(P->n, top + 1, P->npes);
+    return top + 1;
+}
+
+/* level_tasks: P's tasks sized to the level width (row_level set) and dealt
+ * and counted again; L was checked by the first count.  credit: scratch */
+static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fill,
+                               const domino_dist_options *opt, domino_dist_plan *P, int64_t *credit)
+{
+    int32_t size = domino_dist_level_task_size(P->n, count_levels(P), P->npes, opt->tasks_per_pe, 64);
+    if (size < 1 || size == P->task_size) return DOMINO_SUCCESS; /* n = 0, or the same pool */
+    size_t np = (size_t)P->npes;
+    size_tasks(P, DOMINO_DIST_TASKPOOL, opt->tasks_per_pe, size);
+    domino_free(P->task_pe);
+    P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
+    if (!P->task_pe)
+        return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d tasks)", P->ntasks);
+    memset(P->pe_tasks, 0, np * sizeof(int32_t));
+    memset(P->pe_components, 0, np * sizeof(int32_t));
+    memset(P->pe_nnz, 0, np * sizeof(int64_t));
+    memset(P->pe_remote, 0, np * sizeof(int64_t));
+    deal_tasks(P, opt->weight, credit);
+    return count_entries(h, L, fill, P);
 }
 
 /* *plan = the distribution of the components of triangle `fill` of square L
@@ -237,10 +258,19 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     deal_tasks(P, opt->weight, credit);
     s = count_entries(h, L, fill, P);
     if (s) goto cleanup;
-    count_bytes(P, (int64_t)domino_type_size(L->type));
-    s = check_budget(h, P, opt->budget);
+    /* level_tasks: the budget is checked on the tasks tied to the levels */
+    int tie = opt->level_tasks && P->level_order && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
+    if (!tie) {
+        count_bytes(P, (int64_t)domino_type_size(L->type));
+        s = check_budget(h, P, opt->budget);
+    }
     if (!s && P->level_order) s = plan_levels(h, L, fill, opt->row_level, P);
-    if (!s && P->level_order && !opt->pull_lanes) P->pull_lanes = pull_lanes_of_levels(P);
+    if (!s && tie && !(s = tie_tasks(h, L, fill, opt, P, credit))) {
+        count_bytes(P, (int64_t)domino_type_size(L->type));
+        s = check_budget(h, P, opt->budget);
+    }
+    if (!s && P->level_order && !opt->pull_lanes)
+        P->pull_lanes = domino_dist_pull_lanes(P->n, count_levels(P), P->npes);
 cleanup:
     domino_free(credit);
     if (s)

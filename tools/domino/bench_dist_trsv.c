@@ -130,8 +130,9 @@ static domino_status make_plan(domino_handle h, const bench_problem *p, const di
     opt.level_order = c->level_order;
     opt.pull_lanes = c->lanes;
     opt.pull_copies = c->copies;
-    if (c->tied) /* adaptive tasks: about npes tasks per level (dist-plan's level-tied pool) */
-        opt.task_size = domino_dist_level_task_size(p->n, p->levels->nlevels, npes, c->tasks, 64);
+    /* adaptive tasks: about npes tasks per level (dist-plan's level-tied pool);
+     * the plan counts the levels of row_level, the same as p->levels */
+    opt.level_tasks = c->tied;
     opt.row_level = p->levels->row_level; /* computed once with the problem */
     for (int q = 0; q < npes; q++) budget[q] = budget_mb << 20;
     if (budget_mb > 0) opt.budget = budget;

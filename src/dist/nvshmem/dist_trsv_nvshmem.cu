@@ -5,7 +5,9 @@
  * memory) and PUSH (ours: contributions are added into the owner's
  * symmetric arrays with atomics over NVLink, and the owner polls its own
  * memory), both CSC push, and PULL (ours, CSR: a component reads the x_j
- * of its row from their owners, read-only, each value its own flag).
+ * of its row, each value its own flag, from their owners, or by default
+ * (pull_copies) from its own PE's array, where each owner stores a copy of
+ * every value another PE reads).
  * They run the kernels of dist_trsv_kernel.cu through peer
  * pointers (nvshmem_ptr), so they need PEs that can address each other's
  * memory (one node, NVLink or PCIe peer access). */
@@ -143,7 +145,8 @@ static domino_status setup_symmetric(domino_handle h, struct domino_dist_trsv_s 
      * word a peer touches is updated and polled at system scope */
     unsigned me = 1u << T->pe;
     T->g[0].a.peer_x = T->peer_x;
-    if (solver == DOMINO_DIST_PULL) /* reads every PE's solution, writes its own */
+    if (solver == DOMINO_DIST_PULL) /* reads every PE's solution (copies: its own) and writes its
+                                       own (copies: and its readers') */
         return DOMINO_SUCCESS;
     if (solver == DOMINO_DIST_ZEROCOPY) /* read every PE's, write one's own */
         return dist_trsv_gpu_set_pointers(h, WHAT, &T->g[0], in, sum, T->npes, me, own_in, own_sum,
@@ -159,7 +162,8 @@ domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_
 {
     struct domino_gpu_context *gpu = NULL;
     struct domino_dist_trsv_s *T = NULL;
-    domino_status s = DOMINO_SUCCESS;
+    domino_status s = DOMINO_SUCCESS, s2 = DOMINO_SUCCESS;
+    double mine = 0, most = 0, least = 0; /* solver and copies, agreed over the PEs */
     if (!out) return domino_error(h, DOMINO_NULL_POINTER, WHAT ": T is NULL");
     *out = NULL;
     int npes = domino_dist_npes(D), rank = domino_dist_rank(D);
@@ -187,6 +191,16 @@ domino_status domino_dist_trsv_make(domino_handle h, domino_dist D, domino_dist_
         T->destroy = nvshmem_destroy;
         s = setup_local(h, T, solver, fill, diag, A, plan, gpu->stream);
     }
+    if ((s = domino_dist_agree(h, D, s))) goto failed;
+    /* the same solver and copies everywhere (a reader of copies would wait
+     * on its own array for values nobody stores there) */
+    mine = 2.0 * (int)solver + (plan ? plan->pull_copies : 0);
+    s = domino_dist_max(h, D, mine, &most); /* collective: both calls on every PE */
+    s2 = domino_dist_max(h, D, -mine, &least);
+    if (!s) s = s2;
+    if (!s && most != -least)
+        s = domino_error(h, DOMINO_INVALID_VALUE,
+                         WHAT ": PE %d: the PEs' solvers or plans' pull_copies differ", rank);
     if ((s = domino_dist_agree(h, D, s))) goto failed;
     s = setup_symmetric(h, T, solver);
     if ((s = domino_dist_agree(h, D, s))) goto failed;
