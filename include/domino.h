@@ -281,11 +281,13 @@ typedef struct domino_dist_options {
     int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
                                   16, 8, 4, 2 or 1 (fewer: more rows in flight per warp);
                                   0 = from the levels, domino_dist_pull_lanes (0) */
-    int level_tasks;           /* TASKPOOL with level order and task_size 0: 1 = tasks sized
-                                  to the level width, domino_dist_level_task_size(n, levels,
-                                  npes, tasks_per_pe, 64) (on 4 x H200 with the PULL solver
-                                  3.5-9.7x faster on 10^7-row DAGs, 15-20 % slower on a
-                                  D3N7 stencil), 0 = tasks_per_pe equal tasks (0) */
+    int level_tasks;           /* TASKPOOL with task_size 0: 1 = tasks sized to the level
+                                  width, domino_dist_level_task_size(n, levels, npes,
+                                  tasks_per_pe, 64), the levels from row_level or computed
+                                  (on 4 x H200 with the PULL solver 3.5-9.7x faster on
+                                  10^7-row DAGs, 15-20 % slower on a D3N7 stencil; the
+                                  ZEROCOPY solver 5.2x faster than unified memory),
+                                  0 = tasks_per_pe equal tasks (0) */
     int pull_copies;           /* DOMINO_DIST_PULL: 1 = the owner of x_i also stores it into the
                                   solution array of every PE with a row that reads it (stores
                                   over NVLink, every read local), 0 = those PEs read it from
@@ -300,7 +302,8 @@ typedef struct domino_dist_plan {
     int npes;               /* PEs */
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
-    int32_t *row_level;     /* level_order: the level of each component, size n; else NULL */
+    int32_t *row_level;     /* level_order or level_tasks: the level of each component, size n;
+                               else NULL */
     int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8, 4, 2 or 1 (options; 0 ->
                                domino_dist_pull_lanes with level order, else 32) */
     int pull_copies;        /* DOMINO_DIST_PULL: 1 = x_i stored into its readers' arrays (options) */

@@ -448,7 +448,7 @@ static void test_task_size(domino_handle h)
 }
 
 /* level_tasks: the task size tied to the plan's levels, only with a task
- * pool in level order and no explicit size; the budget checked on it */
+ * pool and no explicit size, in level order or not; the budget checked on it */
 static void test_level_tasks(domino_handle h)
 {
     domino_matrix L = NULL;
@@ -469,11 +469,17 @@ static void test_level_tasks(domino_handle h)
     }
     domino_dist_plan_free(plan);
     plan = NULL;
-    opt.level_order = 0; /* ignored without the level order */
+    opt.level_order = 0; /* index order: the levels counted all the same */
     CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
-    CHECK(plan && plan->task_size == 625);
+    CHECK(plan && plan->task_size == 500 && !plan->level_order && plan->row_level);
     domino_dist_plan_free(plan);
     plan = NULL;
+    opt.scheme = DOMINO_DIST_CONTIGUOUS; /* contiguous blocks ignore it */
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
+    CHECK(plan && plan->task_size == 5000 && plan->row_level == NULL);
+    domino_dist_plan_free(plan);
+    plan = NULL;
+    opt.scheme = DOMINO_DIST_TASKPOOL;
     opt.level_order = 1, opt.task_size = 100; /* an explicit size wins */
     CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
     CHECK(plan && plan->task_size == 100);

@@ -259,12 +259,12 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     s = count_entries(h, L, fill, P);
     if (s) goto cleanup;
     /* level_tasks: the budget is checked on the tasks tied to the levels */
-    int tie = opt->level_tasks && P->level_order && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
+    int tie = opt->level_tasks && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
     if (!tie) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
     }
-    if (!s && P->level_order) s = plan_levels(h, L, fill, opt->row_level, P);
+    if (!s && (P->level_order || tie)) s = plan_levels(h, L, fill, opt->row_level, P);
     if (!s && tie && !(s = tie_tasks(h, L, fill, opt, P, credit))) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
