@@ -447,6 +447,21 @@ static void test_task_size(domino_handle h)
     CHECK(domino_dist_level_task_size(10, 1, 0, 8, 1) == 0);
 }
 
+/* the plan of L over 4 PEs under opt, checked: its task size (-1 when it
+ * failed), and whether it holds levels */
+static int32_t planned_task_size(domino_handle h, domino_matrix L, const domino_dist_options *opt,
+                                 int *has_levels)
+{
+    domino_dist_plan *plan = NULL;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, opt, &plan));
+    if (!plan) return -1;
+    check_plan(h, L, DOMINO_LOWER, plan);
+    int32_t size = plan->task_size;
+    *has_levels = plan->row_level != NULL;
+    domino_dist_plan_free(plan);
+    return size;
+}
+
 /* level_tasks: the task size tied to the plan's levels, only with a task
  * pool and no explicit size, in level order or not; the budget checked on it */
 static void test_level_tasks(domino_handle h)
@@ -454,37 +469,23 @@ static void test_level_tasks(domino_handle h)
     domino_matrix L = NULL;
     domino_dist_options opt;
     domino_dist_plan *plan = NULL;
+    domino_levels *lv = NULL;
+    int has_levels = 0;
     CHECK_OK(h, domino_gen_dag(h, 20000, 4, 10, 0, 7, DOMINO_FLOAT64, &L));
+    CHECK_OK(h, domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, L, &lv));
+    CHECK(lv && lv->nlevels == 10 && domino_dist_level_task_size(20000, 10, 4, 8, 64) == 500);
+    domino_levels_free(lv);
     domino_dist_options_init(&opt);
     CHECK(opt.level_tasks == 0);
     opt.level_tasks = 1;
-    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
-    if (plan) {
-        int32_t top = -1;
-        for (int32_t i = 0; i < plan->n; i++) top = plan->row_level[i] > top ? plan->row_level[i] : top;
-        int32_t want = domino_dist_level_task_size(20000, top + 1, 4, 8, 64);
-        CHECK(top + 1 == 10 && want == 500);
-        CHECK(plan->task_size == want && plan->ntasks == 40);
-        check_plan(h, L, DOMINO_LOWER, plan);
-    }
-    domino_dist_plan_free(plan);
-    plan = NULL;
+    CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);
     opt.level_order = 0; /* index order: the levels counted all the same */
-    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
-    CHECK(plan && plan->task_size == 500 && !plan->level_order && plan->row_level);
-    domino_dist_plan_free(plan);
-    plan = NULL;
+    CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);
     opt.scheme = DOMINO_DIST_CONTIGUOUS; /* contiguous blocks ignore it */
-    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
-    CHECK(plan && plan->task_size == 5000 && plan->row_level == NULL);
-    domino_dist_plan_free(plan);
-    plan = NULL;
+    CHECK(planned_task_size(h, L, &opt, &has_levels) == 5000 && !has_levels);
     opt.scheme = DOMINO_DIST_TASKPOOL;
     opt.level_order = 1, opt.task_size = 100; /* an explicit size wins */
-    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, &opt, &plan));
-    CHECK(plan && plan->task_size == 100);
-    domino_dist_plan_free(plan);
-    plan = NULL;
+    CHECK(planned_task_size(h, L, &opt, &has_levels) == 100);
     opt.task_size = 0;
     const int64_t tiny[4] = {1, 1, 1, 1};
     opt.budget = tiny;
