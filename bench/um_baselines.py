@@ -4,7 +4,9 @@ x_um_plain added (um-plain's time over the row's time, same problem, same
 command), then per configuration the geometric means of x_um and
 x_um_plain over the problems that have both baselines.  CONFIG limits the
 table to those configurations (default: all)."""
-import csv, math, sys
+import csv, sys
+
+from summarize_trsv_dist import geomean
 
 src, dst = sys.argv[1], sys.argv[2]
 keep = sys.argv[3:]
@@ -36,5 +38,5 @@ for col in ("x_um", "x_um_plain"):
     cells = []
     for c in configs:
         xs = [float(val[(p, c)][col]) for p in problems if (p, c) in val and val[(p, c)][col] != "nan"]
-        cells.append("%.2f" % math.exp(sum(map(math.log, xs)) / len(xs)) if xs and len(xs) == len(problems) else "–")
+        cells.append("%.2f" % geomean(xs) if xs and len(xs) == len(problems) else "–")
     print("| geomean %s | %s |" % (col, " | ".join(cells)))

@@ -71,7 +71,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
         (e = domino_device_copy_new((void **)&g->task_pe, plan->task_pe, (size_t)plan->ntasks * sizeof(int))) ||
         (e = domino_device_copy_new((void **)&a->ticket, NULL, sizeof(unsigned))) ||
         (e = domino_device_copy_new((void **)&a->error, NULL, 4 * sizeof(int))) ||
-        (plan->pull_copies && S->readers &&
+        (S->readers &&
          (e = domino_device_copy_new((void **)&a->readers, S->readers, nloc * sizeof(uint32_t)))))
         return domino_cuda_status(h, e, what);
     a->task_pe = g->task_pe;

@@ -66,11 +66,14 @@ static __device__ __forceinline__ void step_take_batch(int32_t *pcol, T *pval, i
     }
 }
 
-/* logical row li's entries k0 .. k1 - 1 and b_i (nothing past n) */
+/* logical row li's entries k0 .. k1 - 1, b_i and its first batch of
+ * entries (c, a) through step_load_batch (nothing past n) */
 template <typename T>
 static __device__ __forceinline__ void step_row_open(int32_t n, int32_t li, int upper,
                                                      const int64_t *__restrict__ ptr, const T *__restrict__ b,
-                                                     int64_t *k0, int64_t *k1, T *part)
+                                                     const int32_t *__restrict__ ind, const T *__restrict__ val,
+                                                     int64_t *k0, int64_t *k1, T *part,
+                                                     int32_t c[STEP_BATCH], T a[STEP_BATCH])
 {
     *k0 = *k1 = 0;
     *part = (T)0;
@@ -80,6 +83,7 @@ static __device__ __forceinline__ void step_row_open(int32_t n, int32_t li, int 
         *k1 = __ldg(&ptr[i + 1]);
         *part = __ldg(&b[i]);
     }
+    step_load_batch<T>(*k0, *k1, ind, val, c, a);
 }
 
 /* the whole row k0 .. k1 - 1 through step_take_batch: its first batch

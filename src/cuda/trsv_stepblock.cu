@@ -106,10 +106,9 @@ __device__ void stepblock_loader(sb_shared<T> *R, int g, int groups, int32_t n, 
         const int32_t li = s * SB_STEP + t; /* logical row */
         int64_t k0, k1;
         T part;
-        step_row_open<T>(n, li, upper, ptr, b, &k0, &k1, &part);
         int32_t c[STEP_BATCH];
         T a[STEP_BATCH], xv[STEP_BATCH];
-        step_load_batch<T>(k0, k1, ind, val, c, a);
+        step_row_open<T>(n, li, upper, ptr, b, ind, val, &k0, &k1, &part, c, a);
         const int32_t F = load_acquire_cta_i32(&R->stored) * SB_STEP;
         step_gather<T>(n, F, upper, c, X, xv);
         if (t == 0)

@@ -96,10 +96,9 @@ static __device__ void stepwarp_loader(sw_shared<T> *R, int w, int loaders, int3
         const int32_t li = s * 32 + lane; /* logical row */
         int64_t k0, k1;
         T part;
-        step_row_open<T>(n, li, upper, ptr, b, &k0, &k1, &part);
         int32_t c[STEP_BATCH];
         T a[STEP_BATCH], xv[STEP_BATCH];
-        step_load_batch<T>(k0, k1, ind, val, c, a);
+        step_row_open<T>(n, li, upper, ptr, b, ind, val, &k0, &k1, &part, c, a);
         if (lane == 0) {
             const long long w0 = profile ? clock64() : 0;
             while (load_acquire_cta_i32(&R->solved) < s - SW_RING + 1) __nanosleep(100);

@@ -195,12 +195,13 @@ static int32_t count_levels(const domino_dist_plan *P)
     return top + 1;
 }
 
-/* level_tasks: P's tasks sized to the level width (row_level set) and dealt
- * and counted again; L was checked by the first count.  credit: scratch */
+/* level_tasks: P's tasks sized to the width of its nlevels levels and
+ * dealt and counted again; L was checked by the first count.  credit: scratch */
 static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fill,
-                               const domino_dist_options *opt, domino_dist_plan *P, int64_t *credit)
+                               const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P,
+                               int64_t *credit)
 {
-    int32_t size = domino_dist_level_task_size(P->n, count_levels(P), P->npes, opt->tasks_per_pe, 64);
+    int32_t size = domino_dist_level_task_size(P->n, nlevels, P->npes, opt->tasks_per_pe, 64);
     if (size < 1 || size == P->task_size) return DOMINO_SUCCESS; /* n = 0, or the same pool */
     size_t np = (size_t)P->npes;
     size_tasks(P, DOMINO_DIST_TASKPOOL, opt->tasks_per_pe, size);
@@ -265,12 +266,13 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
         s = check_budget(h, P, opt->budget);
     }
     if (!s && (P->level_order || tie)) s = plan_levels(h, L, fill, opt->row_level, P);
-    if (!s && tie && !(s = tie_tasks(h, L, fill, opt, P, credit))) {
+    int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
+    if (!s && tie && !(s = tie_tasks(h, L, fill, opt, nlevels, P, credit))) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
     }
     if (!s && P->level_order && !opt->pull_lanes)
-        P->pull_lanes = domino_dist_pull_lanes(P->n, count_levels(P), P->npes);
+        P->pull_lanes = domino_dist_pull_lanes(P->n, nlevels, P->npes);
 cleanup:
     domino_free(credit);
     if (s)

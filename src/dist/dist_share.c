@@ -71,7 +71,7 @@ static void visit(const share_walk *w, dist_share *S, dist_count_mode mode, int 
     if (mode == DIST_PULL_ROWS) { /* the row of component r reads x_c */
         if (qr == w->pe) {
             place(S, pass, next, w->loc[r], c, v, qc != w->pe, remote);
-        } else if (pass == 0 && qc == w->pe) { /* another PE's row reads this PE's x_c */
+        } else if (pass == 0 && qc == w->pe && S->readers) { /* another PE's row reads x_c */
             uint32_t bit = 1u << (unsigned)qr;
 #pragma omp atomic
             S->readers[w->loc[c]] |= bit;
@@ -179,7 +179,8 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: bad diag %d", what, (int)diag);
     if (plan->level_order && !plan->row_level)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: the plan asks for the level order but has no levels", what);
-    if (mode == DIST_PULL_ROWS && plan->npes > 32) /* readers: a bit per PE */
+    int copies = mode == DIST_PULL_ROWS && plan->pull_copies; /* readers wanted */
+    if (copies && plan->npes > 32) /* readers: a bit per PE */
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %d PEs, at most 32", what, plan->npes);
     int32_t n = A->nrows;
     S = domino_calloc(1, sizeof(*S));
@@ -195,9 +196,8 @@ domino_status dist_share_make(domino_handle h, const char *what, domino_matrix A
     S->col_ptr = domino_calloc(nloc + 1, sizeof(int64_t));
     S->pivot = domino_calloc(nloc + 1, sizeof(double));
     S->need = domino_calloc((size_t)S->nsrc * nloc + 1, sizeof(int32_t));
-    if (mode == DIST_PULL_ROWS) S->readers = domino_calloc(nloc + 1, sizeof(uint32_t));
-    if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need ||
-        (mode == DIST_PULL_ROWS && !S->readers))
+    if (copies) S->readers = domino_calloc(nloc + 1, sizeof(uint32_t));
+    if (!loc || !S->comp || !S->col_ptr || !S->pivot || !S->need || (copies && !S->readers))
         goto oom;
     share_walk w = {A, fill == DOMINO_LOWER, plan, pe, loc};
     list_components(plan, pe, w.lower, S, loc);

@@ -45,8 +45,8 @@ typedef struct dist_share {
     int32_t *need;    /* need[s * nloc + k]: contributions to component k counted at source s */
     int64_t remote;   /* strict entries whose row belongs to another PE (sent away); DIST_PULL_ROWS:
                          whose column does (read from another PE) */
-    uint32_t *readers; /* DIST_PULL_ROWS: bit q set when a row of PE q != pe reads component k's
-                          x, size nloc; NULL in the other modes */
+    uint32_t *readers; /* DIST_PULL_ROWS with the plan's pull_copies: bit q set when a row of
+                          PE q != pe reads component k's x, size nloc; else NULL */
 } dist_share;
 
 /* Build PE pe's share of the triangle `fill` of square A (CSR or CSC, any

@@ -64,8 +64,5 @@ int main(void)
     if (domino_gpu_count() == 0) return skip_without_gpu(h, "test_gpu_trsv_lanes", SECTIONS);
     test_chosen(h);
     test_lanes(h);
-    domino_destroy(h);
-    CHECK(domino_debug_alloc_live() == live);
-    printf("test_gpu_trsv_lanes: %d skipped\n", check_skipped);
-    return check_summary("test_gpu_trsv_lanes");
+    return finish_gpu_test(h, live, "test_gpu_trsv_lanes");
 }

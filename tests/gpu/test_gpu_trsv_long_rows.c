@@ -89,8 +89,5 @@ int main(void)
     if (domino_gpu_count() == 0) return skip_without_gpu(h, "test_gpu_trsv_long_rows", SECTIONS);
     test_generated(h);
     test_shared(h);
-    domino_destroy(h);
-    CHECK(domino_debug_alloc_live() == live);
-    printf("test_gpu_trsv_long_rows: %d skipped\n", check_skipped);
-    return check_summary("test_gpu_trsv_long_rows");
+    return finish_gpu_test(h, live, "test_gpu_trsv_long_rows");
 }

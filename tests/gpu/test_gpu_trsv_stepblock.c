@@ -109,8 +109,5 @@ int main(void)
     test_misuse(h);
     test_sizes_and_auto(h);
     test_combinations(h);
-    domino_destroy(h);
-    CHECK(domino_debug_alloc_live() == live);
-    printf("test_gpu_trsv_stepblock: %d skipped\n", check_skipped);
-    return check_summary("test_gpu_trsv_stepblock");
+    return finish_gpu_test(h, live, "test_gpu_trsv_stepblock");
 }

@@ -356,6 +356,16 @@ static inline int skip_without_gpu(domino_handle h, const char *name, int sectio
     return check_summary(name);
 }
 
+/* a test's end: h destroyed, nothing left allocated since live, the skipped
+ * cases counted, the summary as the exit status */
+static inline int finish_gpu_test(domino_handle h, int64_t live, const char *name)
+{
+    domino_destroy(h);
+    CHECK(domino_debug_alloc_live() == live);
+    printf("%s: %d skipped\n", name, check_skipped);
+    return check_summary(name);
+}
+
 /* ------------------------------------------------------------ generated systems */
 
 /* T for fill and diag from the double CSR base M: a lower-only base gives its
