@@ -13,6 +13,7 @@ extern "C" {
 
 #define DIST_MAX_GPUS 32        /* PEs (NVSHMEM) or GPUs (unified memory): one lane each */
 #define DIST_WARPS_PER_BLOCK 4  /* 128 threads */
+#define DIST_PULL_BLOCKS_PER_SM 12 /* the pull solver's persistent grid: 48 warps an SM, of 64 */
 #define DIST_TIMEOUT_S 60.0     /* a wait on one row that sees no progress for this long gives up
                                    (DOMINO_DIST_TIMEOUT_S) */
 #define DIST_TRSV_MAGIC 0x646f6d696e6f5431ULL /* "dominoT1" */
@@ -52,6 +53,8 @@ typedef struct dist_trsv_args {
     const uint32_t *readers; /* PULL with copies: bit q of component k: PE q reads x of comp[k],
                                 which this GPU also stores into peer_x[q]; every x_j is then
                                 read from peer_x[me].  NULL: read from its owner's array */
+    unsigned backoff_ns;     /* sleep between two polls of this GPU's own memory (tuning
+                                experiments: DOMINO_DIST_BACKOFF_NS; 0, the default: none) */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */

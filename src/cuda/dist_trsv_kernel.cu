@@ -59,8 +59,8 @@ static __device__ int wait_verdict(int progressed, unsigned long long *t0, const
 
 /* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
  * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory
- * (acquire at GPU scope); else polled relaxed at system scope with a short back-off (the polls
- * cross NVLink) and ordered by a system fence once met. */
+ * (acquire at GPU scope, a->backoff_ns between polls); else polled relaxed at system scope with a
+ * short back-off (the polls cross NVLink) and ordered by a system fence once met. */
 static __device__ int wait_count(const int *cnt, int need, int local, const dist_trsv_args *a)
 {
     int seen = local ? load_acquire_gpu(cnt) : load_relaxed_sys_i32(cnt);
@@ -72,6 +72,7 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
     for (unsigned polls = 1;; polls++) {
         int now;
         if (local) {
+            if (a->backoff_ns) __nanosleep(a->backoff_ns);
             now = load_acquire_gpu(cnt);
         } else {
             __nanosleep(64);
@@ -162,13 +163,15 @@ extern "C" const void *dist_trsv_kernel_fn(void)
 /* wait until *p is no longer pending; its value, or the pending sentinel
  * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1).
  * local: written by this GPU (GPU scope); else read at system scope, with
- * a back-off between polls when far (in another GPU's memory) */
+ * a back-off between polls when far (in another GPU's memory), and
+ * a->backoff_ns between polls of this GPU's memory */
 static __device__ double wait_value(const double *p, int local, int far, const dist_trsv_args *a,
                                     int *stuck)
 {
     unsigned long long t0 = global_ns();
     for (unsigned polls = 1;; polls++) {
         if (far) __nanosleep(64);
+        else if (a->backoff_ns) __nanosleep(a->backoff_ns);
         double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
         if (!is_pending(v)) return v;
         if ((polls & 255) == 0 && (*stuck = wait_verdict(0, &t0, a))) return v;
@@ -282,6 +285,11 @@ extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull_lanes)
         per_sm = 1;
         sms = 1;
     }
+    /* the pull solver keeps DIST_PULL_BLOCKS_PER_SM blocks an SM (fewer warps in flight:
+     * bench/results/h200x4-grid); DOMINO_DIST_BLOCKS_PER_SM, tuning experiments, sets any
+     * solver's (0: as many as fit) */
+    int cap = domino_env_int("DOMINO_DIST_BLOCKS_PER_SM", pull_lanes ? DIST_PULL_BLOCKS_PER_SM : 0);
+    if (cap > 0 && cap < per_sm) per_sm = cap;
     int64_t want = ((int64_t)nloc + DIST_WARPS_PER_BLOCK - 1) / DIST_WARPS_PER_BLOCK;
     int64_t most = (int64_t)per_sm * sms;
     return (int)(want < 1 ? 1 : want < most ? want : most);
