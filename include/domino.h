@@ -284,17 +284,20 @@ typedef struct domino_dist_options {
     int level_tasks;           /* TASKPOOL with task_size 0: 1 = tasks sized to the level
                                   width, domino_dist_level_task_size(n, levels, npes,
                                   tasks_per_pe, 64), the levels from row_level or computed
-                                  (on 4 x H200 with the PULL solver 3.5-9.7x faster on
-                                  10^7-row DAGs, 15-20 % slower on a D3N7 stencil; the
-                                  ZEROCOPY solver 5.2x faster than unified memory),
-                                  0 = tasks_per_pe equal tasks (0) */
+                                  (on 4 x H200 with the PULL solver's grid of 12 blocks an
+                                  SM: 1.16-3.6x faster on 10^7-row DAGs, 1.10x on D3N7 256^3,
+                                  1.01x on R-MAT 22; the ZEROCOPY solver 5.2x faster than
+                                  unified memory on average, slower on R-MAT; the unified-
+                                  memory baseline slower: set 0 for it), 0 = tasks_per_pe
+                                  equal tasks (1) */
     int pull_copies;           /* DOMINO_DIST_PULL: 1 = the owner of x_i also stores it into the
                                   solution array of every PE with a row that reads it (stores
                                   over NVLink, every read local), 0 = those PEs read it from
                                   the owner over NVLink (1) */
 } domino_dist_options;
-/* defaults: TASKPOOL, 8 tasks per PE (task_size 0), equal weights, no budget,
- * level order, PULL's lanes per row from the levels, PULL's copies */
+/* defaults: TASKPOOL, 8 tasks per PE (task_size 0) tied to the level width,
+ * equal weights, no budget, level order, PULL's lanes per row from the
+ * levels, PULL's copies */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
@@ -331,7 +334,8 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
                                     const domino_dist_options *opt, domino_dist_plan **plan);
 /* A task size tied to the level structure (adaptive tasks): the mean
  * level width n / nlevels divided by npes, at most ceil(n / (tasks_per_pe
- * npes)) and at least min_size, so that a level spans about npes tasks
+ * npes)) (the usual pool's tasks) and at least min_size or that, whichever
+ * is smaller, so that a level spans about npes tasks
  * and the pool spreads it; deep matrices get small tasks, shallow ones the
  * usual pool.  Returns 0 for bad arguments. */
 int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int tasks_per_pe,

@@ -106,6 +106,7 @@ static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill
     domino_dist_options opt;
     domino_dist_options_init(&opt);
     opt.scheme = scheme, opt.tasks_per_pe = tasks_per_pe, opt.weight = weight, opt.budget = budget;
+    opt.level_tasks = 0; /* tasks_per_pe equal tasks */
     domino_dist_plan *P = NULL;
     CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
     if (P) check_plan(h, L, fill, P);
@@ -122,7 +123,7 @@ static void test_options(void)
     domino_dist_options_init(&opt);
     CHECK(opt.scheme == DOMINO_DIST_TASKPOOL);
     CHECK(opt.tasks_per_pe == 8 && opt.task_size == 0 && opt.level_order == 1 && opt.row_level == NULL);
-    CHECK(opt.pull_lanes == 0 && opt.pull_copies == 1);
+    CHECK(opt.pull_lanes == 0 && opt.pull_copies == 1 && opt.level_tasks == 1);
     CHECK(opt.weight == NULL && opt.budget == NULL);
     domino_dist_options_init(NULL); /* ignored */
     domino_dist_plan_free(NULL);
@@ -221,7 +222,7 @@ static void test_budget(domino_handle h)
     budget[1]--;
     domino_dist_options opt;
     domino_dist_options_init(&opt);
-    opt.tasks_per_pe = 4, opt.budget = budget;
+    opt.tasks_per_pe = 4, opt.budget = budget, opt.level_tasks = 0;
     static domino_dist_plan sentinel;
     Q = &sentinel; /* must come back NULL */
     CHECK_STATUS(h, DOMINO_OUT_OF_MEMORY, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
@@ -443,6 +444,7 @@ static void test_task_size(domino_handle h)
     CHECK(domino_dist_level_task_size(10000000, 1, 2, 8, 1) == 625000);
     CHECK(domino_dist_level_task_size(1000000, 1000000, 4, 8, 32) == 32);
     CHECK(domino_dist_level_task_size(0, 1, 2, 8, 1) == 1);
+    CHECK(domino_dist_level_task_size(100, 10, 4, 8, 64) == 4); /* min_size above the pool's 4 */
     CHECK(domino_dist_level_task_size(10, 0, 2, 8, 1) == 0);
     CHECK(domino_dist_level_task_size(10, 1, 0, 8, 1) == 0);
 }
@@ -476,8 +478,7 @@ static void test_level_tasks(domino_handle h)
     CHECK(lv && lv->nlevels == 10 && domino_dist_level_task_size(20000, 10, 4, 8, 64) == 500);
     domino_levels_free(lv);
     domino_dist_options_init(&opt);
-    CHECK(opt.level_tasks == 0);
-    opt.level_tasks = 1;
+    CHECK(opt.level_tasks == 1); /* the default */
     CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);
     opt.level_order = 0; /* index order: the levels counted all the same */
     CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);

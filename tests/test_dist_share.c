@@ -146,6 +146,7 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks;
+    opt.level_tasks = 0; /* tasks per PE as asked */
     opt.level_order = tasks == 4; /* the level order on one pool of each matrix */
     CHECK_OK(h, domino_dist_plan_make(h, A, fill, npes, &opt, &plan));
     double *x = malloc((size_t)n * sizeof(double) + 8);
@@ -271,10 +272,10 @@ int main(void)
             CHECK(memcmp(P1->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
             CHECK(memcmp(P2->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
         }
-        opt.level_order = 0;
+        opt.level_order = 0, opt.level_tasks = 0;
         domino_dist_plan *P3 = NULL;
         CHECK_OK(h, domino_dist_plan_make(h, A, DOMINO_LOWER, 3, &opt, &P3));
-        CHECK(P3 && P3->row_level == NULL); /* index order keeps no levels */
+        CHECK(P3 && P3->row_level == NULL); /* index order, equal tasks: no levels kept */
         domino_dist_plan_free(P1);
         domino_dist_plan_free(P2);
         domino_dist_plan_free(P3);

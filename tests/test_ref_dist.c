@@ -47,6 +47,7 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks;
+    opt.level_tasks = 0; /* tasks per PE as asked */
     CHECK_OK(h, domino_dist_plan_make(h, A, fill, npes, &opt, &plan));
     CHECK_OK(h, domino_ref_trsv(h, DOMINO_OP_N, fill, diag, A, 1, b, v.nrows, xr, v.nrows));
     domino_status s = plan ? domino_ref_trsv_dist(h, fill, diag, A, plan, b, x) : DOMINO_NULL_POINTER;

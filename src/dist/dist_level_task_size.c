@@ -10,6 +10,8 @@ int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int ta
     int64_t pool = ((int64_t)n + wanted - 1) / wanted;                 /* the usual pool's size */
     int64_t level = (int64_t)n / nlevels / npes;                        /* a level over the PEs */
     int64_t size = level < pool ? level : pool;
-    if (size < min_size) size = min_size;
+    int64_t most = pool > 1 ? pool : 1;
+    int64_t floor = min_size < most ? min_size : most; /* never coarser than the usual pool */
+    if (size < floor) size = floor;
     return (int32_t)size;
 }

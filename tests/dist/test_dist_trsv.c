@@ -135,6 +135,7 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
     domino_dist_options_init(&opt);
     opt.scheme = (domino_dist_scheme)scheme;
     opt.tasks_per_pe = tasks;
+    opt.level_tasks = 0; /* tasks per PE as the scheme says */
     opt.level_order = level_order;
     opt.pull_lanes = lanes;
     opt.pull_copies = copies;

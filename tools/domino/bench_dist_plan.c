@@ -48,6 +48,7 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks ? tasks : 8;
+    opt.level_tasks = 0; /* the level-tied pool's size is given below */
     if (!tasks) opt.task_size = domino_dist_level_task_size(lv->n, lv->nlevels, npes, 8, LEVEL_TASK_MIN);
     opt.row_level = lv->row_level; /* the levels computed once per problem, not again by every plan */
     if (domino_dist_plan_make(h, T, DOMINO_LOWER, npes, &opt, &plan)) {
