@@ -11,7 +11,7 @@ int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int ta
     int64_t level = (int64_t)n / nlevels / npes;                        /* a level over the PEs */
     int64_t size = level < pool ? level : pool;
     int64_t most = pool > 1 ? pool : 1;
-    int64_t floor = min_size < most ? min_size : most; /* never coarser than the usual pool */
-    if (size < floor) size = floor;
+    int64_t least = min_size < most ? min_size : most; /* never coarser than the usual pool */
+    if (size < least) size = least;
     return (int32_t)size;
 }
