@@ -55,6 +55,9 @@ typedef struct dist_trsv_args {
                                 read from peer_x[me].  NULL: read from its owner's array */
     unsigned backoff_ns;     /* sleep between two polls of this GPU's own memory (tuning
                                 experiments: DOMINO_DIST_BACKOFF_NS; 0, the default: none) */
+    unsigned far_backoff_ns; /* polls of another GPU's memory sleep 64 ns, doubled after each
+                                up to this (tuning experiments: DOMINO_DIST_FAR_BACKOFF_NS;
+                                64, the default: always 64) */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */

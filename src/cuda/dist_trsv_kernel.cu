@@ -60,7 +60,8 @@ static __device__ int wait_verdict(int progressed, unsigned long long *t0, const
 /* wait until *cnt >= need; 0, or 1 when another warp's wait timed out, 2
  * when this one saw the count stand still for timeout_ns.  local: the count is in this GPU's memory
  * (acquire at GPU scope, a->backoff_ns between polls); else polled relaxed at system scope with a
- * short back-off (the polls cross NVLink) and ordered by a system fence once met. */
+ * back-off (the polls cross NVLink: 64 ns, doubled up to a->far_backoff_ns) and ordered by a
+ * system fence once met. */
 static __device__ int wait_count(const int *cnt, int need, int local, const dist_trsv_args *a)
 {
     int seen = local ? load_acquire_gpu(cnt) : load_relaxed_sys_i32(cnt);
@@ -69,13 +70,15 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
         return 0;
     }
     unsigned long long t0 = global_ns();
+    unsigned nap = 64; /* the back-off between polls across NVLink, doubled up to far_backoff_ns */
     for (unsigned polls = 1;; polls++) {
         int now;
         if (local) {
             if (a->backoff_ns) __nanosleep(a->backoff_ns);
             now = load_acquire_gpu(cnt);
         } else {
-            __nanosleep(64);
+            __nanosleep(nap);
+            if (nap < a->far_backoff_ns) nap <<= 1;
             now = load_relaxed_sys_i32(cnt);
         }
         if (now >= need) {
@@ -163,15 +166,20 @@ extern "C" const void *dist_trsv_kernel_fn(void)
 /* wait until *p is no longer pending; its value, or the pending sentinel
  * when the wait timed out (*stuck = 2) or another warp's did (*stuck = 1).
  * local: written by this GPU (GPU scope); else read at system scope, with
- * a back-off between polls when far (in another GPU's memory), and
- * a->backoff_ns between polls of this GPU's memory */
+ * a back-off between polls when far (in another GPU's memory, 64 ns doubled
+ * up to a->far_backoff_ns), and a->backoff_ns between polls of this GPU's memory */
 static __device__ double wait_value(const double *p, int local, int far, const dist_trsv_args *a,
                                     int *stuck)
 {
     unsigned long long t0 = global_ns();
+    unsigned nap = 64; /* as wait_count's */
     for (unsigned polls = 1;; polls++) {
-        if (far) __nanosleep(64);
-        else if (a->backoff_ns) __nanosleep(a->backoff_ns);
+        if (far) {
+            __nanosleep(nap);
+            if (nap < a->far_backoff_ns) nap <<= 1;
+        } else if (a->backoff_ns) {
+            __nanosleep(a->backoff_ns);
+        }
         double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
         if (!is_pending(v)) return v;
         if ((polls & 255) == 0 && (*stuck = wait_verdict(0, &t0, a))) return v;
