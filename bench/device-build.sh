@@ -26,6 +26,14 @@ run_gpu_tests() {
   ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
   grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
 }
+# run_label_tests LABELS: the ctests of the labels (a regex: "gpu|dist")
+# within $TEST_S seconds, NVSHMEM's heap $NVSHMEM_SYMMETRIC_SIZE (16G unless
+# set) -> test.log
+run_label_tests() {
+  export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
+  ( cd $B && timeout ${TEST_S:-300} ctest -L "$1" --timeout 150 --output-on-failure ) > "$OUT/test.log" 2>&1
+  grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/test.log" | tail -22
+}
 [ "${DOMINO_BUILT:-0}" = 1 ] && return 0
 t0=$(date +%s)
 cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DDOMINO_SHARED_MATRICES="$MATS" $ZFLAGS ${DOMINO_CMAKE_FLAGS:-} 2>&1 | grep -E "domino|Error|error"

@@ -13,9 +13,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-build.sh > /tmp/domino-build.log 2>&1
 grep -E "^build|error" /tmp/domino-build.log | head -20
-export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-( cd $B && timeout ${TEST_S:-300} ctest -L "gpu|dist" --timeout 150 --output-on-failure ) > "$OUT/test.log" 2>&1
-grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/test.log" | tail -22
+run_label_tests "gpu|dist"
 source bench/suite-log.sh
 for cap in ${CAPS:-8 10 12 14}; do
   export DOMINO_DIST_BLOCKS_PER_SM=$cap
