@@ -58,6 +58,9 @@ typedef struct dist_trsv_args {
     unsigned far_backoff_ns; /* polls of another GPU's memory sleep 64 ns, doubled after each
                                 up to this (tuning experiments: DOMINO_DIST_FAR_BACKOFF_NS;
                                 64, the default: always 64) */
+    int push_chunk;          /* CSC kernel: a column's sums, fence and counts in rounds of this
+                                many entries, doubled each round (tuning experiments:
+                                DOMINO_DIST_PUSH_CHUNK; 0, the default: the column in one) */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */

@@ -96,7 +96,8 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
 /* Each warp takes components in solve order from the ticket: waits for the
  * counts of its row at every source (one lane per source), sums their sums
  * with shuffles, solves, then pushes its column: sums first, a fence (system
- * scope when a row of another PE is touched), then counts.  Blocks never
+ * scope when a row of another PE is touched), then counts; with
+ * a.push_chunk, round by round (push_chunk entries, doubled each round).  Blocks never
  * wait on components taken after theirs, so any start order finishes. */
 __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(dist_trsv_args a)
 {
@@ -132,28 +133,35 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         double xi = (__ldg(a.b + t) - part) / __ldg(a.pivot + t);
         if (lane == 0) a.x[t] = xi;
         int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
-        int far = 0;
-        for (int64_t k = k0 + lane; k < k1; k += 32) {
-            int32_t r = __ldg(a.row + k);
-            int q = __ldg(a.task_pe + r / a.task_size);
-            double v = __ldg(a.val + k) * xi;
-            if ((a.dst_local >> q) & 1)
-                atomicAdd(a.dst_sum[q] + r, v);
+        /* the column in rounds of push_chunk entries, doubled each round (0: one round),
+         * each round's counts after its sums and a fence: the first dependants of a long
+         * column go on before the warp is through it */
+        for (int64_t c0 = k0, chunk = a.push_chunk > 0 ? a.push_chunk : k1 - k0; c0 < k1; chunk *= 2) {
+            int64_t c1 = k1 - c0 <= chunk ? k1 : c0 + chunk;
+            int far = 0;
+            for (int64_t k = c0 + lane; k < c1; k += 32) {
+                int32_t r = __ldg(a.row + k);
+                int q = __ldg(a.task_pe + r / a.task_size);
+                double v = __ldg(a.val + k) * xi;
+                if ((a.dst_local >> q) & 1)
+                    atomicAdd(a.dst_sum[q] + r, v);
+                else
+                    atomicAdd_system(a.dst_sum[q] + r, v);
+                far |= q != a.me; /* read or written by another GPU */
+            }
+            if (__any_sync(FULL_MASK, far))
+                __threadfence_system();
             else
-                atomicAdd_system(a.dst_sum[q] + r, v);
-            far |= q != a.me; /* read or written by another GPU */
-        }
-        if (__any_sync(FULL_MASK, far))
-            __threadfence_system();
-        else
-            __threadfence();
-        for (int64_t k = k0 + lane; k < k1; k += 32) {
-            int32_t r = __ldg(a.row + k);
-            int q = __ldg(a.task_pe + r / a.task_size);
-            if ((a.dst_local >> q) & 1)
-                atomicAdd(a.dst_in[q] + r, 1);
-            else
-                atomicAdd_system(a.dst_in[q] + r, 1);
+                __threadfence();
+            for (int64_t k = c0 + lane; k < c1; k += 32) {
+                int32_t r = __ldg(a.row + k);
+                int q = __ldg(a.task_pe + r / a.task_size);
+                if ((a.dst_local >> q) & 1)
+                    atomicAdd(a.dst_in[q] + r, 1);
+                else
+                    atomicAdd_system(a.dst_in[q] + r, 1);
+            }
+            c0 = c1;
         }
     }
 }

@@ -284,7 +284,7 @@ cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type type, int32
                                     const int64_t *cptr, const int32_t *rind, const void *val,
                                     int upper, int unit, const void *b, void *x,
                                     int32_t *in_degree, int32_t *done_count, double *left_sum,
-                                    int compute_degree, int64_t max_wait_ns,
+                                    int compute_degree, int64_t max_wait_ns, int push_chunk,
                                     domino_solve_status *st);
 
 /* *count (device) = off-diagonal entries of the triangle of the CSR */

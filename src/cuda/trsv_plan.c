@@ -307,7 +307,7 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     if (p->engine == DOMINO_ENGINE_CSC) {
         e = domino_launch_trsv_push(gpu->stream, p->type, n, p->eptr, p->eind, p->eval, p->s_upper,
                                     p->diag == DOMINO_UNIT, NULL, NULL, p->in_degree, NULL, NULL, 1,
-                                    0, p->st);
+                                    0, 0, p->st);
         if (!e) e = cudaStreamSynchronize(gpu->stream);
         if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: in-degrees");
     }
@@ -474,6 +474,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->arrays_are_csr_of_s = csr_of_s;
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
+    p->push_chunk = domino_env_int("DOMINO_PUSH_CHUNK", 0); /* tuning experiments */
+    if (p->push_chunk < 0) p->push_chunk = 0;
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
     /* 0: chosen from the triangle's rows by domino_trsv_prepare_values */
     p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : 0;

@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(PUSH_THREADS)
                      const int32_t *__restrict__ rind, const T *__restrict__ val, int upper,
                      int unit, const T *__restrict__ b, T *x, const int32_t *__restrict__ in_degree,
                      int32_t *done_count, double *left_sum, int64_t max_wait_ns,
-                     domino_solve_status *st)
+                     int push_chunk, domino_solve_status *st)
 {
     int lane = threadIdx.x & 31;
     int32_t lcol = 0;
@@ -65,14 +65,21 @@ __global__ void __launch_bounds__(PUSH_THREADS)
     asm volatile("ld.relaxed.gpu.global.f64 %0, [%1];" : "=d"(ls) : "l"(&left_sum[j]) : "memory");
     T xj = unit ? (T)((double)__ldg(&b[j]) - ls) : (T)(((double)__ldg(&b[j]) - ls) / (double)diag);
     if (lane == 0) x[j] = xj;
-    for (int64_t k = start + lane; k < end; k += 32) {
-        int32_t i = __ldg(&rind[k]);
-        if (upper ? i < j : i > j) atomicAdd(&left_sum[i], (double)__ldg(&val[k]) * (double)xj);
-    }
-    __threadfence();
-    for (int64_t k = start + lane; k < end; k += 32) {
-        int32_t i = __ldg(&rind[k]);
-        if (upper ? i < j : i > j) atomicAdd(&done_count[i], 1);
+    /* in rounds of push_chunk entries, doubled each round (0: one round), each
+     * round's counts after its sums and a fence: the first dependants of a long
+     * column go on before the warp is through it */
+    for (int64_t c0 = start, chunk = push_chunk > 0 ? push_chunk : end - start; c0 < end; chunk *= 2) {
+        int64_t c1 = end - c0 <= chunk ? end : c0 + chunk;
+        for (int64_t k = c0 + lane; k < c1; k += 32) {
+            int32_t i = __ldg(&rind[k]);
+            if (upper ? i < j : i > j) atomicAdd(&left_sum[i], (double)__ldg(&val[k]) * (double)xj);
+        }
+        __threadfence();
+        for (int64_t k = c0 + lane; k < c1; k += 32) {
+            int32_t i = __ldg(&rind[k]);
+            if (upper ? i < j : i > j) atomicAdd(&done_count[i], 1);
+        }
+        c0 = c1;
     }
 }
 
@@ -82,7 +89,7 @@ extern "C" cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type 
                                                const void *b, void *x, int32_t *in_degree,
                                                int32_t *done_count, double *left_sum,
                                                int compute_degree, int64_t max_wait_ns,
-                                               domino_solve_status *st)
+                                               int push_chunk, domino_solve_status *st)
 {
     cudaError_t e;
     if (n == 0) return cudaSuccess;
@@ -98,10 +105,10 @@ extern "C" cudaError_t domino_launch_trsv_push(cudaStream_t stream, domino_type 
     if (type == DOMINO_FLOAT64)
         trsv_push_kernel<double><<<blocks, PUSH_THREADS, 0, stream>>>(
             n, cptr, rind, (const double *)val, upper, unit, (const double *)b, (double *)x,
-            in_degree, done_count, left_sum, max_wait_ns, st);
+            in_degree, done_count, left_sum, max_wait_ns, push_chunk, st);
     else
         trsv_push_kernel<float><<<blocks, PUSH_THREADS, 0, stream>>>(
             n, cptr, rind, (const float *)val, upper, unit, (const float *)b, (float *)x,
-            in_degree, done_count, left_sum, max_wait_ns, st);
+            in_degree, done_count, left_sum, max_wait_ns, push_chunk, st);
     return cudaGetLastError();
 }

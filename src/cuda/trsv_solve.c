@@ -127,7 +127,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     case DOMINO_ENGINE_CSC:
         e = domino_launch_trsv_push(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, B, X, p->in_degree, p->done_count,
-                                    p->left_sum, 0, p->max_wait_ns, p->st);
+                                    p->left_sum, 0, p->max_wait_ns, p->push_chunk, p->st);
         break;
     default:
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
