@@ -254,7 +254,8 @@ domino_status domino_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, in
  * of L, entries of b) are spread over npes PEs (one GPU each) for the
  * multi-GPU solvers.  Component i belongs to task i / task_size; tasks go to
  * PEs.  CONTIGUOUS: one task per PE, consecutive blocks in row order (the
- * paper's baseline).  TASKPOOL: tasks_per_pe * npes tasks of equal size,
+ * paper's baseline).  TASKPOOL: tasks of equal size (tasks_per_pe * npes of
+ * them, or by default smaller ones tied to the level width, level_tasks),
  * dealt round-robin to the PEs, weighted by the PEs' weights (free memory)
  * so a PE with twice the weight gets about twice the tasks. */
 
@@ -265,7 +266,8 @@ typedef enum domino_dist_scheme {
 
 typedef struct domino_dist_options {
     domino_dist_scheme scheme; /* CONTIGUOUS or TASKPOOL (TASKPOOL) */
-    int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8) */
+    int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8); with
+                                  level_tasks the fewest a PE gets */
     int32_t task_size;         /* TASKPOOL: components per task, overriding tasks_per_pe
                                   when > 0 (0); see domino_dist_level_task_size */
     const int64_t *weight;     /* npes weights > 0 (free bytes of each GPU), NULL = equal */
@@ -305,8 +307,8 @@ typedef struct domino_dist_plan {
     int npes;               /* PEs */
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
-    int32_t *row_level;     /* level_order or level_tasks: the level of each component, size n;
-                               else NULL */
+    int32_t *row_level;     /* level_order, or level_tasks with TASKPOOL and task_size 0: the
+                               level of each component, size n; else NULL */
     int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8, 4, 2 or 1 (options; 0 ->
                                domino_dist_pull_lanes with level order, else 32) */
     int pull_copies;        /* DOMINO_DIST_PULL: 1 = x_i stored into its readers' arrays (options) */

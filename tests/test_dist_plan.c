@@ -534,7 +534,7 @@ static void test_pull_lanes(domino_handle h)
     CHECK(plan && plan->pull_lanes == 16);
     domino_dist_plan_free(plan);
     plan = NULL;
-    opt.pull_lanes = 0, opt.level_order = 0; /* no levels: a warp */
+    opt.pull_lanes = 0, opt.level_order = 0; /* index order: a warp (the lanes read no levels) */
     CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 2, &opt, &plan));
     CHECK(plan && plan->pull_lanes == 32);
     domino_dist_plan_free(plan);

@@ -78,7 +78,7 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
             now = load_acquire_gpu(cnt);
         } else {
             __nanosleep(nap);
-            if (nap < a->far_backoff_ns) nap <<= 1;
+            if (nap < a->far_backoff_ns) nap = 2 * nap < a->far_backoff_ns ? 2 * nap : a->far_backoff_ns;
             now = load_relaxed_sys_i32(cnt);
         }
         if (now >= need) {
@@ -184,7 +184,7 @@ static __device__ double wait_value(const double *p, int local, int far, const d
     for (unsigned polls = 1;; polls++) {
         if (far) {
             __nanosleep(nap);
-            if (nap < a->far_backoff_ns) nap <<= 1;
+            if (nap < a->far_backoff_ns) nap = 2 * nap < a->far_backoff_ns ? 2 * nap : a->far_backoff_ns;
         } else if (a->backoff_ns) {
             __nanosleep(a->backoff_ns);
         }

@@ -127,33 +127,34 @@ static void check_solves(domino_handle h, const char *who, const test_case *c, d
     free(xr);
 }
 
-static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, int scheme,
-                                   int tasks, int level_order, int lanes, int copies)
+/* the plan of scheme s, a row of schemes[] */
+static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes, const int *s)
 {
     domino_dist_options opt;
     domino_dist_plan *plan = NULL;
     domino_dist_options_init(&opt);
-    opt.scheme = (domino_dist_scheme)scheme;
-    opt.tasks_per_pe = tasks;
-    opt.level_tasks = 0; /* tasks per PE as the scheme says */
-    opt.level_order = level_order;
-    opt.pull_lanes = lanes;
-    opt.pull_copies = copies;
+    opt.scheme = (domino_dist_scheme)s[0];
+    opt.tasks_per_pe = s[1];
+    opt.level_order = s[2];
+    opt.pull_lanes = s[3];
+    opt.pull_copies = s[4];
+    opt.level_tasks = s[5];
     CHECK_OK(h, domino_dist_plan_make(h, c->A, c->fill, npes, &opt, &plan));
     return plan;
 }
 
 #define MAX_CASES 16
 /* scheme, tasks per PE, level order, PULL's lanes per row and copies (the
- * other solvers ignore the last two) */
-#define NSCHEMES 11
-static const int schemes[NSCHEMES][5] = {
-    {DOMINO_DIST_CONTIGUOUS, 1, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0, 0},
-    {DOMINO_DIST_TASKPOOL, 32, 0, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0, 0},
-    {DOMINO_DIST_CONTIGUOUS, 1, 1, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4, 0},
-    {DOMINO_DIST_CONTIGUOUS, 1, 1, 8, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1},
-    {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1},  {DOMINO_DIST_TASKPOOL, 8, 1, 1, 1},
-    {DOMINO_DIST_CONTIGUOUS, 1, 1, 2, 1}};
+ * other solvers ignore these two), tasks tied to the level width; the
+ * last row is the library's defaults (domino_dist_options_init) */
+#define NSCHEMES 12
+static const int schemes[NSCHEMES][6] = {
+    {DOMINO_DIST_CONTIGUOUS, 1, 0, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0, 0, 0},
+    {DOMINO_DIST_TASKPOOL, 32, 0, 0, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0, 0, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 4, 0, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 8, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1, 0},
+    {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 1, 1, 0},
+    {DOMINO_DIST_CONTIGUOUS, 1, 1, 2, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)
@@ -166,8 +167,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
     int nc = make_cases(h, c);
     for (int k = 0; k < nc; k++) {
         for (int sc = 0; sc < NSCHEMES && c[k].A; sc++) {
-            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
-                                               schemes[sc][2], schemes[sc][3], schemes[sc][4]);
+            domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc]);
             domino_dist_trsv T = NULL;
             CHECK_OK(h, domino_dist_trsv_unified(h, c[k].fill, c[k].diag, c[k].A, plan, &T));
             if (T) check_solves(h, "unified", &c[k], T);
@@ -183,7 +183,7 @@ static int pe_unified(const domino_launch_info *info, void *arg)
 /* a wait that can never end: bump one need of PE 0's middle component */
 static void check_timeout(domino_handle h, domino_dist D, const test_case *c)
 {
-    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
+    domino_dist_plan *plan = make_plan(h, c, domino_dist_npes(D), schemes[1]);
     domino_dist_trsv T = NULL;
     setenv("DOMINO_DIST_TIMEOUT_S", "2", 1);
     CHECK_OK(h, domino_dist_trsv_make(h, D, DOMINO_DIST_PUSH, c->fill, c->diag, c->A, plan, &T));
@@ -230,8 +230,7 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
     for (int k = 0; k < nc; k++) {
         for (int solver = DOMINO_DIST_ZEROCOPY; solver <= DOMINO_DIST_PULL && c[k].A; solver++)
             for (int sc = 0; sc < NSCHEMES; sc++) {
-                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc][0], schemes[sc][1],
-                                                   schemes[sc][2], schemes[sc][3], schemes[sc][4]);
+                domino_dist_plan *plan = make_plan(h, &c[k], npes, schemes[sc]);
                 domino_dist_trsv T = NULL;
                 snprintf(who, sizeof who, "PE %d/%d %s scheme %d", rank, npes,
                          solver == DOMINO_DIST_ZEROCOPY ? "zerocopy"
@@ -246,14 +245,14 @@ static int pe_nvshmem(const domino_launch_info *info, void *arg)
             }
     }
     /* a plan for another number of PEs: every PE fails alike */
-    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
+    domino_dist_plan *wrong = make_plan(h, &c[0], npes + 1, schemes[1]);
     domino_dist_trsv T = NULL;
     CHECK_STATUS(h, DOMINO_DIMENSION_MISMATCH,
                  domino_dist_trsv_make(h, D, DOMINO_DIST_ZEROCOPY, DOMINO_LOWER, DOMINO_NON_UNIT,
                                        c[0].A, wrong, &T));
     domino_dist_plan_free(wrong);
     /* PE 0 alone has a bad solver: the others learn it from agreement */
-    domino_dist_plan *plan = make_plan(h, &c[0], npes, DOMINO_DIST_TASKPOOL, 8, 0, 0, 0);
+    domino_dist_plan *plan = make_plan(h, &c[0], npes, schemes[1]);
     domino_status s =
         domino_dist_trsv_make(h, D, rank == 0 ? DOMINO_DIST_UNIFIED : DOMINO_DIST_PUSH,
                               DOMINO_LOWER, DOMINO_NON_UNIT, c[0].A, plan, &T);
