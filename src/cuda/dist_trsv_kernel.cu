@@ -43,6 +43,14 @@ static __device__ __forceinline__ unsigned long long global_ns(void)
     return t;
 }
 
+/* the back-off between two polls across NVLink: sleep *nap ns, then double
+ * it, up to a->far_backoff_ns (64 ns, the default, stays 64) */
+static __device__ __forceinline__ void far_nap(unsigned *nap, const dist_trsv_args *a)
+{
+    __nanosleep(*nap);
+    if (*nap < a->far_backoff_ns) *nap = 2 * *nap < a->far_backoff_ns ? 2 * *nap : a->far_backoff_ns;
+}
+
 /* a wait's check, every 256 polls: 1 when another warp's wait timed out,
  * 2 when this one has seen no progress for timeout_ns since *t0, else 0;
  * progress restarts the clock */
@@ -70,15 +78,14 @@ static __device__ int wait_count(const int *cnt, int need, int local, const dist
         return 0;
     }
     unsigned long long t0 = global_ns();
-    unsigned nap = 64; /* the back-off between polls across NVLink, doubled up to far_backoff_ns */
+    unsigned nap = 64; /* far_nap's */
     for (unsigned polls = 1;; polls++) {
         int now;
         if (local) {
             if (a->backoff_ns) __nanosleep(a->backoff_ns);
             now = load_acquire_gpu(cnt);
         } else {
-            __nanosleep(nap);
-            if (nap < a->far_backoff_ns) nap = 2 * nap < a->far_backoff_ns ? 2 * nap : a->far_backoff_ns;
+            far_nap(&nap, a);
             now = load_relaxed_sys_i32(cnt);
         }
         if (now >= need) {
@@ -180,14 +187,12 @@ static __device__ double wait_value(const double *p, int local, int far, const d
                                     int *stuck)
 {
     unsigned long long t0 = global_ns();
-    unsigned nap = 64; /* as wait_count's */
+    unsigned nap = 64; /* far_nap's */
     for (unsigned polls = 1;; polls++) {
-        if (far) {
-            __nanosleep(nap);
-            if (nap < a->far_backoff_ns) nap = 2 * nap < a->far_backoff_ns ? 2 * nap : a->far_backoff_ns;
-        } else if (a->backoff_ns) {
+        if (far)
+            far_nap(&nap, a);
+        else if (a->backoff_ns)
             __nanosleep(a->backoff_ns);
-        }
         double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
         if (!is_pending(v)) return v;
         if ((polls & 255) == 0 && (*stuck = wait_verdict(0, &t0, a))) return v;
