@@ -64,7 +64,7 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->backoff_ns = backoff > 0 && backoff <= 1000000 ? (unsigned)backoff : 0;
     int far_backoff = domino_env_int("DOMINO_DIST_FAR_BACKOFF_NS", 64); /* tuning experiments */
     a->far_backoff_ns = far_backoff > 64 && far_backoff <= 1000000 ? (unsigned)far_backoff : 64;
-    int push_chunk = domino_env_int("DOMINO_DIST_PUSH_CHUNK", 0); /* tuning experiments */
+    int push_chunk = domino_env_int("DOMINO_DIST_PUSH_CHUNK", DOMINO_PUSH_CHUNK_DEFAULT); /* tuning experiments */
     a->push_chunk = push_chunk > 0 ? push_chunk : 0;
     if ((e = domino_device_copy_new((void **)&a->comp, S->comp, nloc * sizeof(int32_t))) ||
         (e = domino_device_copy_new((void **)&a->ptr, S->col_ptr, (nloc + 1) * sizeof(int64_t))) ||

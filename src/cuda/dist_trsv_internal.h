@@ -60,7 +60,8 @@ typedef struct dist_trsv_args {
                                 64, the default: always 64) */
     int push_chunk;          /* CSC kernel: a column's sums, fence and counts in rounds of this
                                 many entries, doubled each round (tuning experiments:
-                                DOMINO_DIST_PUSH_CHUNK; 0, the default: the column in one) */
+                                DOMINO_DIST_PUSH_CHUNK; 0: the column in one round, as the
+                                paper; default DOMINO_PUSH_CHUNK_DEFAULT) */
 } dist_trsv_args;
 
 /* one GPU's part of a solve: its share on the device */

@@ -12,6 +12,13 @@
 extern "C" {
 #endif
 
+/* CSC push kernels (single-GPU csc engine, multi-GPU unified/zero-copy/push):
+ * a column's sums, fence and counts go in rounds of this many entries, doubled
+ * each round, so the first dependants of a hub's long column go on before its
+ * warp is through it.  32 against one round on 4xH200, R-MAT 22: csc 111.4 ->
+ * 33.3 ms, um on 4 PEs 171.9 -> 49.1 ms (bench/results/h200x4-chunk) */
+#define DOMINO_PUSH_CHUNK_DEFAULT 32
+
 /* device state of a handle, made at its first GPU call */
 struct domino_gpu_context {
     int device;                 /* CUDA device ordinal */

@@ -474,7 +474,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     p->arrays_are_csr_of_s = csr_of_s;
     const char *backoff = getenv("DOMINO_BACKOFF_NS"); /* tuning experiments */
     p->backoff_ns = backoff ? (unsigned)strtoul(backoff, NULL, 10) : DOMINO_DEFAULT_BACKOFF_NS;
-    p->push_chunk = domino_env_int("DOMINO_PUSH_CHUNK", 0); /* tuning experiments */
+    p->push_chunk = domino_env_int("DOMINO_PUSH_CHUNK", DOMINO_PUSH_CHUNK_DEFAULT); /* tuning experiments */
     if (p->push_chunk < 0) p->push_chunk = 0;
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
     /* 0: chosen from the triangle's rows by domino_trsv_prepare_values */

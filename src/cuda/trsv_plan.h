@@ -39,7 +39,8 @@ struct domino_trsv_plan_s {
                                   trsv_plan.c) */
     unsigned backoff_ns;       /* sleep of a pull warp that made no progress (DOMINO_BACKOFF_NS) */
     int push_chunk;            /* CSC engine: a column pushed in rounds of this many entries,
-                                  doubled each round (DOMINO_PUSH_CHUNK, experiments; 0: one) */
+                                  doubled each round (DOMINO_PUSH_CHUNK, experiments; 0: one;
+                                  default DOMINO_PUSH_CHUNK_DEFAULT) */
     int s_upper;               /* S is upper triangular */
     int arrays_are_csr_of_s;   /* dA's arrays are CSR(S) (else CSC(S)) */
     /* the arrays the engine reads (CSR(S) for pull engines, CSC(S) for push) */
