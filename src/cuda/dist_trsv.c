@@ -59,6 +59,9 @@ domino_status dist_trsv_gpu_upload(domino_handle h, const char *what, const dist
     a->me = S->pe;
     a->task_size = plan->task_size;
     a->lanes = plan->pull_lanes;
+    a->npes = plan->npes;
+    int copy_mode = domino_env_int("DOMINO_DIST_PULL_COPY_MODE", (int)DIST_PULL_COPY_MODE_DEFAULT);
+    a->pull_copy_mode = copy_mode >= 0 && copy_mode <= 3 ? (unsigned)copy_mode : DIST_PULL_COPY_MODE_DEFAULT;
     a->timeout_ns = (unsigned long long)(dist_timeout_seconds() * 1e9);
     int backoff = domino_env_int("DOMINO_DIST_BACKOFF_NS", 0); /* tuning experiments */
     a->backoff_ns = backoff > 0 && backoff <= 1000000 ? (unsigned)backoff : 0;

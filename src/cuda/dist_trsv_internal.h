@@ -13,6 +13,7 @@ extern "C" {
 
 #define DIST_MAX_GPUS 32        /* PEs (NVSHMEM) or GPUs (unified memory): one lane each */
 #define DIST_WARPS_PER_BLOCK 4  /* 128 threads */
+#define DIST_PULL_COPY_MODE_DEFAULT 3u /* dist_trsv_args.pull_copy_mode */
 #define DIST_PULL_BLOCKS_PER_SM 12 /* the pull solver's persistent grid: 48 warps an SM, of 64 */
 #define DIST_TIMEOUT_S 60.0     /* a wait on one row that sees no progress for this long gives up
                                    (DOMINO_DIST_TIMEOUT_S) */
@@ -58,6 +59,12 @@ typedef struct dist_trsv_args {
     unsigned far_backoff_ns; /* polls of another GPU's memory sleep 64 ns, doubled after each
                                 up to this (tuning experiments: DOMINO_DIST_FAR_BACKOFF_NS;
                                 64, the default: always 64) */
+    int npes;                /* PEs of the solve (entries of peer_x) */
+    unsigned pull_copy_mode; /* PULL with copies (tuning experiments: DOMINO_DIST_PULL_COPY_MODE,
+                                default DIST_PULL_COPY_MODE_DEFAULT): bit 0, lane q % lanes of
+                                the group stores the copy of PE q (the stores of a warp's groups
+                                to one PE go out together), else the u-th reader's; bit 1, every
+                                x_j loaded at system scope, without looking up its owner */
     int push_chunk;          /* CSC kernel: a column's sums, fence and counts in rounds of this
                                 many entries, doubled each round (tuning experiments:
                                 DOMINO_DIST_PUSH_CHUNK; 0: the column in one round, as the

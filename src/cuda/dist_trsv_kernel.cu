@@ -230,9 +230,12 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
             i = __ldg(a.comp + t);
             int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
             double acc = 0.0;
+            /* with copies, every x_j is in this GPU's array (mode bit 1: loaded at
+             * system scope, its owner not looked up) */
+            int sys_only = a.readers && (a.pull_copy_mode & 2u);
             for (int64_t k = k0 + sub; k < k1 && !stuck; k += LANES) {
                 int32_t j = __ldg(a.row + k);
-                int q = __ldg(a.task_pe + j / a.task_size);
+                int q = sys_only ? -1 : __ldg(a.task_pe + j / a.task_size);
                 int local = q == a.me, far = !local && !a.readers;
                 const double *p = (far ? a.peer_x[q] : mine) + j;
                 double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
@@ -250,7 +253,16 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 if (sub == 0)
                     asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi)
                                  : "memory");
-                if (a.readers) { /* lane u of the group stores the copy of the u-th reader */
+                if (a.readers && (a.pull_copy_mode & 1u)) {
+                    /* lane q % LANES stores PE q's copy: one instruction sends the
+                     * copies of all the warp's groups for one PE */
+                    unsigned rd = __ldg(a.readers + t);
+                    for (int q = sub; q < a.npes && q < 32; q += LANES)
+                        if ((rd >> q) & 1u)
+                            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(a.peer_x[q] + i),
+                                         "d"(xi)
+                                         : "memory");
+                } else if (a.readers) { /* lane u % LANES stores the u-th reader's copy */
                     unsigned rd = __ldg(a.readers + t);
                     for (int u = 0; rd; u++, rd &= rd - 1)
                         if (u % LANES == sub)
