@@ -240,8 +240,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 const double *p = (far ? a.peer_x[q] : mine) + j;
                 double v = local ? load_relaxed_gpu(p) : load_relaxed_sys(p);
                 if (is_pending(v)) v = wait_value(p, local, far, &a, &stuck);
-                if (stuck)
-                    culprit = q;
+                if (stuck) /* (the owner looked up now where it was not) */
+                    culprit = q >= 0 ? q : __ldg(a.task_pe + j / a.task_size);
                 else
                     acc += __ldg(a.val + k) * v;
             }
