@@ -257,11 +257,17 @@ domino_status domino_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, in
  * paper's baseline).  TASKPOOL: tasks of equal size (tasks_per_pe * npes of
  * them, or by default smaller ones tied to the level width, level_tasks),
  * dealt round-robin to the PEs, weighted by the PEs' weights (free memory)
- * so a PE with twice the weight gets about twice the tasks. */
+ * so a PE with twice the weight gets about twice the tasks.  LINKED: a task
+ * per component, dealt level by level (dist_deal_linked.c): dependencies
+ * one level apart stay on one GPU wherever the shares allow. */
 
 typedef enum domino_dist_scheme {
     DOMINO_DIST_CONTIGUOUS = 0, /* one block of consecutive components per PE */
-    DOMINO_DIST_TASKPOOL = 1    /* equal tasks dealt round-robin, weighted */
+    DOMINO_DIST_TASKPOOL = 1,   /* equal tasks dealt round-robin, weighted */
+    DOMINO_DIST_LINKED = 2      /* a task per component: each level shared among the PEs
+                                   by weight, a component going to the PE of its link (a
+                                   predecessor one level up) while that PE's share lasts,
+                                   so chains of dependencies stay on one GPU */
 } domino_dist_scheme;
 
 typedef struct domino_dist_options {
@@ -307,7 +313,7 @@ typedef struct domino_dist_plan {
     int npes;               /* PEs */
     domino_dist_scheme scheme; /* how it was made */
     int level_order;        /* the solvers take components level by level (options) */
-    int32_t *row_level;     /* level_order, or level_tasks with TASKPOOL and task_size 0: the
+    int32_t *row_level;     /* level_order, LINKED, or level_tasks with TASKPOOL and task_size 0: the
                                level of each component, size n; else NULL */
     int pull_lanes;         /* DOMINO_DIST_PULL: lanes per row, 32, 16, 8, 4, 2 or 1 (options; 0 ->
                                domino_dist_pull_lanes with level order, else 32) */

@@ -311,7 +311,7 @@ static void test_upper_and_csc(domino_handle h)
     domino_matrix A = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 257, 6), C = NULL;
     CHECK_OK(h, domino_matrix_convert(h, A, DOMINO_CSC, &C));
     for (int fill = 0; fill < 2; fill++)
-        for (int scheme = 0; scheme < 2; scheme++) {
+        for (int scheme = 0; scheme < 3; scheme++) { /* CONTIGUOUS, TASKPOOL, LINKED */
             domino_dist_plan *P = make(h, A, (domino_fill)fill, 5, (domino_dist_scheme)scheme, 4, NULL, NULL);
             domino_dist_plan *Q = make(h, C, (domino_fill)fill, 5, (domino_dist_scheme)scheme, 4, NULL, NULL);
             CHECK(P && Q && P->ntasks == Q->ntasks && P->task_size == Q->task_size);
@@ -398,6 +398,25 @@ static void test_alloc_failures(domino_handle h)
     CHECK(succeeded);
     CHECK(failures >= 7);
     CHECK(leaks == 0);
+    opt.scheme = DOMINO_DIST_LINKED; /* and the allocations of the linked deal */
+    failures = leaks = succeeded = 0;
+    for (int64_t k = 1; k < 100 && !succeeded; k++) {
+        domino_dist_plan *P = NULL;
+        domino_debug_fail_alloc_after(k);
+        domino_status s = domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &P);
+        domino_debug_fail_alloc_after(0);
+        if (s == DOMINO_SUCCESS) {
+            succeeded = 1;
+            domino_dist_plan_free(P);
+        } else {
+            failures++;
+            CHECK(s == DOMINO_OUT_OF_MEMORY && P == NULL);
+        }
+        leaks += domino_debug_alloc_live() != live;
+    }
+    CHECK(succeeded);
+    CHECK(failures >= 11);
+    CHECK(leaks == 0);
     domino_matrix_free(L);
 }
 
@@ -406,7 +425,7 @@ static void test_empty(domino_handle h)
 {
     domino_matrix E = NULL;
     CHECK_OK(h, domino_matrix_new(h, DOMINO_CSC, DOMINO_FLOAT64, 0, 0, 0, &E));
-    for (int scheme = 0; scheme < 2; scheme++) {
+    for (int scheme = 0; scheme < 3; scheme++) {
         domino_dist_plan *P = make(h, E, DOMINO_LOWER, 3, (domino_dist_scheme)scheme, 8, NULL, NULL);
         CHECK(P && P->n == 0 && P->ntasks == 0 && P->task_size >= 1);
         CHECK(P && P->pe_bytes[2] == 8 && domino_dist_pe_of(P, 0) == -1);
@@ -503,6 +522,84 @@ static void test_level_tasks(domino_handle h)
     domino_matrix_free(L);
 }
 
+/* LINKED: each component on the PE of a predecessor one level up while
+ * that PE's share of the level lasts.  By hand: a chain stays on one PE;
+ * two interleaved chains on 2 PEs, one each, nothing remote.  A random
+ * DAG on 3 PEs: every level within one component of an equal share, and
+ * most components beside a predecessor one level up (a 10-level DAG of
+ * 30,000 rows: 95 %; the rest found their link's PE full).  Weights;
+ * levels given by the caller, and a bad one named */
+static void test_linked(domino_handle h)
+{
+    int32_t rows[12] = {0, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5}, cols[12] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4};
+    domino_matrix chain = NULL, pair = NULL, L = NULL;
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 6, 6, 11, rows, cols, NULL, &chain));
+    domino_dist_plan *P = make(h, chain, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
+    CHECK(P && P->scheme == DOMINO_DIST_LINKED && P->task_size == 1 && P->ntasks == 6);
+    CHECK(P && P->pe_components[0] == 6 && P->pe_remote[0] == 0);
+    domino_dist_plan_free(P);
+    /* rows 2 and 4 read 0, 3 and 5 read 1 (pair[k] of the strict entries) */
+    int32_t prow[10] = {0, 1, 2, 3, 4, 5, 2, 3, 4, 5}, pcol[10] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3};
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSC, DOMINO_FLOAT64, 6, 6, 10, prow, pcol, NULL, &pair));
+    P = make(h, pair, DOMINO_LOWER, 2, DOMINO_DIST_LINKED, 8, NULL, NULL);
+    for (int32_t i = 0; P && i < 6; i++) CHECK(domino_dist_pe_of(P, i) == i % 2);
+    CHECK(P && P->pe_remote[0] == 0 && P->pe_remote[1] == 0);
+    domino_dist_plan_free(P);
+
+    CHECK_OK(h, domino_gen_dag(h, 30000, 6, 10, 0, 11, DOMINO_FLOAT64, &L));
+    domino_levels *lv = NULL;
+    CHECK_OK(h, domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, L, &lv));
+    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
+    int unbalanced = 0;
+    int32_t beside = 0, linkable = 0;
+    for (int32_t l = 0; P && lv && l < lv->nlevels; l++) {
+        int64_t w = lv->level_ptr[l + 1] - lv->level_ptr[l], count[3] = {0, 0, 0};
+        for (int64_t k = lv->level_ptr[l]; k < lv->level_ptr[l + 1]; k++) {
+            int32_t r = lv->level_rows[k];
+            int q = domino_dist_pe_of(P, r), near = 0;
+            count[q]++;
+            for (int64_t e = v.ptr[r]; e < v.ptr[r + 1]; e++)
+                near |= v.ind[e] < r && lv->row_level[v.ind[e]] == l - 1 && domino_dist_pe_of(P, v.ind[e]) == q;
+            beside += near;
+            linkable += l > 0;
+        }
+        for (int p = 0; p < 3; p++) unbalanced += count[p] > (w + 2) / 3;
+    }
+    CHECK(P && lv && lv->nlevels == 10 && unbalanced == 0);
+    CHECK(linkable == 27000 && beside >= 25000); /* 25,643 when written */
+    domino_dist_plan_free(P);
+
+    int64_t weight[2] = {1, 3};
+    P = make(h, L, DOMINO_LOWER, 2, DOMINO_DIST_LINKED, 8, weight, NULL);
+    CHECK(P && P->pe_components[1] >= 22500 - 10 && P->pe_components[1] <= 22500 + 10);
+    domino_dist_plan_free(P);
+
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    opt.scheme = DOMINO_DIST_LINKED;
+    opt.row_level = lv ? lv->row_level : NULL; /* the caller's levels: the same plan */
+    domino_dist_plan *Q = NULL;
+    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
+    CHECK(P && Q && memcmp(P->task_pe, Q->task_pe, 30000 * sizeof(int)) == 0);
+    domino_dist_plan_free(P);
+    domino_dist_plan_free(Q);
+    Q = NULL;
+    int32_t *bad = malloc(30000 * sizeof(int32_t));
+    if (bad && lv) memcpy(bad, lv->row_level, 30000 * sizeof(int32_t));
+    if (bad) bad[777] = -3;
+    opt.row_level = bad;
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
+    CHECK(Q == NULL && strstr(domino_last_error(h), "row_level[777] = -3") != NULL);
+    free(bad);
+    domino_levels_free(lv);
+    domino_matrix_free(L);
+    domino_matrix_free(pair);
+    domino_matrix_free(chain);
+}
+
 /* PULL's lanes per row from the levels: the measured problems of
  * h200x4-trsv-dist-v1, then through the plan */
 static void test_pull_lanes(domino_handle h)
@@ -559,6 +656,7 @@ int main(void)
     test_task_size(h);
     test_pull_lanes(h);
     test_level_tasks(h);
+    test_linked(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");

@@ -131,6 +131,11 @@ uint64_t domino_rng_below(domino_rng *r, uint64_t bound);
 domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t ncols, int64_t row0, int64_t rows,
                                      int64_t col0, int64_t cols, domino_type type, const void *B, int64_t ldb);
 
+/* distributed planning (src/dist): the LINKED scheme's deal of P's
+ * components from L and P->row_level (dist_deal_linked.c) */
+domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
+                               const int64_t *weight, domino_dist_plan *P);
+
 #ifdef __cplusplus
 }
 #endif

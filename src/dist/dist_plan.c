@@ -22,7 +22,8 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": bad fill %d", (int)fill);
     if (npes < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": npes = %d, must be >= 1", npes);
-    if (opt->scheme != DOMINO_DIST_CONTIGUOUS && opt->scheme != DOMINO_DIST_TASKPOOL)
+    if (opt->scheme != DOMINO_DIST_CONTIGUOUS && opt->scheme != DOMINO_DIST_TASKPOOL &&
+        opt->scheme != DOMINO_DIST_LINKED)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": bad scheme %d", (int)opt->scheme);
     if (opt->tasks_per_pe < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
@@ -53,6 +54,8 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
 
 /* task_size and ntasks of P (n, npes set).  CONTIGUOUS: ceil(n / npes)
  * components per task, task t on PE t (PEs past the last task get none).
+ * LINKED: a task per component (dealt round-robin here, by dist_deal_linked
+ * once the levels are known).
  * TASKPOOL: tasks_per_pe * npes tasks wanted, each of max(1, ceil(n /
  * wanted)) components, or task_size components when that is > 0.  At least 1 even for n = 0 (then no task). */
 static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks_per_pe,
@@ -62,6 +65,7 @@ static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks
                                                       : (int64_t)tasks_per_pe * P->npes;
     int64_t size = ((int64_t)P->n + wanted - 1) / wanted;
     if (scheme == DOMINO_DIST_TASKPOOL && task_size > 0) size = task_size;
+    if (scheme == DOMINO_DIST_LINKED) size = 1;
     P->task_size = (int32_t)(size < 1 ? 1 : size);
     P->ntasks = (int32_t)(((int64_t)P->n + P->task_size - 1) / P->task_size);
 }
@@ -217,6 +221,18 @@ static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fil
     return count_entries(h, L, fill, P);
 }
 
+/* LINKED: P's components dealt by their links (dist_deal_linked, levels
+ * known) and counted again; L was checked by the first count */
+static domino_status link_components(domino_handle h, domino_matrix L, domino_fill fill,
+                                     const domino_dist_options *opt, domino_dist_plan *P)
+{
+    domino_status s = dist_deal_linked(h, WHAT, L, fill, opt->weight, P);
+    if (s) return s;
+    memset(P->pe_nnz, 0, (size_t)P->npes * sizeof(int64_t));
+    memset(P->pe_remote, 0, (size_t)P->npes * sizeof(int64_t));
+    return count_entries(h, L, fill, P);
+}
+
 /* *plan = the distribution of the components of triangle `fill` of square L
  * (CSR or CSC, any type, other triangle ignored) over npes PEs with the
  * scheme, tasks, weights and budgets of opt (NULL: defaults); see domino.h.
@@ -261,12 +277,17 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     if (s) goto cleanup;
     /* level_tasks: the budget is checked on the tasks tied to the levels */
     int tie = opt->level_tasks && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
-    if (!tie) {
+    int linked = P->scheme == DOMINO_DIST_LINKED;
+    if (!tie && !linked) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
     }
-    if (!s && (P->level_order || tie)) s = plan_levels(h, L, fill, opt->row_level, P);
+    if (!s && (P->level_order || tie || linked)) s = plan_levels(h, L, fill, opt->row_level, P);
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
+    if (!s && linked && !(s = link_components(h, L, fill, opt, P))) {
+        count_bytes(P, (int64_t)domino_type_size(L->type));
+        s = check_budget(h, P, opt->budget);
+    }
     if (!s && tie && !(s = tie_tasks(h, L, fill, opt, nlevels, P, credit))) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
