@@ -9,7 +9,7 @@
  * the PEs its readers mask names, and no bit of that mask is unused).  Any schedule that
  * finishes must give domino_ref_trsv's answer; a schedule that stalls means
  * a wrong need.  Random DAGs, stencils (lower and upper, CSR and CSC,
- * float), symmetric storage and the shared matrices, 1 to 6 PEs, both
+ * float), symmetric storage and the shared matrices, 1 to 6 PEs, the three
  * distributions, index and level order; then the errors. */
 #include "check.h"
 #include "domino.h"
@@ -205,6 +205,7 @@ static void check_matrix(domino_handle h, const char *name, domino_matrix A, int
             for (int npes = 1; npes <= max_pes; npes++) {
                 check_case(h, name, A, (domino_fill)fill, dg, npes, DOMINO_DIST_CONTIGUOUS, 1, xr, b);
                 check_case(h, name, A, (domino_fill)fill, dg, npes, DOMINO_DIST_TASKPOOL, 4, xr, b);
+                check_case(h, name, A, (domino_fill)fill, dg, npes, DOMINO_DIST_LINKED, 4, xr, b); /* level order */
             }
             check_case(h, name, A, (domino_fill)fill, dg, 3, DOMINO_DIST_TASKPOOL, 32, xr, b);
             check_case(h, name, A, (domino_fill)fill, dg, 2, DOMINO_DIST_CONTIGUOUS, 4, xr, b); /* level order */

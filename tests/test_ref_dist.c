@@ -1,7 +1,7 @@
 /* test_ref_dist.c: the CPU model of the multi-PE zero-copy solve
  * (domino_ref_trsv_dist) against domino_ref_trsv: random DAGs, stencils and
  * the shared matrices, lower and upper, unit and non-unit, CSR and CSC,
- * double and float, 1 to 7 PEs, both distributions and several task counts;
+ * double and float, 1 to 7 PEs, the three distributions and several task counts;
  * then errors (zero pivot, missing diagonal, a plan of another size) */
 #include "check.h"
 #include "domino.h"
@@ -68,11 +68,13 @@ static void check_case(domino_handle h, const char *name, domino_matrix A, domin
 /* every PE count, scheme, fill and diag on one matrix */
 static void check_matrix(domino_handle h, const char *name, domino_matrix A, int max_pes)
 {
-    static const int tasks[] = {1, 4, 32};
+    static const int tasks[] = {1, 4, 32, 8};
     for (int npes = 1; npes <= max_pes; npes++)
         for (int fill = 0; fill < 2; fill++)
-            for (int k = 0; k < 3; k++) {
-                domino_dist_scheme scheme = k == 0 ? DOMINO_DIST_CONTIGUOUS : DOMINO_DIST_TASKPOOL;
+            for (int k = 0; k < 4; k++) {
+                domino_dist_scheme scheme = k == 0   ? DOMINO_DIST_CONTIGUOUS
+                                            : k == 3 ? DOMINO_DIST_LINKED
+                                                     : DOMINO_DIST_TASKPOOL;
                 check_case(h, name, A, (domino_fill)fill, DOMINO_NON_UNIT, npes, scheme, tasks[k]);
             }
     check_case(h, name, A, DOMINO_LOWER, DOMINO_UNIT, 3, DOMINO_DIST_TASKPOOL, 8);
@@ -114,6 +116,7 @@ int main(void)
             for (int npes = 1; npes <= 4; npes++)
                 check_case(h, names[k], T, DOMINO_LOWER, DOMINO_NON_UNIT, npes, DOMINO_DIST_TASKPOOL, 8);
             check_case(h, names[k], T, DOMINO_LOWER, DOMINO_NON_UNIT, 3, DOMINO_DIST_CONTIGUOUS, 1);
+            check_case(h, names[k], T, DOMINO_LOWER, DOMINO_NON_UNIT, 4, DOMINO_DIST_LINKED, 8);
         }
         domino_matrix_free(R);
         domino_matrix_free(T);
