@@ -89,6 +89,15 @@ __device__ __forceinline__ void store_relaxed(float *p, float v)
 {
     asm volatile("st.relaxed.gpu.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
 }
+/* relaxed at system scope: a value another GPU reads (or a store that crosses NVLink) */
+__device__ __forceinline__ void store_relaxed_sys(double *p, double v)
+{
+    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
+}
+__device__ __forceinline__ void store_relaxed_sys(float *p, float v)
+{
+    asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
+}
 __device__ __forceinline__ void store_relaxed_i32(int32_t *p, int32_t v)
 {
     asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");

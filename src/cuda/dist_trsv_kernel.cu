@@ -250,26 +250,17 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 for (int o = LANES / 2; o > 0; o >>= 1)
                     acc += __shfl_xor_sync(mask, acc, o);
                 double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
-                if (sub == 0)
-                    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(mine + i), "d"(xi)
-                                 : "memory");
+                if (sub == 0) store_relaxed_sys(mine + i, xi);
                 if (a.readers && (a.pull_copy_mode & 1u)) {
                     /* lane q % LANES stores PE q's copy: one instruction sends the
                      * copies of all the warp's groups for one PE */
                     unsigned rd = __ldg(a.readers + t);
                     for (int q = sub; q < a.npes && q < 32; q += LANES)
-                        if ((rd >> q) & 1u)
-                            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(a.peer_x[q] + i),
-                                         "d"(xi)
-                                         : "memory");
+                        if ((rd >> q) & 1u) store_relaxed_sys(a.peer_x[q] + i, xi);
                 } else if (a.readers) { /* lane u % LANES stores the u-th reader's copy */
                     unsigned rd = __ldg(a.readers + t);
                     for (int u = 0; rd; u++, rd &= rd - 1)
-                        if (u % LANES == sub)
-                            asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(
-                                             a.peer_x[__ffs(rd) - 1] + i),
-                                         "d"(xi)
-                                         : "memory");
+                        if (u % LANES == sub) store_relaxed_sys(a.peer_x[__ffs(rd) - 1] + i, xi);
                 }
             }
         }

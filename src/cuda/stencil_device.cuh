@@ -91,16 +91,6 @@ __device__ __forceinline__ T recurrence_scan(T a, T q1, T q2, T c1, T c2)
     return t00 * c1 + t01 * c2 + v0;
 }
 
-/* x_i relaxed at system scope: a store that crosses NVLink */
-__device__ __forceinline__ void store_relaxed_sys(double *p, double v)
-{
-    asm volatile("st.relaxed.sys.global.f64 [%0], %1;" ::"l"(p), "d"(v) : "memory");
-}
-__device__ __forceinline__ void store_relaxed_sys(float *p, float v)
-{
-    asm volatile("st.relaxed.sys.global.f32 [%0], %1;" ::"l"(p), "f"(v) : "memory");
-}
-
 /* 1 if a slab's lines are copied by a neighbour PE (the test, in the tiled
  * slab kernel, that kept its registers as before the SLAB instances: 8
  * bytes of spills with W = 4 against 24 without it) */
