@@ -7,13 +7,10 @@
 #     -> six-p2.csv, six-p4.csv (tables.txt)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source bench/device-build.sh > /tmp/domino-build.log 2>&1
-grep -E "^build|error" /tmp/domino-build.log | head -20
+source bench/device-start.sh
 ( cd $B && timeout 200 ctest -R "test_gpu_trsv$|test_gpu_precond|test_dist_trsv" --timeout 150 \
     --output-on-failure ) > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -5
-export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-source bench/suite-log.sh
 SIX=d3n27:192,rmat:20,dag:10000000:8:100,d3n7:256,dag:10000000:8:1000,rmat:22
 run_suite trsv-dist six-p2 2 ${P2_S:-200} --problem $SIX --repeat 2 \
   --engines um,um-plain,um-tasks8-level,zerocopy-tasks8,zerocopy-tasks64,zerocopy-tied,zerocopy-tasks8-level

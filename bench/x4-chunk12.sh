@@ -6,10 +6,7 @@
 # $C (um against zero-copy, issue 5's 3x) -> six2-$C.csv
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source bench/device-build.sh > /tmp/domino-build.log 2>&1
-grep -E "^build|error" /tmp/domino-build.log | head -20
-export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-source bench/suite-log.sh
+source bench/device-start.sh
 for c in ${CHUNKS:-8 16 64 128}; do
   echo "# DOMINO_PUSH_CHUNK=$c domino bench --problem rmat:22 --engines csc" | tee -a "$OUT/tables.txt"
   DOMINO_PUSH_CHUNK=$c timeout 60 $B/domino bench --problem rmat:22 --engines csc --repeat 5 \

@@ -13,11 +13,9 @@
 #     100-level DAG; 0 against 3 on 2 PEs -> copies-*.csv (tables.txt)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source bench/device-build.sh > /tmp/domino-build.log 2>&1
-grep -E "^build|error" /tmp/domino-build.log | head -20
+source bench/device-start.sh
 ( cd $B && timeout 100 ctest -R "test_dist_trsv$" --timeout 90 --output-on-failure ) > "$OUT/test.log" 2>&1
 grep -E "Test *#|tests passed|FAIL" "$OUT/test.log" | tail -3
-source bench/suite-log.sh
 E=domino-1gpu,pull-tied-level-copies
 for m in 0 3; do
   export DOMINO_DIST_PULL_COPY_MODE=$m

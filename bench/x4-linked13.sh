@@ -16,10 +16,7 @@
 # about 3 minutes on the warm machine); the CSVs come back in csv.tgz
 set -uo pipefail
 cd "$(dirname "$0")/.."
-source bench/device-build.sh > /tmp/domino-build.log 2>&1
-grep -E "^build|error" /tmp/domino-build.log | head -20
-export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-source bench/suite-log.sh
+source bench/device-start.sh
 DAGS=dag:10000000:8:10,dag:10000000:8:100,dag:10000000:8:1000,dag:10000000:8:10000
 for step in ${STEPS:-test linked}; do
   case $step in

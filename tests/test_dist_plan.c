@@ -373,50 +373,40 @@ done:
     domino_matrix_free(S);
 }
 
-/* every allocation failing in turn: DOMINO_OUT_OF_MEMORY, no plan, no leak */
+/* plans of L with opt, the k-th allocation failing for k = 1, 2, ... until
+ * one succeeds: each failure DOMINO_OUT_OF_MEMORY with no plan and no
+ * leak; the number of failures, or -1 when none succeeded in 100 */
+static int alloc_failures(domino_handle h, domino_matrix L, const domino_dist_options *opt)
+{
+    int64_t live = domino_debug_alloc_live();
+    int failures = 0, leaks = 0;
+    for (int64_t k = 1; k < 100; k++) {
+        domino_dist_plan *P = NULL;
+        domino_debug_fail_alloc_after(k);
+        domino_status s = domino_dist_plan_make(h, L, DOMINO_LOWER, 3, opt, &P);
+        domino_debug_fail_alloc_after(0);
+        if (s == DOMINO_SUCCESS) {
+            domino_dist_plan_free(P);
+            CHECK(leaks == 0 && domino_debug_alloc_live() == live);
+            return failures;
+        }
+        failures++;
+        CHECK(s == DOMINO_OUT_OF_MEMORY && P == NULL);
+        leaks += domino_debug_alloc_live() != live;
+    }
+    return -1;
+}
+
+/* every allocation failing in turn: DOMINO_OUT_OF_MEMORY, no plan, no leak
+ * (the task pool, then the linked deal's own allocations) */
 static void test_alloc_failures(domino_handle h)
 {
     domino_matrix L = random_matrix(h, DOMINO_CSR, DOMINO_FLOAT64, 50, 3);
     domino_dist_options opt;
     domino_dist_options_init(&opt);
-    int64_t live = domino_debug_alloc_live();
-    int failures = 0, leaks = 0, succeeded = 0;
-    for (int64_t k = 1; k < 100 && !succeeded; k++) {
-        domino_dist_plan *P = NULL;
-        domino_debug_fail_alloc_after(k);
-        domino_status s = domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &P);
-        domino_debug_fail_alloc_after(0);
-        if (s == DOMINO_SUCCESS) {
-            succeeded = 1;
-            domino_dist_plan_free(P);
-        } else {
-            failures += s == DOMINO_OUT_OF_MEMORY && P == NULL;
-            CHECK(s == DOMINO_OUT_OF_MEMORY && P == NULL);
-        }
-        leaks += domino_debug_alloc_live() != live;
-    }
-    CHECK(succeeded);
-    CHECK(failures >= 7);
-    CHECK(leaks == 0);
-    opt.scheme = DOMINO_DIST_LINKED; /* and the allocations of the linked deal */
-    failures = leaks = succeeded = 0;
-    for (int64_t k = 1; k < 100 && !succeeded; k++) {
-        domino_dist_plan *P = NULL;
-        domino_debug_fail_alloc_after(k);
-        domino_status s = domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &P);
-        domino_debug_fail_alloc_after(0);
-        if (s == DOMINO_SUCCESS) {
-            succeeded = 1;
-            domino_dist_plan_free(P);
-        } else {
-            failures++;
-            CHECK(s == DOMINO_OUT_OF_MEMORY && P == NULL);
-        }
-        leaks += domino_debug_alloc_live() != live;
-    }
-    CHECK(succeeded);
-    CHECK(failures >= 11);
-    CHECK(leaks == 0);
+    CHECK(alloc_failures(h, L, &opt) >= 7);
+    opt.scheme = DOMINO_DIST_LINKED;
+    CHECK(alloc_failures(h, L, &opt) >= 11);
     domino_matrix_free(L);
 }
 
