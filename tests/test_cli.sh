@@ -67,6 +67,11 @@ expect 2 "--widths outside spmm" -- "$DOMINO" bench --suite trsv --widths 128
 expect 2 "info without file" -- "$DOMINO" info
 expect 2 "solve bad --rhs" -- "$DOMINO" solve x.mtx --rhs -3
 expect 2 "solve unknown engine" -- "$DOMINO" solve x.mtx --engine nope
+expect 2 "solve --dist unknown solver" -- "$DOMINO" solve x.mtx --dist nope
+expect 2 "solve --dist unknown scheme" -- "$DOMINO" solve x.mtx --dist pull --scheme blocks
+expect 2 "solve --scheme needs --dist" -- "$DOMINO" solve x.mtx --scheme linked
+expect 2 "solve --dist takes no --float" -- "$DOMINO" solve x.mtx --dist pull --float
+expect 2 "solve --tasks goes with taskpool" -- "$DOMINO" solve x.mtx --dist pull --scheme linked --tasks 4
 expect 2 "gen unknown kind" -- "$DOMINO" gen nope
 expect 2 "gen stencil bad type" -- "$DOMINO" gen stencil --type d9n99 --grid 4 -o "$TMP/x.mtx"
 expect 2 "gen stencil bad grid" -- "$DOMINO" gen stencil --type d3n7 --grid 4x -o "$TMP/x.mtx"
@@ -101,6 +106,8 @@ expect 0 "solve pattern rmat" -- "$DOMINO" solve "$TMP/r.mtx"
 expect_grep err "values assigned" "solve notes assigned values"
 expect 1 "solve GPU engine without GPU" -- "$DOMINO" solve "$TMP/s.mtx" --engine warp
 expect_grep err "needs a GPU" "GPU engine message"
+expect 1 "solve --dist outside a run" -- "$DOMINO" solve "$TMP/s.mtx" --dist pull
+expect_grep err "domino run -n N\|NVSHMEM" "solve --dist says how to start it"
 
 # ---- errors in files
 printf '%%%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 2.0\n2 1 1.0\n3 3 x\n' >"$TMP/bad.mtx"

@@ -85,6 +85,22 @@ domino_status cli_make_rhs(domino_handle h, domino_op op, domino_diag diag, domi
     return DOMINO_SUCCESS;
 }
 
+domino_status cli_read_triangle(domino_handle h, const char *path, domino_type t, int upper, int unit,
+                                int *is_pattern, domino_matrix *T)
+{
+    domino_matrix A = NULL;
+    domino_matrix_view v;
+    domino_status s = domino_mm_read(h, path, t, 0, &A);
+    if (!s) s = domino_matrix_get_view(h, A, &v);
+    if (!s) {
+        domino_diag_policy policy = unit ? DOMINO_DIAG_DROP : v.is_pattern ? DOMINO_DIAG_DOMINANT : DOMINO_DIAG_KEEP;
+        *is_pattern = v.is_pattern;
+        s = domino_matrix_triangle(h, A, upper ? DOMINO_UPPER : DOMINO_LOWER, policy, T);
+    }
+    domino_matrix_free(A);
+    return s;
+}
+
 double cli_max_rel_diff(domino_type t, int64_t count, const void *x, const void *y)
 {
     double worst = 0;

@@ -30,6 +30,12 @@ void *cli_zero_block(domino_type t, int32_t n, int32_t nrhs);
  * B += X adds the implied ones. */
 domino_status cli_make_rhs(domino_handle h, domino_op op, domino_diag diag, domino_matrix T,
                            int32_t nrhs, const void *X, void *B);
+/* *T = the lower (upper) triangle of the Matrix Market file at path, of
+ * type t: real files keep their diagonal (DOMINO_DIAG_KEEP: a missing or
+ * zero one is an error naming the row), pattern files get a dominant one;
+ * with unit the diagonal is dropped.  *is_pattern: the file had no values. */
+domino_status cli_read_triangle(domino_handle h, const char *path, domino_type t, int upper, int unit,
+                                int *is_pattern, domino_matrix *T);
 /* max over entries of |x - y| / max(|y|, tiny): the max relative difference */
 double cli_max_rel_diff(domino_type t, int64_t count, const void *x, const void *y);
 /* tolerance on the scaled residual of a correct solve of type t */

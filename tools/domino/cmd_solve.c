@@ -1,6 +1,7 @@
 /* cmd_solve.c: "domino solve FILE.mtx": solve with a triangle of a matrix and check the answer */
 #include "bench_engines.h"
 #include "cli_util.h"
+#include "cmd_solve_dist.h"
 #include "cmd_solve_krylov.h"
 #include "commands.h"
 #include "domino.h"
@@ -18,6 +19,8 @@ static const char solve_usage[] =
     "       domino solve FILE.mtx --krylov cg|bicgstab [--precond ilu0|ic0|jacobi|none]\n"
     "                    [--rtol R] [--maxit N] [--rhs ones|random|FILE.mtx]\n"
     "                    [--pivot-shift S] [--diag-shift A] [--gpu [--cusparse]] [--json]\n"
+    "       domino run -n N solve FILE.mtx --dist pull|zerocopy|push|unified [--upper] [--unit]\n"
+    "                    [--scheme taskpool|contiguous|linked] [--tasks T] [--budget-mb M] [--json]\n"
     "\n"
     "Triangular mode (default): builds the lower (or upper) triangle of the matrix\n"
     "in FILE, makes right-hand sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8)\n"
@@ -61,7 +64,23 @@ static const char solve_usage[] =
     "                   for SPD matrices where IC(0) breaks down; default 0)\n"
     "  --gpu            iterate on the GPU (times: analysis, factorization, iterations)\n"
     "  --cusparse       with --gpu: the cuSPARSE baseline loop\n"
-    "  --json           print a JSON document with the residual history\n";
+    "  --json           print a JSON document with the residual history\n"
+    "\n"
+    "Multi-GPU mode (--dist, one PE per GPU, started by domino run -n N or mpirun):\n"
+    "every PE reads FILE and makes the same b as the triangular mode; the\n"
+    "components are planned over the PEs and solved by the chosen solver (pull:\n"
+    "domino's CSR pull, the default and fastest; zerocopy and unified: the\n"
+    "paper's Algorithms 3 and 2; push: remote atomics); one warm-up solve, then a\n"
+    "timed one, checked on PE 0 against the CPU.  Double precision, one right-hand\n"
+    "side.\n"
+    "\n"
+    "  --dist S         pull, zerocopy, push or unified\n"
+    "  --scheme D       taskpool (default: tasks tied to the level width), contiguous\n"
+    "                   (a block of rows a PE) or linked (each row on the PE of a\n"
+    "                   predecessor one level up)\n"
+    "  --tasks T        taskpool: T equal tasks per PE instead\n"
+    "  --budget-mb M    each GPU's share may take at most M MiB (a plan over it is an\n"
+    "                   error naming the PE)\n";
 
 /* what the solve command was asked */
 typedef struct solve_request {
@@ -72,6 +91,8 @@ typedef struct solve_request {
     const bench_engine *engine;  /* which engine */
     int krylov;                  /* 1: Krylov mode, the rest is in kr */
     krylov_request kr;           /* the Krylov request */
+    int dist;                    /* 1: multi-GPU mode, the rest is in dr */
+    dist_solve_request dr;       /* the multi-GPU request */
 } solve_request;
 
 /* what it found */
@@ -85,26 +106,6 @@ typedef struct solve_outcome {
     int passed;           /* residual within tolerance */
 } solve_outcome;
 
-/* the triangle the request asks for, built from the file */
-static domino_status build_triangle(domino_handle h, const solve_request *rq, solve_outcome *out,
-                                    domino_matrix *T)
-{
-    domino_matrix A = NULL;
-    domino_matrix_view v;
-    domino_type type = rq->use_float ? DOMINO_FLOAT32 : DOMINO_FLOAT64;
-    domino_status s = domino_mm_read(h, rq->path, type, 0, &A);
-    if (!s) s = domino_matrix_get_view(h, A, &v);
-    if (!s) {
-        domino_diag_policy policy = rq->unit ? DOMINO_DIAG_DROP
-                                    : v.is_pattern ? DOMINO_DIAG_DOMINANT
-                                                   : DOMINO_DIAG_KEEP;
-        out->is_pattern = v.is_pattern;
-        s = domino_matrix_triangle(h, A, rq->upper ? DOMINO_UPPER : DOMINO_LOWER, policy, T);
-    }
-    domino_matrix_free(A);
-    return s;
-}
-
 /* build, solve, check; fills out */
 static domino_status run_solve(domino_handle h, const solve_request *rq, solve_outcome *out)
 {
@@ -113,7 +114,8 @@ static domino_status run_solve(domino_handle h, const solve_request *rq, solve_o
     void *x_true = NULL, *B = NULL, *X = NULL;
     solve_problem p;
     memset(&p, 0, sizeof(p));
-    domino_status s = build_triangle(h, rq, out, &T);
+    domino_status s = cli_read_triangle(h, rq->path, rq->use_float ? DOMINO_FLOAT32 : DOMINO_FLOAT64,
+                                        rq->upper, rq->unit, &out->is_pattern, &T);
     if (s || (s = domino_matrix_get_view(h, T, &v))) goto cleanup;
     if (out->is_pattern)
         fprintf(stderr, "domino solve: note: %s is a pattern file; values assigned: off-diagonals 1, "
@@ -193,7 +195,35 @@ typedef struct solve_args {
     double rtol, pivot_shift, diag_shift;        /* NAN when not given */
     int64_t maxit;                               /* -1 when not given */
     int gpu, cusparse;                           /* --gpu, --cusparse */
+    const char *dist, *scheme;                   /* NULL when not given */
+    int64_t tasks, budget_mb;                    /* -1 when not given */
 } solve_args;
+
+/* the multi-GPU request from the options; OPTS_OK or OPTS_ERROR */
+static int parse_dist(const solve_args *a, solve_request *rq)
+{
+    dist_solve_request *dr = &rq->dr;
+    if (a->krylov || a->engine || a->rhs || rq->transpose || rq->use_float)
+        return opts_usage_error("solve", solve_usage, "--krylov, --engine, --rhs, --transpose and "
+                                "--float do not apply to --dist (double, one right-hand side)");
+    if (!dist_solve_solver_known(a->dist))
+        return opts_usage_error("solve", solve_usage, "--dist: unknown solver '%s' (pull, zerocopy, "
+                                "push or unified)", a->dist);
+    if (a->scheme && !dist_solve_scheme_known(a->scheme))
+        return opts_usage_error("solve", solve_usage, "--scheme: unknown distribution '%s' (taskpool, "
+                                "contiguous or linked)", a->scheme);
+    dr->path = rq->path;
+    dr->upper = rq->upper;
+    dr->unit = rq->unit;
+    dr->json = rq->json;
+    dr->solver = a->dist;
+    dr->scheme = a->scheme ? a->scheme : "taskpool";
+    if (a->tasks > 0 && strcmp(dr->scheme, "taskpool") != 0)
+        return opts_usage_error("solve", solve_usage, "--tasks goes with --scheme taskpool");
+    dr->tasks = a->tasks > 0 ? a->tasks : 0;
+    dr->budget_mb = a->budget_mb > 0 ? a->budget_mb : 0;
+    return OPTS_OK;
+}
 
 /* the Krylov request from the options; OPTS_OK or OPTS_ERROR */
 static int parse_krylov(const solve_args *a, solve_request *rq)
@@ -243,6 +273,8 @@ static int parse_triangular(const solve_args *a, solve_request *rq)
         !isnan(a->diag_shift) || a->gpu || a->cusparse)
         return opts_usage_error("solve", solve_usage, "--precond, --rtol, --maxit, "
                                 "--pivot-shift, --diag-shift, --gpu and --cusparse need --krylov");
+    if (a->scheme || a->tasks >= 0 || a->budget_mb >= 0)
+        return opts_usage_error("solve", solve_usage, "--scheme, --tasks and --budget-mb need --dist");
     if (a->rhs && opts_parse_int(a->rhs, 1, 4096, &rq->nrhs) != 0)
         return opts_usage_error("solve", solve_usage, "--rhs: '%s' is not a whole number in "
                                 "[1, 4096] (ones/random/FILE need --krylov)", a->rhs);
@@ -262,7 +294,7 @@ static int parse_triangular(const solve_args *a, solve_request *rq)
 /* parse the command line into rq; OPTS_OK, OPTS_HELP or OPTS_ERROR */
 static int parse_request(int argc, char **argv, solve_request *rq)
 {
-    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, NAN, -1, 0, 0};
+    solve_args a = {NULL, NULL, NULL, NULL, NAN, NAN, NAN, -1, 0, 0, NULL, NULL, -1, -1};
     const opt_spec specs[] = {{"upper", 0, OPT_FLAG, 0, 0, &rq->upper},
                               {"unit", 0, OPT_FLAG, 0, 0, &rq->unit},
                               {"transpose", 0, OPT_FLAG, 0, 0, &rq->transpose},
@@ -278,6 +310,10 @@ static int parse_request(int argc, char **argv, solve_request *rq)
                               {"diag-shift", 0, OPT_DOUBLE, -1e308, 1e308, &a.diag_shift},
                               {"gpu", 0, OPT_FLAG, 0, 0, &a.gpu},
                               {"cusparse", 0, OPT_FLAG, 0, 0, &a.cusparse},
+                              {"dist", 0, OPT_STRING, 0, 0, &a.dist},
+                              {"scheme", 0, OPT_STRING, 0, 0, &a.scheme},
+                              {"tasks", 0, OPT_INT, 1, 1 << 20, &a.tasks},
+                              {"budget-mb", 0, OPT_INT, 1, INT64_MAX >> 21, &a.budget_mb},
                               OPT_END};
     const char *pos[1];
     int npos = 0;
@@ -286,6 +322,8 @@ static int parse_request(int argc, char **argv, solve_request *rq)
     if (npos != 1) return opts_usage_error("solve", solve_usage, "expected one FILE.mtx");
     rq->path = pos[0];
     rq->krylov = a.krylov != NULL;
+    rq->dist = a.dist != NULL;
+    if (rq->dist) return parse_dist(&a, rq);
     return rq->krylov ? parse_krylov(&a, rq) : parse_triangular(&a, rq);
 }
 
@@ -299,6 +337,7 @@ int cmd_solve(int argc, char **argv)
     int rc = parse_request(argc, argv, &rq);
     if (rc == OPTS_HELP) return 0;
     if (rc != OPTS_OK) return 2;
+    if (rq.dist) return dist_solve_run(&rq.dr);
     if (rq.krylov) return krylov_solve_run(&rq.kr);
     if (rq.engine->is_gpu && domino_gpu_count() == 0) {
         fprintf(stderr, "domino solve: engine '%s' needs a GPU, and none is available "
