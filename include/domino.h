@@ -271,7 +271,8 @@ typedef enum domino_dist_scheme {
 } domino_dist_scheme;
 
 typedef struct domino_dist_options {
-    domino_dist_scheme scheme; /* CONTIGUOUS or TASKPOOL (TASKPOOL) */
+    domino_dist_scheme scheme; /* CONTIGUOUS, TASKPOOL or LINKED (TASKPOOL); LINKED ignores
+                                  tasks_per_pe, task_size and level_tasks */
     int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8); with
                                   level_tasks the fewest a PE gets */
     int32_t task_size;         /* TASKPOOL: components per task, overriding tasks_per_pe
@@ -283,9 +284,12 @@ typedef struct domino_dist_options {
     int level_order;           /* multi-GPU solvers: 1 = each PE takes its components
                                   level by level (a topological order that keeps a whole
                                   wavefront in flight), 0 = in index order (1) */
-    const int32_t *row_level;  /* level_order: the level of every row when the caller has
-                                  them (domino_levels.row_level of this triangle, copied),
-                                  NULL = computed by the plan (NULL) */
+    const int32_t *row_level;  /* level_order, LINKED or level_tasks: the level of every row
+                                  when the caller has them (domino_levels.row_level of this
+                                  triangle, copied), NULL = computed by the plan (NULL); a
+                                  level outside [0, n) is DOMINO_BAD_INPUT, other wrong
+                                  levels are not detected (a level-ordered solve then waits
+                                  until its timeout) */
     int pull_lanes;            /* DOMINO_DIST_PULL: lanes that read one row, 32 (a warp),
                                   16, 8, 4, 2 or 1 (fewer: more rows in flight per warp);
                                   0 = from the levels, domino_dist_pull_lanes (0) */

@@ -583,6 +583,9 @@ static void test_linked(domino_handle h)
     opt.row_level = bad;
     CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
     CHECK(Q == NULL && strstr(domino_last_error(h), "row_level[777] = -3") != NULL);
+    opt.scheme = DOMINO_DIST_TASKPOOL; /* the level order's levels are checked alike */
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
+    CHECK(Q == NULL && strstr(domino_last_error(h), "row_level[777] = -3") != NULL);
     free(bad);
     domino_levels_free(lv);
     domino_matrix_free(L);

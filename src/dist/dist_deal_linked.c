@@ -38,18 +38,14 @@ static void level_quotas(int64_t w, int npes, const int64_t *weight, int64_t tot
  * consecutive runs).  Dependencies one level apart then stay on one GPU for
  * most components, and the chain of a deep, narrow-enough DAG crosses
  * NVLink only where a PE's share of a level ran out.  pe_tasks and
- * pe_components are set; a level outside [0, n) is DOMINO_BAD_INPUT. */
+ * pe_components are set. */
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
                                const int64_t *weight, domino_dist_plan *P)
 {
     int32_t n = P->n, top = -1;
-    const int32_t *level = P->row_level;
-    for (int32_t i = 0; i < n; i++) {
-        if (level[i] < 0 || level[i] >= n)
-            return domino_error(h, DOMINO_BAD_INPUT, "%s: row_level[%d] = %d, outside [0, %d)", what,
-                                i, level[i], n);
+    const int32_t *level = P->row_level; /* each in [0, n): plan_levels checked them */
+    for (int32_t i = 0; i < n; i++)
         if (level[i] > top) top = level[i];
-    }
     domino_status s = DOMINO_SUCCESS;
     int npes = P->npes;
     int32_t *link = domino_malloc((size_t)n * sizeof(int32_t) + 1);

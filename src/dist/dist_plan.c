@@ -54,8 +54,7 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
 
 /* task_size and ntasks of P (n, npes set).  CONTIGUOUS: ceil(n / npes)
  * components per task, task t on PE t (PEs past the last task get none).
- * LINKED: a task per component (dealt round-robin here, by dist_deal_linked
- * once the levels are known).
+ * LINKED: a task per component.
  * TASKPOOL: tasks_per_pe * npes tasks wanted, each of max(1, ceil(n /
  * wanted)) components, or task_size components when that is > 0.  At least 1 even for n = 0 (then no task). */
 static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks_per_pe,
@@ -76,15 +75,16 @@ static void size_tasks(domino_dist_plan *P, domino_dist_scheme scheme, int tasks
  * credit, the PE with the largest credit (lowest index on ties) takes the
  * task and gives back the total weight.  Equal weights give PE t % npes;
  * over any run of tasks a PE's share is within one task of weight/total.
- * credit: scratch of npes. */
+ * LINKED: every task on PE 0 for now (dist_deal_linked deals them once the
+ * levels are known).  credit: scratch of npes. */
 static void deal_tasks(domino_dist_plan *P, const int64_t *weight, int64_t *credit)
 {
     for (int p = 0; p < P->npes; p++) credit[p] = 0;
     int64_t total = 0;
     for (int p = 0; p < P->npes; p++) total += weight ? weight[p] : 1;
     for (int32_t t = 0; t < P->ntasks; t++) {
-        if (P->scheme == DOMINO_DIST_CONTIGUOUS) {
-            P->task_pe[t] = (int)t;
+        if (P->scheme != DOMINO_DIST_TASKPOOL) { /* LINKED: all on PE 0 until dealt by links */
+            P->task_pe[t] = P->scheme == DOMINO_DIST_CONTIGUOUS ? (int)t : 0;
             continue;
         }
         int best = 0;
@@ -168,8 +168,9 @@ static domino_status check_budget(domino_handle h, const domino_dist_plan *P,
     return DOMINO_SUCCESS;
 }
 
-/* the level of every component into P->row_level: copied from given, or
- * computed (symmetric storage expanded first) */
+/* the level of every component into P->row_level: copied from given
+ * (each in [0, n), else DOMINO_BAD_INPUT naming it), or computed (symmetric
+ * storage expanded first) */
 static domino_status plan_levels(domino_handle h, domino_matrix L, domino_fill fill, const int32_t *given,
                                  domino_dist_plan *P)
 {
@@ -179,6 +180,10 @@ static domino_status plan_levels(domino_handle h, domino_matrix L, domino_fill f
     P->row_level = domino_malloc((size_t)P->n * sizeof(int32_t) + 1);
     if (!P->row_level) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory for %d levels", P->n);
     if (given) {
+        for (int32_t i = 0; i < P->n; i++)
+            if (given[i] < 0 || given[i] >= P->n)
+                return domino_error(h, DOMINO_BAD_INPUT, WHAT ": row_level[%d] = %d, outside [0, %d)", i,
+                                    given[i], P->n);
         memcpy(P->row_level, given, (size_t)P->n * sizeof(int32_t));
         return DOMINO_SUCCESS;
     }

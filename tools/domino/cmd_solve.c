@@ -203,9 +203,12 @@ typedef struct solve_args {
 static int parse_dist(const solve_args *a, solve_request *rq)
 {
     dist_solve_request *dr = &rq->dr;
-    if (a->krylov || a->engine || a->rhs || rq->transpose || rq->use_float)
-        return opts_usage_error("solve", solve_usage, "--krylov, --engine, --rhs, --transpose and "
-                                "--float do not apply to --dist (double, one right-hand side)");
+    if (a->krylov || a->engine || a->rhs || rq->transpose || rq->use_float || a->precond ||
+        !isnan(a->rtol) || a->maxit >= 0 || !isnan(a->pivot_shift) || !isnan(a->diag_shift) || a->gpu ||
+        a->cusparse)
+        return opts_usage_error("solve", solve_usage, "--dist solves a triangle in double with one "
+                                "right-hand side: it takes none of --krylov, --engine, --rhs, --transpose, "
+                                "--float and the Krylov options");
     if (!dist_solve_solver_known(a->dist))
         return opts_usage_error("solve", solve_usage, "--dist: unknown solver '%s' (pull, zerocopy, "
                                 "push or unified)", a->dist);
@@ -230,9 +233,10 @@ static int parse_krylov(const solve_args *a, solve_request *rq)
 {
     static const char *const precond_names[] = {"none", "jacobi", "ilu0", "ic0"};
     krylov_request *kr = &rq->kr;
-    if (rq->upper || rq->unit || rq->transpose || rq->use_float || a->engine)
-        return opts_usage_error("solve", solve_usage, "--upper, --unit, --transpose, --float "
-                                "and --engine do not apply to --krylov");
+    if (rq->upper || rq->unit || rq->transpose || rq->use_float || a->engine || a->scheme ||
+        a->tasks >= 0 || a->budget_mb >= 0)
+        return opts_usage_error("solve", solve_usage, "--upper, --unit, --transpose, --float, "
+                                "--engine, --scheme, --tasks and --budget-mb do not apply to --krylov");
     if (strcmp(a->krylov, "cg") != 0 && strcmp(a->krylov, "bicgstab") != 0)
         return opts_usage_error("solve", solve_usage,
                                 "--krylov: unknown method '%s' (cg or bicgstab)", a->krylov);

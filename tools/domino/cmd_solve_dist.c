@@ -151,6 +151,17 @@ static void print_outcome(const dist_solve_request *rq, const dist_solve_outcome
     printf(",\n  \"passed\": %s\n}\n", out->passed ? "true" : "false");
 }
 
+/* Collective: this PE's step status mine, agreed by every PE; each PE that
+ * failed itself says why on its stderr (PE 0 also says so for the others:
+ * the agreed message names the PE) */
+static domino_status agree_or_say(domino_handle h, domino_dist D, domino_status mine)
+{
+    if (mine && domino_dist_rank(D) != 0) cli_fail(h, mine, "solve");
+    domino_status s = domino_dist_agree(h, D, mine);
+    if (s && domino_dist_rank(D) == 0) cli_fail(h, s, "solve");
+    return s;
+}
+
 int dist_solve_run(const dist_solve_request *rq)
 {
     domino_handle h = NULL;
@@ -158,7 +169,7 @@ int dist_solve_run(const dist_solve_request *rq)
     domino_matrix T = NULL;
     domino_matrix_view v;
     domino_dist_plan *plan = NULL;
-    double *x_true = NULL, *b = NULL, *x = NULL, seconds = 0, wrong = 0;
+    double *x_true = NULL, *b = NULL, *x = NULL, seconds = 0;
     dist_solve_outcome out;
     memset(&out, 0, sizeof(out));
     if (domino_create(&h)) {
@@ -188,27 +199,29 @@ int dist_solve_run(const dist_solve_request *rq)
     }
     if (!s) s = cli_make_rhs(h, DOMINO_OP_N, rq->unit ? DOMINO_UNIT : DOMINO_NON_UNIT, T, 1, x_true, b);
     if (!s) s = plan_request(h, rq, T, out.npes, &plan);
-    if (!(s = domino_dist_agree(h, D, s))) {
+    if (!(s = agree_or_say(h, D, s))) {
         if (rank == 0 && out.is_pattern)
             fprintf(stderr, "domino solve: note: %s is a pattern file; values assigned: off-diagonals 1, "
                             "diagonal 1 + sum of |off-diagonals| of its row\n", rq->path);
-        s = domino_dist_agree(h, D, solve_request(h, D, rq, T, plan, b, x, &seconds));
+        s = agree_or_say(h, D, solve_request(h, D, rq, T, plan, b, x, &seconds));
     }
-    if (!s && rank == 0) { /* the answer, checked on the CPU */
-        out.solve_ms = seconds * 1e3;
-        s = domino_ref_trsv_residual(h, DOMINO_OP_N, rq->upper ? DOMINO_UPPER : DOMINO_LOWER,
-                                     rq->unit ? DOMINO_UNIT : DOMINO_NON_UNIT, T, 1, x, out.n, b, out.n,
-                                     &out.residual);
-        out.forward_error = cli_max_rel_diff(DOMINO_FLOAT64, out.n, x, x_true);
-        out.passed = !s && out.residual <= cli_residual_tol(DOMINO_FLOAT64);
-        describe_plan(plan, &out);
+    if (!s) { /* the answer, checked on the CPU by PE 0 */
+        domino_status mine = DOMINO_SUCCESS;
+        if (rank == 0) {
+            out.solve_ms = seconds * 1e3;
+            mine = domino_ref_trsv_residual(h, DOMINO_OP_N, rq->upper ? DOMINO_UPPER : DOMINO_LOWER,
+                                            rq->unit ? DOMINO_UNIT : DOMINO_NON_UNIT, T, 1, x, out.n, b,
+                                            out.n, &out.residual);
+            out.forward_error = cli_max_rel_diff(DOMINO_FLOAT64, out.n, x, x_true);
+            out.passed = !mine && out.residual <= cli_residual_tol(DOMINO_FLOAT64);
+            describe_plan(plan, &out);
+            if (!mine) print_outcome(rq, &out);
+            fflush(stdout); /* before any PE's exit makes the launcher stop the others */
+        }
+        s = agree_or_say(h, D, mine);
     }
-    s = domino_dist_agree(h, D, s);
-    if (!s) s = domino_dist_max(h, D, rank == 0 && !out.passed ? 1.0 : 0.0, &wrong);
-    if (rank == 0) {
-        if (s) cli_fail(h, s, "solve");
-        else print_outcome(rq, &out);
-    }
+    /* a wrong answer is PE 0's to report and exit on (the others then end with 0) */
+    int wrong = !s && rank == 0 && !out.passed;
     domino_free(x_true);
     domino_free(b);
     domino_free(x);
@@ -216,6 +229,6 @@ int dist_solve_run(const dist_solve_request *rq)
     domino_matrix_free(T);
     domino_dist_leave(h, D);
     domino_destroy(h);
-    return s || wrong > 0 ? 1 : 0;
+    return s || wrong ? 1 : 0;
 }
 #endif /* DOMINO_HAVE_NVSHMEM */
