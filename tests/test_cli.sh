@@ -5,36 +5,7 @@
 set -u
 DOMINO=${1:?usage: test_cli.sh PATH/TO/domino [SHARED_MATRICES_DIR]}
 MATRICES=${2:-$(dirname "$0")/../../shared/matrices}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-skipped=0
-
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-
-# expect CODE DESCRIPTION -- command...: run it, compare the exit code
-expect() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else
-        bad "$what: exit $got, want $want"
-        sed 's/^/    /' "$TMP/err" | head -5 >&2
-    fi
-}
-# expect_json DESCRIPTION: the last output is valid JSON
-expect_json() {
-    cp "$TMP/out" "$TMP/last.json"
-    if python3 -m json.tool "$TMP/last.json" >/dev/null 2>"$TMP/json_err"; then ok; else
-        bad "$1: not valid JSON"; head -3 "$TMP/json_err" >&2; fi
-}
-# expect_grep FILE PATTERN DESCRIPTION: the last output holds the pattern
-expect_grep() {
-    if grep -q -- "$2" "$TMP/$1"; then ok; else bad "$3: no '$2' in $1"; sed 's/^/    /' "$TMP/$1" | head -5 >&2; fi
-}
+source "$(dirname "$0")/cli_harness.sh"
 
 # ---- help and usage errors
 expect 0 "--help" -- "$DOMINO" --help

@@ -7,26 +7,7 @@ set -u
 DOMINO=${1:?usage: test_cli_dist.sh PATH/TO/domino [SHARED_MATRICES_DIR]}
 MATRICES=${2:-$(dirname "$0")/../../shared/matrices}
 export NVSHMEM_DISABLE_NVLS=1
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
-# expect CODE DESCRIPTION -- command...: run it, compare the exit code
-expect() {
-    local want=$1 what=$2
-    shift 3
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else
-        bad "$what: exit $got, want $want"
-        sed 's/^/    /' "$TMP/err" | head -8 >&2
-    fi
-}
-expect_grep() {
-    if grep -q -- "$2" "$TMP/$1"; then ok; else bad "$3: no '$2' in $1"; sed 's/^/    /' "$TMP/$1" | head -8 >&2; fi
-}
+source "$(dirname "$0")/cli_harness.sh"
 N=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$N" -gt 4 ] && N=4
 if [ "$N" -lt 1 ]; then echo "test_cli_dist: no GPU, skipped"; exit 0; fi
@@ -42,7 +23,7 @@ expect_grep out "linked distribution" "linked named"
 expect 0 "zerocopy, linked, upper" -- "$DOMINO" run -n "$N" solve "$M" --dist zerocopy --scheme linked --upper
 expect 0 "push, contiguous, unit" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist push --scheme contiguous --unit
 expect 0 "pull, 8 tasks, json" -- "$DOMINO" run -n "$N" solve "$M" --dist pull --tasks 8 --json
-if python3 -m json.tool "$TMP/out" >/dev/null 2>&1; then ok; else bad "json not valid"; fi
+expect_json "json valid"
 expect_grep out '"passed": true' "json passed"
 expect 1 "budget too small" -- "$DOMINO" run -n "$N" solve "$TMP/big.mtx" --dist pull --budget-mb 1
 expect_grep err "budget" "budget named"

@@ -119,6 +119,21 @@ double cli_diff_tol(domino_type t) { return t == DOMINO_FLOAT64 ? 1e-8 : 1e-3; }
 
 const char *cli_type_name(domino_type t) { return t == DOMINO_FLOAT64 ? "double" : "float"; }
 
+void cli_print_answer(int json, double residual, double forward_error, int passed)
+{
+    if (!json) {
+        printf("residual:       %.3e (scaled)\n", residual);
+        printf("forward error:  %.3e (max relative)\n", forward_error);
+        printf("check:          %s\n", passed ? "ok" : "FAILED");
+        return;
+    }
+    printf(",\n  \"residual\": ");
+    cli_json_number(stdout, residual);
+    printf(",\n  \"forward_error\": ");
+    cli_json_number(stdout, forward_error);
+    printf(",\n  \"passed\": %s\n}\n", passed ? "true" : "false");
+}
+
 void cli_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -45,6 +45,10 @@ double cli_diff_tol(domino_type t);
 /* "double" or "float" */
 const char *cli_type_name(domino_type t);
 
+/* the end of a solve's report on stdout: the scaled residual, the max
+ * relative forward error and the verdict, as three text lines or (json) as
+ * the last three members of a JSON object, which it closes */
+void cli_print_answer(int json, double residual, double forward_error, int passed);
 /* write s as a JSON string (quoted, escaped) */
 void cli_json_string(FILE *f, const char *s);
 /* write a number as JSON (null for Inf/NaN) */

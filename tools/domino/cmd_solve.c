@@ -164,9 +164,7 @@ static void print_outcome(const solve_request *rq, const solve_outcome *out)
         if (strcmp(out->timing.used, rq->engine->name) != 0) printf(" (ran %s)", out->timing.used);
         printf("\nanalysis:       %.3f ms\nsolve:          %.3f ms\n", out->timing.analysis_ms,
                out->timing.solve_ms);
-        printf("residual:       %.3e (scaled)\n", out->residual);
-        printf("forward error:  %.3e (max relative)\n", out->forward_error);
-        printf("check:          %s\n", out->passed ? "ok" : "FAILED");
+        cli_print_answer(0, out->residual, out->forward_error, out->passed);
         return;
     }
     printf("{\n  \"file\": ");
@@ -182,11 +180,7 @@ static void print_outcome(const solve_request *rq, const solve_outcome *out)
     cli_json_number(stdout, out->timing.analysis_ms);
     printf(",\n  \"solve_ms\": ");
     cli_json_number(stdout, out->timing.solve_ms);
-    printf(",\n  \"residual\": ");
-    cli_json_number(stdout, out->residual);
-    printf(",\n  \"forward_error\": ");
-    cli_json_number(stdout, out->forward_error);
-    printf(",\n  \"passed\": %s\n}\n", out->passed ? "true" : "false");
+    cli_print_answer(1, out->residual, out->forward_error, out->passed);
 }
 
 /* the raw option values, before they are checked against each other */

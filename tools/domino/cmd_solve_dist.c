@@ -125,9 +125,7 @@ static void print_outcome(const dist_solve_request *rq, const dist_solve_outcome
         printf("\nshare:          %.1f MiB on the largest PE, %.3f of the entries cross PEs\n",
                out->max_pe_mib, out->remote_share);
         printf("solve:          %.3f ms (after a warm-up solve)\n", out->solve_ms);
-        printf("residual:       %.3e (scaled)\n", out->residual);
-        printf("forward error:  %.3e (max relative)\n", out->forward_error);
-        printf("check:          %s\n", out->passed ? "ok" : "FAILED");
+        cli_print_answer(0, out->residual, out->forward_error, out->passed);
         return;
     }
     printf("{\n  \"file\": ");
@@ -144,11 +142,7 @@ static void print_outcome(const dist_solve_request *rq, const dist_solve_outcome
     cli_json_number(stdout, out->max_pe_mib);
     printf(",\n  \"solve_ms\": ");
     cli_json_number(stdout, out->solve_ms);
-    printf(",\n  \"residual\": ");
-    cli_json_number(stdout, out->residual);
-    printf(",\n  \"forward_error\": ");
-    cli_json_number(stdout, out->forward_error);
-    printf(",\n  \"passed\": %s\n}\n", out->passed ? "true" : "false");
+    cli_print_answer(1, out->residual, out->forward_error, out->passed);
 }
 
 /* Collective: this PE's step status mine, agreed by every PE; each PE that
