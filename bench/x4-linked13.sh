@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# x4-linked13.sh: the next session's first device command (nvidia-h200-x4,
-# about 9 minutes): the first GPU run of b9a1204 and after (compiled and
-# CPU-tested only: the LINKED distribution, each component on the PE of a
-# predecessor one level up while that PE's share of the level lasts).
-#  1. build; ctest -L "gpu|dist" on 4 PEs -> test.log (test_dist_trsv runs
-#     LINKED as its 13th scheme with every solver)
-#  2. the pull solver, level-tied tasks (the default) against LINKED, beside
-#     domino's single GPU, on the DAGs of 10-10^4 levels, R-MAT 22 and D3N7
-#     256^3, 4 PEs then 2 -> linked-p4.csv, linked-p2.csv.  dist-plan's chain
-#     model (bench/results/dist-plan-linked) predicts the deep DAGs gain
-#     (chain 2.9 -> 1.3 on 1000 levels) and the stencil loses.
-#  3. zero-copy and UM with LINKED against um on the six problems, 4 PEs
-#     -> zc-linked-p4.csv
-# STEPS picks them (default "test linked", about 8 minutes; then STEPS=zc,
-# about 3 minutes on the warm machine); the CSVs come back in csv.tgz
+# x4-linked13.sh: the next session's device commands (nvidia-h200-x4): the
+# first GPU run of b9a1204 and after (compiled and CPU-tested only: the
+# LINKED distribution, each component on the PE of a predecessor one level
+# up while that PE's share of the level lasts; domino solve --dist).
+#  test    build; ctest -L "gpu|dist" on 4 PEs -> test.log (test_dist_trsv
+#          runs LINKED as its 13th scheme with every solver; cli_solve_dist
+#          runs domino run -n 4 solve FILE --dist ...); about 7 minutes
+#  linked  the pull solver, level-tied tasks (the default) against LINKED,
+#          beside domino's single GPU, on the DAGs of 10-10^4 levels, R-MAT
+#          22 and D3N7 256^3, 4 PEs then 2 -> linked-p4.csv, linked-p2.csv.
+#          The chain model (bench/results/dist-plan-linked) predicts the
+#          100-level DAG at 2.2x one GPU on 4 PEs and 1.6x on 2, the
+#          1000-level one at 1.4x, and the stencil slower; about 4 minutes
+#  zc      zero-copy and UM with LINKED against um on the six problems, 4 PEs
+#          -> zc-linked-p4.csv; about 3 minutes
+# STEPS picks them: first "bash bench/x4-linked13.sh" (test), then
+# "STEPS='linked zc' bash bench/x4-linked13.sh" on the warm machine (the
+# build is kept); the CSVs come back in csv.tgz
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-start.sh
 DAGS=dag:10000000:8:10,dag:10000000:8:100,dag:10000000:8:1000,dag:10000000:8:10000
-for step in ${STEPS:-test linked}; do
+for step in ${STEPS:-test}; do
   case $step in
-    test) TEST_S=${TEST_S:-330} run_label_tests "gpu|dist" ;;
+    test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
     linked) for p in 4 2; do
               run_suite trsv-dist linked-p$p $p ${LINKED_S:-100} --problem $DAGS,rmat:22,d3n7:256 --repeat 5 \
                 --engines domino-1gpu,pull-tied-level-copies,pull-linked-level-copies
