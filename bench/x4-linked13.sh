@@ -25,7 +25,7 @@ for step in ${STEPS:-test}; do
   case $step in
     test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
     linked) for p in 4 2; do
-              run_suite trsv-dist linked-p$p $p ${LINKED_S:-100} --problem $DAGS,rmat:22,d3n7:256 --repeat 5 \
+              run_suite trsv-dist linked-p$p $p ${LINKED_S:-120} --problem $DAGS,rmat:22,d3n7:256 --repeat 5 \
                 --engines domino-1gpu,pull-tied-level-copies,pull-linked-level-copies
             done ;;
     zc) run_suite trsv-dist zc-linked-p4 4 ${ZC_S:-170} --repeat 2 \
