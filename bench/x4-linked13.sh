@@ -7,7 +7,8 @@
 #          runs LINKED as its 13th scheme with every solver; cli_solve_dist
 #          runs domino run -n 4 solve FILE --dist ...); about 7 minutes
 #  linked  the pull solver, level-tied tasks (the default) against LINKED,
-#          beside domino's single GPU, on the DAGs of 10-10^4 levels, R-MAT
+#          beside domino's single GPU, on the DAGs of 10-10^4 levels (and a
+#          tiny one-level DAG: the fixed cost of a solve on N PEs), R-MAT
 #          22 and D3N7 256^3, 4 PEs then 2 -> linked-p4.csv, linked-p2.csv.
 #          The chain model (bench/results/dist-plan-linked) predicts the
 #          100-level DAG at 2.2x one GPU on 4 PEs and 1.6x on 2, the
@@ -20,7 +21,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-start.sh
-DAGS=dag:10000000:8:10,dag:10000000:8:100,dag:10000000:8:1000,dag:10000000:8:10000
+DAGS=dag:40000:8:1,dag:10000000:8:10,dag:10000000:8:100,dag:10000000:8:1000,dag:10000000:8:10000
 for step in ${STEPS:-test}; do
   case $step in
     test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
