@@ -132,9 +132,10 @@ domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t nc
                                      int64_t col0, int64_t cols, domino_type type, const void *B, int64_t ldb);
 
 /* distributed planning (src/dist): the LINKED scheme's deal of P's
- * components from L and P->row_level (dist_deal_linked.c) */
+ * components from L and P->row_level, whose levels are 0 .. nlevels - 1
+ * (dist_deal_linked.c) */
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
-                               const int64_t *weight, domino_dist_plan *P);
+                               const int64_t *weight, int32_t nlevels, domino_dist_plan *P);
 
 #ifdef __cplusplus
 }

@@ -31,7 +31,7 @@ static void level_quotas(int64_t w, int npes, const int64_t *weight, int64_t tot
 }
 
 /* P->task_pe (task_size 1, a task per component) from L's triangle `fill`
- * (checked already) and P->row_level: the components of each level are
+ * (checked already) and P->row_level (nlevels levels): the components of each level are
  * shared among the PEs by weight (at most one above the exact share), a
  * component going to the PE of its link while that PE's share lasts, the
  * others to the PEs with room left, in index order (level 0, without links:
@@ -40,12 +40,10 @@ static void level_quotas(int64_t w, int npes, const int64_t *weight, int64_t tot
  * NVLink only where a PE's share of a level ran out.  pe_tasks and
  * pe_components are set. */
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
-                               const int64_t *weight, domino_dist_plan *P)
+                               const int64_t *weight, int32_t nlevels, domino_dist_plan *P)
 {
-    int32_t n = P->n, top = -1;
-    const int32_t *level = P->row_level; /* each in [0, n): plan_levels checked them */
-    for (int32_t i = 0; i < n; i++)
-        if (level[i] > top) top = level[i];
+    int32_t n = P->n, top = nlevels - 1;
+    const int32_t *level = P->row_level; /* each in [0, nlevels) */
     domino_status s = DOMINO_SUCCESS;
     int npes = P->npes;
     int32_t *link = domino_malloc((size_t)n * sizeof(int32_t) + 1);

@@ -204,6 +204,14 @@ static int32_t count_levels(const domino_dist_plan *P)
     return top + 1;
 }
 
+/* pe_nnz and pe_remote of P counted again after a new deal */
+static domino_status recount_entries(domino_handle h, domino_matrix L, domino_fill fill, domino_dist_plan *P)
+{
+    memset(P->pe_nnz, 0, (size_t)P->npes * sizeof(int64_t));
+    memset(P->pe_remote, 0, (size_t)P->npes * sizeof(int64_t));
+    return count_entries(h, L, fill, P);
+}
+
 /* level_tasks: P's tasks sized to the width of its nlevels levels and
  * dealt and counted again; L was checked by the first count.  credit: scratch */
 static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fill,
@@ -220,22 +228,17 @@ static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fil
         return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d tasks)", P->ntasks);
     memset(P->pe_tasks, 0, np * sizeof(int32_t));
     memset(P->pe_components, 0, np * sizeof(int32_t));
-    memset(P->pe_nnz, 0, np * sizeof(int64_t));
-    memset(P->pe_remote, 0, np * sizeof(int64_t));
     deal_tasks(P, opt->weight, credit);
-    return count_entries(h, L, fill, P);
+    return recount_entries(h, L, fill, P);
 }
 
-/* LINKED: P's components dealt by their links (dist_deal_linked, levels
- * known) and counted again; L was checked by the first count */
+/* LINKED: P's components dealt by their links (dist_deal_linked, the
+ * nlevels levels known) and counted again; L was checked by the first count */
 static domino_status link_components(domino_handle h, domino_matrix L, domino_fill fill,
-                                     const domino_dist_options *opt, domino_dist_plan *P)
+                                     const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P)
 {
-    domino_status s = dist_deal_linked(h, WHAT, L, fill, opt->weight, P);
-    if (s) return s;
-    memset(P->pe_nnz, 0, (size_t)P->npes * sizeof(int64_t));
-    memset(P->pe_remote, 0, (size_t)P->npes * sizeof(int64_t));
-    return count_entries(h, L, fill, P);
+    domino_status s = dist_deal_linked(h, WHAT, L, fill, opt->weight, nlevels, P);
+    return s ? s : recount_entries(h, L, fill, P);
 }
 
 /* *plan = the distribution of the components of triangle `fill` of square L
@@ -280,20 +283,15 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     deal_tasks(P, opt->weight, credit);
     s = count_entries(h, L, fill, P);
     if (s) goto cleanup;
-    /* level_tasks: the budget is checked on the tasks tied to the levels */
+    /* level_tasks and LINKED deal again once the levels are known; the budget
+     * is checked on the final deal */
     int tie = opt->level_tasks && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
     int linked = P->scheme == DOMINO_DIST_LINKED;
-    if (!tie && !linked) {
-        count_bytes(P, (int64_t)domino_type_size(L->type));
-        s = check_budget(h, P, opt->budget);
-    }
-    if (!s && (P->level_order || tie || linked)) s = plan_levels(h, L, fill, opt->row_level, P);
+    if (P->level_order || tie || linked) s = plan_levels(h, L, fill, opt->row_level, P);
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
-    if (!s && linked && !(s = link_components(h, L, fill, opt, P))) {
-        count_bytes(P, (int64_t)domino_type_size(L->type));
-        s = check_budget(h, P, opt->budget);
-    }
-    if (!s && tie && !(s = tie_tasks(h, L, fill, opt, nlevels, P, credit))) {
+    if (!s && linked) s = link_components(h, L, fill, opt, nlevels, P);
+    if (!s && tie) s = tie_tasks(h, L, fill, opt, nlevels, P, credit);
+    if (!s) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);
     }

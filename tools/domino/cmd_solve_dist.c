@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the names --dist and --scheme take */
 static const char *const solver_names[] = {"pull", "zerocopy", "push", "unified", NULL};
 static const char *const scheme_names[] = {"taskpool", "contiguous", "linked", NULL};
 
@@ -32,6 +33,12 @@ int dist_solve_run(const dist_solve_request *rq)
 }
 #else
 
+/* what each name of solver_names and scheme_names stands for (unified: -1,
+ * the solver of domino_dist_trsv_unified) */
+static const int solver_ids[] = {DOMINO_DIST_PULL, DOMINO_DIST_ZEROCOPY, DOMINO_DIST_PUSH, -1};
+static const domino_dist_scheme scheme_ids[] = {DOMINO_DIST_TASKPOOL, DOMINO_DIST_CONTIGUOUS,
+                                                DOMINO_DIST_LINKED};
+
 /* what the run found (PE 0's) */
 typedef struct dist_solve_outcome {
     int32_t n;            /* rows */
@@ -55,9 +62,7 @@ static domino_status plan_request(domino_handle h, const dist_solve_request *rq,
     domino_dist_options opt;
     int64_t *budget = NULL;
     domino_dist_options_init(&opt);
-    opt.scheme = (domino_dist_scheme)(name_index(scheme_names, rq->scheme) == 1   ? DOMINO_DIST_CONTIGUOUS
-                                      : name_index(scheme_names, rq->scheme) == 2 ? DOMINO_DIST_LINKED
-                                                                                  : DOMINO_DIST_TASKPOOL);
+    opt.scheme = scheme_ids[name_index(scheme_names, rq->scheme)]; /* checked by the parser */
     if (rq->tasks > 0) { /* equal tasks, as many as asked */
         opt.tasks_per_pe = (int)rq->tasks;
         opt.level_tasks = 0;
@@ -82,13 +87,11 @@ static domino_status solve_request(domino_handle h, domino_dist D, const dist_so
     domino_diag diag = rq->unit ? DOMINO_UNIT : DOMINO_NON_UNIT;
     domino_dist_trsv S = NULL;
     domino_status s = DOMINO_SUCCESS;
-    int solver = name_index(solver_names, rq->solver);
-    if (solver == 3) {
+    int solver = solver_ids[name_index(solver_names, rq->solver)]; /* checked by the parser */
+    if (solver < 0) {
         if (domino_dist_rank(D) == 0) s = domino_dist_trsv_unified(h, fill, diag, T, plan, &S);
     } else {
-        domino_dist_solver which = solver == 1 ? DOMINO_DIST_ZEROCOPY : solver == 2 ? DOMINO_DIST_PUSH
-                                                                                    : DOMINO_DIST_PULL;
-        s = domino_dist_trsv_make(h, D, which, fill, diag, T, plan, &S);
+        s = domino_dist_trsv_make(h, D, (domino_dist_solver)solver, fill, diag, T, plan, &S);
     }
     if (!s && S) s = domino_dist_trsv_solve(h, S, b, x, NULL);
     if (!s && S) s = domino_dist_trsv_solve(h, S, b, x, seconds);
