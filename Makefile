@@ -36,7 +36,7 @@ fuzz: deps
 	bash tests/fuzz/run-libfuzzer.sh $(FUZZ_SECONDS)
 
 bench-trsv: build
-	$(BUILD)/domino bench --suite trsv --csv bench/results/trsv.csv --json bench/results/trsv.json
+	$(BUILD)/domino bench --suite trsv --csv bench/results/trsv.csv --json-out bench/results/trsv.json
 
 clean:
 	rm -rf $(BUILD) build-fuzz
