@@ -264,14 +264,26 @@ domino_status domino_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, in
 typedef enum domino_dist_scheme {
     DOMINO_DIST_CONTIGUOUS = 0, /* one block of consecutive components per PE */
     DOMINO_DIST_TASKPOOL = 1,   /* equal tasks dealt round-robin, weighted */
-    DOMINO_DIST_LINKED = 2      /* a task per component: each level shared among the PEs
+    DOMINO_DIST_LINKED = 2,     /* a task per component: each level shared among the PEs
                                    by weight, a component going to the PE of its link (a
                                    predecessor one level up) while that PE's share lasts,
                                    so chains of dependencies stay on one GPU */
+    DOMINO_DIST_AUTO = 3        /* LINKED where the mean parallelism (n / levels) is at most
+                                   DOMINO_DIST_LINKED_PARALLELISM and no task_size is given,
+                                   else TASKPOOL; the plan records the scheme it took */
 } domino_dist_scheme;
 
+/* AUTO takes LINKED at or below this mean parallelism (rows per level).
+ * The PULL solver on 4 x H200 (bench/results/h200x4-linked, same command,
+ * LINKED over level-tied TASKPOOL): a 10^7-row DAG of 10^4 levels
+ * (parallelism 1000) 1.45x on 4 PEs, 1.26x on 2; R-MAT 22 (736) 1.01x,
+ * 1.01x; the DAG of 1000 levels (10^4) 0.99x, 1.01x; D3N7 256^3 (21902)
+ * 0.96x, 1.02x; the DAGs of 100 and 10 levels (10^5, 10^6) 0.84x and
+ * 0.75x on 4 PEs. */
+#define DOMINO_DIST_LINKED_PARALLELISM 3000
+
 typedef struct domino_dist_options {
-    domino_dist_scheme scheme; /* CONTIGUOUS, TASKPOOL or LINKED (TASKPOOL); LINKED ignores
+    domino_dist_scheme scheme; /* CONTIGUOUS, TASKPOOL, LINKED or AUTO (AUTO); LINKED ignores
                                   tasks_per_pe, task_size and level_tasks */
     int tasks_per_pe;          /* TASKPOOL: tasks per PE on average, >= 1 (8); with
                                   level_tasks the fewest a PE gets */
@@ -284,7 +296,7 @@ typedef struct domino_dist_options {
     int level_order;           /* multi-GPU solvers: 1 = each PE takes its components
                                   level by level (a topological order that keeps a whole
                                   wavefront in flight), 0 = in index order (1) */
-    const int32_t *row_level;  /* level_order, LINKED or level_tasks: the level of every row
+    const int32_t *row_level;  /* level_order, LINKED, AUTO or level_tasks: the level of every row
                                   when the caller has them (domino_levels.row_level of this
                                   triangle, copied), NULL = computed by the plan (NULL); a
                                   level outside [0, n) is DOMINO_BAD_INPUT, other wrong
@@ -307,15 +319,16 @@ typedef struct domino_dist_options {
                                   over NVLink, every read local), 0 = those PEs read it from
                                   the owner over NVLink (1) */
 } domino_dist_options;
-/* defaults: TASKPOOL, 8 tasks per PE (task_size 0) tied to the level width,
- * equal weights, no budget, level order, PULL's lanes per row from the
+/* defaults: AUTO (LINKED on deep problems, else TASKPOOL with 8 tasks per
+ * PE, task_size 0, tied to the level width), equal weights, no budget, level order, PULL's lanes per row from the
  * levels, PULL's copies */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
     int32_t n;              /* components */
     int npes;               /* PEs */
-    domino_dist_scheme scheme; /* how it was made */
+    domino_dist_scheme scheme; /* how it was made: CONTIGUOUS, TASKPOOL or LINKED (AUTO's
+                                  choice), never AUTO */
     int level_order;        /* the solvers take components level by level (options) */
     int32_t *row_level;     /* level_order, LINKED, or level_tasks with TASKPOOL and task_size 0: the
                                level of each component, size n; else NULL */

@@ -20,6 +20,10 @@ for solver in pull zerocopy push unified; do
 done
 expect 0 "pull, linked, DAG" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist pull --scheme linked
 expect_grep out "linked distribution" "linked named"
+expect 0 "pull, auto, 500 rows a level" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist pull
+expect_grep out "linked distribution (auto)" "auto took linked"
+expect 0 "pull, auto, 10000 rows a level" -- "$DOMINO" run -n "$N" solve "$TMP/big.mtx" --dist pull --json
+expect_grep out '"scheme_taken": "taskpool"' "auto took taskpool"
 expect 0 "zerocopy, linked, upper" -- "$DOMINO" run -n "$N" solve "$M" --dist zerocopy --scheme linked --upper
 expect 0 "push, contiguous, unit" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist push --scheme contiguous --unit
 expect 0 "pull, 8 tasks, json" -- "$DOMINO" run -n "$N" solve "$M" --dist pull --tasks 8 --json

@@ -121,7 +121,7 @@ static void test_options(void)
     domino_dist_options opt;
     memset(&opt, 0x5a, sizeof opt);
     domino_dist_options_init(&opt);
-    CHECK(opt.scheme == DOMINO_DIST_TASKPOOL);
+    CHECK(opt.scheme == DOMINO_DIST_AUTO);
     CHECK(opt.tasks_per_pe == 8 && opt.task_size == 0 && opt.level_order == 1 && opt.row_level == NULL);
     CHECK(opt.pull_lanes == 0 && opt.pull_copies == 1 && opt.level_tasks == 1);
     CHECK(opt.weight == NULL && opt.budget == NULL);
@@ -163,10 +163,12 @@ static void test_small_by_hand(domino_handle h)
     for (int32_t t = 0; P && t < P->ntasks; t++) bad += P->task_pe[t] != t % 4;
     CHECK(bad == 0);
     domino_dist_plan_free(P);
-    /* opt NULL: the defaults (task pool, 8 per PE) */
+    /* opt NULL: the defaults (AUTO: a level of this matrix holds fewer than
+     * DOMINO_DIST_LINKED_PARALLELISM rows, so LINKED, a task per component) */
     P = NULL;
     CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
-    CHECK(P && P->scheme == DOMINO_DIST_TASKPOOL && P->task_size == 4 && P->ntasks == 25);
+    CHECK(P && P->scheme == DOMINO_DIST_LINKED && P->task_size == 1 && P->ntasks == 100);
+    if (P) check_plan(h, L, DOMINO_LOWER, P);
     domino_dist_plan_free(P);
     domino_matrix_free(L);
 }
@@ -222,7 +224,7 @@ static void test_budget(domino_handle h)
     budget[1]--;
     domino_dist_options opt;
     domino_dist_options_init(&opt);
-    opt.tasks_per_pe = 4, opt.budget = budget, opt.level_tasks = 0;
+    opt.scheme = DOMINO_DIST_TASKPOOL, opt.tasks_per_pe = 4, opt.budget = budget, opt.level_tasks = 0;
     static domino_dist_plan sentinel;
     Q = &sentinel; /* must come back NULL */
     CHECK_STATUS(h, DOMINO_OUT_OF_MEMORY, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
@@ -488,6 +490,7 @@ static void test_level_tasks(domino_handle h)
     domino_levels_free(lv);
     domino_dist_options_init(&opt);
     CHECK(opt.level_tasks == 1); /* the default */
+    opt.scheme = DOMINO_DIST_TASKPOOL; /* AUTO would link this DAG of 2000 rows a level */
     CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);
     opt.level_order = 0; /* index order: the levels counted all the same */
     CHECK(planned_task_size(h, L, &opt, &has_levels) == 500 && has_levels);
@@ -631,6 +634,44 @@ static void test_pull_lanes(domino_handle h)
     domino_matrix_free(L);
 }
 
+/* AUTO: LINKED where a level holds DOMINO_DIST_LINKED_PARALLELISM rows or
+ * fewer on average (the same plan as LINKED asked), else TASKPOOL (the
+ * same plan as TASKPOOL asked); an explicit task size is a task pool; in
+ * index order with equal tasks the levels it counted are not kept */
+static void test_auto(domino_handle h)
+{
+    static const int32_t levels[3] = {30, 10, 5}; /* 1000, 3000 and 6000 rows a level */
+    for (int k = 0; k < 3; k++) {
+        domino_matrix L = NULL;
+        domino_dist_options opt;
+        domino_dist_plan *A = NULL, *B = NULL;
+        CHECK_OK(h, domino_gen_dag(h, 30000, 6, levels[k], 0, 19, DOMINO_FLOAT64, &L));
+        domino_dist_options_init(&opt);
+        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
+        domino_dist_scheme want = k < 2 ? DOMINO_DIST_LINKED : DOMINO_DIST_TASKPOOL;
+        opt.scheme = want;
+        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &B));
+        CHECK(A && B && A->scheme == want && B->scheme == want);
+        CHECK(A && B && A->task_size == B->task_size && A->ntasks == B->ntasks &&
+              memcmp(A->task_pe, B->task_pe, (size_t)A->ntasks * sizeof(int)) == 0);
+        CHECK(A && B && A->pull_lanes == B->pull_lanes && A->row_level && B->row_level);
+        if (A) check_plan(h, L, DOMINO_LOWER, A);
+        domino_dist_plan_free(A);
+        domino_dist_plan_free(B);
+        A = NULL;
+        opt.scheme = DOMINO_DIST_AUTO, opt.task_size = 7;
+        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
+        CHECK(A && A->scheme == DOMINO_DIST_TASKPOOL && A->task_size == 7);
+        domino_dist_plan_free(A);
+        A = NULL;
+        opt.task_size = 0, opt.level_order = 0, opt.level_tasks = 0;
+        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
+        CHECK(A && A->scheme == want && (A->row_level != NULL) == (want == DOMINO_DIST_LINKED));
+        domino_dist_plan_free(A);
+        domino_matrix_free(L);
+    }
+}
+
 int main(void)
 {
     domino_handle h = NULL;
@@ -650,6 +691,7 @@ int main(void)
     test_pull_lanes(h);
     test_level_tasks(h);
     test_linked(h);
+    test_auto(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");

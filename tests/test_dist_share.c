@@ -273,7 +273,7 @@ int main(void)
             CHECK(memcmp(P1->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
             CHECK(memcmp(P2->row_level, lv->row_level, 3000 * sizeof(int32_t)) == 0);
         }
-        opt.level_order = 0, opt.level_tasks = 0;
+        opt.scheme = DOMINO_DIST_TASKPOOL, opt.level_order = 0, opt.level_tasks = 0;
         domino_dist_plan *P3 = NULL;
         CHECK_OK(h, domino_dist_plan_make(h, A, DOMINO_LOWER, 3, &opt, &P3));
         CHECK(P3 && P3->row_level == NULL); /* index order, equal tasks: no levels kept */

@@ -1,7 +1,9 @@
 /* dist_options.c: default options of the distributed planning */
 #include "internal.h"
 
-/* opt := TASKPOOL, 8 tasks per PE tied to the level width (level_tasks: with
+/* opt := AUTO (LINKED at a mean parallelism of DOMINO_DIST_LINKED_PARALLELISM
+ * or less, see domino.h), else TASKPOOL, 8 tasks per PE tied to the level
+ * width (level_tasks: with
  * PULL's grid of 12 blocks an SM on 4xH200, 4 PEs, against 8 equal tasks
  * per PE in the same commands, the 10^7-row DAGs of 10, 100 and 1000 levels
  * 1.16-1.20x, 2.7x and 3.6x faster, D3N7 256^3 1.10x, R-MAT 22 1.01x; 2 PEs
@@ -16,7 +18,7 @@
 void domino_dist_options_init(domino_dist_options *opt)
 {
     if (!opt) return;
-    opt->scheme = DOMINO_DIST_TASKPOOL;
+    opt->scheme = DOMINO_DIST_AUTO;
     opt->tasks_per_pe = 8;
     opt->task_size = 0;
     opt->weight = NULL;

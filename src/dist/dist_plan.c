@@ -23,7 +23,7 @@ static domino_status check_arguments(domino_handle h, domino_matrix L, domino_fi
     if (npes < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": npes = %d, must be >= 1", npes);
     if (opt->scheme != DOMINO_DIST_CONTIGUOUS && opt->scheme != DOMINO_DIST_TASKPOOL &&
-        opt->scheme != DOMINO_DIST_LINKED)
+        opt->scheme != DOMINO_DIST_LINKED && opt->scheme != DOMINO_DIST_AUTO)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": bad scheme %d", (int)opt->scheme);
     if (opt->tasks_per_pe < 1)
         return domino_error(h, DOMINO_INVALID_VALUE, WHAT ": tasks_per_pe = %d, must be >= 1",
@@ -233,12 +233,32 @@ static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fil
 }
 
 /* LINKED: P's components dealt by their links (dist_deal_linked, the
- * nlevels levels known) and counted again; L was checked by the first count */
+ * nlevels levels known) and counted again; L was checked by the first count.
+ * A plan that AUTO turns LINKED first gets a task per component. */
 static domino_status link_components(domino_handle h, domino_matrix L, domino_fill fill,
                                      const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P)
 {
+    if (P->ntasks != P->n) {
+        size_tasks(P, DOMINO_DIST_LINKED, opt->tasks_per_pe, 0);
+        domino_free(P->task_pe);
+        P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
+        if (!P->task_pe)
+            return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d tasks)", P->ntasks);
+        memset(P->pe_tasks, 0, (size_t)P->npes * sizeof(int32_t));
+        memset(P->pe_components, 0, (size_t)P->npes * sizeof(int32_t));
+    }
     domino_status s = dist_deal_linked(h, WHAT, L, fill, opt->weight, nlevels, P);
     return s ? s : recount_entries(h, L, fill, P);
+}
+
+/* AUTO's choice from the levels: LINKED where a level holds on average
+ * DOMINO_DIST_LINKED_PARALLELISM rows or fewer (deep problems: chains
+ * kept on one GPU pay fewer NVLink hops), else TASKPOOL */
+static domino_dist_scheme auto_scheme(int32_t n, int32_t nlevels)
+{
+    if (nlevels < 1) return DOMINO_DIST_TASKPOOL;
+    return (int64_t)n <= (int64_t)nlevels * DOMINO_DIST_LINKED_PARALLELISM ? DOMINO_DIST_LINKED
+                                                                          : DOMINO_DIST_TASKPOOL;
 }
 
 /* *plan = the distribution of the components of triangle `fill` of square L
@@ -261,11 +281,12 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     if (!P) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory");
     P->n = L->nrows;
     P->npes = npes;
-    P->scheme = opt->scheme;
+    int automatic = opt->scheme == DOMINO_DIST_AUTO; /* TASKPOOL until the levels are known */
+    P->scheme = automatic ? DOMINO_DIST_TASKPOOL : opt->scheme;
     P->level_order = opt->level_order != 0;
     P->pull_lanes = opt->pull_lanes ? opt->pull_lanes : 32; /* 0: from the levels, below */
     P->pull_copies = opt->pull_copies != 0;
-    size_tasks(P, opt->scheme, opt->tasks_per_pe, opt->task_size);
+    size_tasks(P, P->scheme, opt->tasks_per_pe, opt->task_size);
     size_t np = (size_t)npes;
     P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
     P->pe_tasks = domino_calloc(np, sizeof(int32_t));
@@ -283,14 +304,20 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     deal_tasks(P, opt->weight, credit);
     s = count_entries(h, L, fill, P);
     if (s) goto cleanup;
-    /* level_tasks and LINKED deal again once the levels are known; the budget
-     * is checked on the final deal */
+    /* AUTO, level_tasks and LINKED deal again once the levels are known; the
+     * budget is checked on the final deal */
     int tie = opt->level_tasks && P->scheme == DOMINO_DIST_TASKPOOL && opt->task_size == 0;
-    int linked = P->scheme == DOMINO_DIST_LINKED;
-    if (P->level_order || tie || linked) s = plan_levels(h, L, fill, opt->row_level, P);
+    if (P->level_order || tie || automatic || P->scheme == DOMINO_DIST_LINKED)
+        s = plan_levels(h, L, fill, opt->row_level, P);
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
-    if (!s && linked) s = link_components(h, L, fill, opt, nlevels, P);
+    if (!s && automatic && opt->task_size == 0) P->scheme = auto_scheme(P->n, nlevels);
+    if (P->scheme == DOMINO_DIST_LINKED) tie = 0;
+    if (!s && P->scheme == DOMINO_DIST_LINKED) s = link_components(h, L, fill, opt, nlevels, P);
     if (!s && tie) s = tie_tasks(h, L, fill, opt, nlevels, P, credit);
+    if (!P->level_order && !tie && P->scheme != DOMINO_DIST_LINKED) { /* AUTO's levels, not kept */
+        domino_free(P->row_level);
+        P->row_level = NULL;
+    }
     if (!s) {
         count_bytes(P, (int64_t)domino_type_size(L->type));
         s = check_budget(h, P, opt->budget);

@@ -146,9 +146,10 @@ static domino_dist_plan *make_plan(domino_handle h, const test_case *c, int npes
 #define MAX_CASES 16
 /* scheme, tasks per PE, level order, PULL's lanes per row and copies (the
  * other solvers ignore these two), tasks tied to the level width; the
- * twelfth row is the library's defaults (domino_dist_options_init), the
- * last the LINKED deal (a task per component) */
-#define NSCHEMES 13
+ * twelfth row is the level-tied task pool, the thirteenth the LINKED deal
+ * (a task per component), the last the library's defaults
+ * (domino_dist_options_init: AUTO, one of the two by the levels' width) */
+#define NSCHEMES 14
 static const int schemes[NSCHEMES][6] = {
     {DOMINO_DIST_CONTIGUOUS, 1, 0, 0, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 0, 0, 0, 0},
     {DOMINO_DIST_TASKPOOL, 32, 0, 0, 0, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 0, 0, 0},
@@ -156,7 +157,7 @@ static const int schemes[NSCHEMES][6] = {
     {DOMINO_DIST_CONTIGUOUS, 1, 1, 8, 0, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1, 0},
     {DOMINO_DIST_TASKPOOL, 32, 0, 4, 1, 0},  {DOMINO_DIST_TASKPOOL, 8, 1, 1, 1, 0},
     {DOMINO_DIST_CONTIGUOUS, 1, 1, 2, 1, 0}, {DOMINO_DIST_TASKPOOL, 8, 1, 0, 1, 1},
-    {DOMINO_DIST_LINKED, 8, 1, 0, 1, 0}};
+    {DOMINO_DIST_LINKED, 8, 1, 0, 1, 0},     {DOMINO_DIST_AUTO, 8, 1, 0, 1, 1}};
 
 /* the unified-memory solver on every GPU of this process */
 static int pe_unified(const domino_launch_info *info, void *arg)

@@ -79,6 +79,8 @@ static const dist_config configs[] = {
     {"um-linked-level", K_UNIFIED, 2, 8, 1, 0, 0, 0, 0},
     {"pull-tied-level-copies-lanes1", K_PULL, 1, 8, 1, 1, 1, 0, 1},
     {"pull-tasks8-level-copies-lanes1", K_PULL, 1, 8, 1, 0, 1, 0, 1},
+    /* AUTO: LINKED on narrow levels, else the level-tied pool (the library's defaults) */
+    {"pull-auto", K_PULL, 3, 8, 1, 1, 0, 0, 1},
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 

@@ -20,7 +20,7 @@ static const char solve_usage[] =
     "                    [--rtol R] [--maxit N] [--rhs ones|random|FILE.mtx]\n"
     "                    [--pivot-shift S] [--diag-shift A] [--gpu [--cusparse]] [--json]\n"
     "       domino run -n N solve FILE.mtx --dist pull|zerocopy|push|unified [--upper] [--unit]\n"
-    "                    [--scheme taskpool|contiguous|linked] [--tasks T] [--budget-mb M] [--json]\n"
+    "                    [--scheme auto|taskpool|contiguous|linked] [--tasks T] [--budget-mb M] [--json]\n"
     "\n"
     "Triangular mode (default): builds the lower (or upper) triangle of the matrix\n"
     "in FILE, makes right-hand sides b = op(T) x_true with x_true_i = (1 + (i % 7)/8)\n"
@@ -75,10 +75,11 @@ static const char solve_usage[] =
     "side.\n"
     "\n"
     "  --dist S         pull, zerocopy, push or unified\n"
-    "  --scheme D       taskpool (default: tasks tied to the level width), contiguous\n"
-    "                   (a block of rows a PE) or linked (each row on the PE of a\n"
-    "                   predecessor one level up)\n"
-    "  --tasks T        taskpool: T equal tasks per PE instead\n"
+    "  --scheme D       auto (the default: linked where a level holds 3000 rows or\n"
+    "                   fewer on average, else taskpool), taskpool (tasks tied to\n"
+    "                   the level width), contiguous (a block of rows a PE) or\n"
+    "                   linked (each row on the PE of a predecessor one level up)\n"
+    "  --tasks T        taskpool (the scheme --tasks implies): T equal tasks per PE\n"
     "  --budget-mb M    each GPU's share may take at most M MiB (a plan over it is an\n"
     "                   error naming the PE)\n";
 
@@ -207,14 +208,14 @@ static int parse_dist(const solve_args *a, solve_request *rq)
         return opts_usage_error("solve", solve_usage, "--dist: unknown solver '%s' (pull, zerocopy, "
                                 "push or unified)", a->dist);
     if (a->scheme && !dist_solve_scheme_known(a->scheme))
-        return opts_usage_error("solve", solve_usage, "--scheme: unknown distribution '%s' (taskpool, "
-                                "contiguous or linked)", a->scheme);
+        return opts_usage_error("solve", solve_usage, "--scheme: unknown distribution '%s' (auto, "
+                                "taskpool, contiguous or linked)", a->scheme);
     dr->path = rq->path;
     dr->upper = rq->upper;
     dr->unit = rq->unit;
     dr->json = rq->json;
     dr->solver = a->dist;
-    dr->scheme = a->scheme ? a->scheme : "taskpool";
+    dr->scheme = a->scheme ? a->scheme : a->tasks > 0 ? "taskpool" : "auto";
     if (a->tasks > 0 && strcmp(dr->scheme, "taskpool") != 0)
         return opts_usage_error("solve", solve_usage, "--tasks goes with --scheme taskpool");
     dr->tasks = a->tasks > 0 ? a->tasks : 0;

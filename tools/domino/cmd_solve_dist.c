@@ -10,7 +10,7 @@
 
 /* the names --dist and --scheme take */
 static const char *const solver_names[] = {"pull", "zerocopy", "push", "unified", NULL};
-static const char *const scheme_names[] = {"taskpool", "contiguous", "linked", NULL};
+static const char *const scheme_names[] = {"taskpool", "contiguous", "linked", "auto", NULL};
 
 /* index of name in names (NULL-terminated), -1 when absent */
 static int name_index(const char *const *names, const char *name)
@@ -37,7 +37,7 @@ int dist_solve_run(const dist_solve_request *rq)
  * the solver of domino_dist_trsv_unified) */
 static const int solver_ids[] = {DOMINO_DIST_PULL, DOMINO_DIST_ZEROCOPY, DOMINO_DIST_PUSH, -1};
 static const domino_dist_scheme scheme_ids[] = {DOMINO_DIST_TASKPOOL, DOMINO_DIST_CONTIGUOUS,
-                                                DOMINO_DIST_LINKED};
+                                                DOMINO_DIST_LINKED, DOMINO_DIST_AUTO};
 
 /* what the run found (PE 0's) */
 typedef struct dist_solve_outcome {
@@ -50,6 +50,7 @@ typedef struct dist_solve_outcome {
     double forward_error; /* max relative forward error */
     int passed;           /* residual within tolerance */
     int32_t task_size;    /* of the plan */
+    const char *taken;    /* the plan's scheme (AUTO's choice), a name of scheme_names */
     int lanes;            /* the pull solver's lanes per row */
     double remote_share;  /* entries whose row lives on another PE */
     double max_pe_mib;    /* the largest PE's share, MiB (the plan's formula) */
@@ -109,6 +110,9 @@ static void describe_plan(const domino_dist_plan *plan, dist_solve_outcome *out)
         if (plan->pe_bytes[q] > top) top = plan->pe_bytes[q];
     }
     out->task_size = plan->task_size;
+    out->taken = "?";
+    for (int k = 0; scheme_names[k]; k++)
+        if (scheme_ids[k] == plan->scheme) out->taken = scheme_names[k];
     out->lanes = plan->pull_lanes;
     out->remote_share = nnz ? (double)remote / (double)nnz : 0.0;
     out->max_pe_mib = (double)top / 1048576.0;
@@ -122,8 +126,8 @@ static void print_outcome(const dist_solve_request *rq, const dist_solve_outcome
         printf("file:           %s\n", rq->path);
         printf("system:         %s triangle%s, n %d, nnz %lld, double\n", tri,
                rq->unit ? " (unit diagonal)" : "", out->n, (long long)out->nnz);
-        printf("solver:         %s on %d PEs, %s distribution, tasks of %d components", rq->solver,
-               out->npes, rq->scheme, out->task_size);
+        printf("solver:         %s on %d PEs, %s distribution%s, tasks of %d components", rq->solver,
+               out->npes, out->taken, strcmp(rq->scheme, "auto") ? "" : " (auto)", out->task_size);
         if (pull) printf(", %d lanes a row", out->lanes);
         printf("\nshare:          %.1f MiB on the largest PE, %.3f of the entries cross PEs\n",
                out->max_pe_mib, out->remote_share);
@@ -136,8 +140,8 @@ static void print_outcome(const dist_solve_request *rq, const dist_solve_outcome
     printf(",\n  \"triangle\": \"%s\",\n  \"unit\": %s,\n  \"pattern\": %s,\n", tri, rq->unit ? "true" : "false",
            out->is_pattern ? "true" : "false");
     printf("  \"n\": %d,\n  \"nnz\": %lld,\n  \"pes\": %d,\n", out->n, (long long)out->nnz, out->npes);
-    printf("  \"solver\": \"%s\",\n  \"scheme\": \"%s\",\n  \"task_size\": %d,\n", rq->solver, rq->scheme,
-           out->task_size);
+    printf("  \"solver\": \"%s\",\n  \"scheme\": \"%s\",\n  \"scheme_taken\": \"%s\",\n  \"task_size\": %d,\n",
+           rq->solver, rq->scheme, out->taken, out->task_size);
     if (pull) printf("  \"lanes\": %d,\n", out->lanes);
     printf("  \"remote_share\": ");
     cli_json_number(stdout, out->remote_share);
