@@ -1054,9 +1054,14 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                                    const domino_trsv_options *opt, void *buffer,
                                    domino_trsv_plan *plan);
 /* Solve with device blocks B, X (column-major, nrhs columns, leading
- * dimensions ldb, ldx).  Asynchronous on the handle's stream unless a pivot
- * check is asked for: check_pivot = 1 waits and reports a numerically zero
- * pivot as DOMINO_ZERO_PIVOT naming the row.  A plan carries state from one
+ * dimensions ldb, ldx).  A numerically zero pivot (a zero diagonal value,
+ * non-unit) is DOMINO_ZERO_PIVOT naming the row, always: the general
+ * engines know it from the values (analysis or values update) and return
+ * it before launching anything, X untouched; the structured engine finds
+ * it while solving.  Asynchronous on the handle's stream unless
+ * check_pivot = 1: then the call waits for the solve and reports what the
+ * kernels found (a dependency wait beyond max_wait_ms: DOMINO_TIMEOUT
+ * naming the row; a kernel error).  A plan carries state from one
  * solve to the next (which of its two flag buffers the one-launch solve
  * uses, the walk trial of AUTO), so its solves must run in the order they
  * were called and must not be captured into a CUDA graph. */

@@ -12,17 +12,16 @@ static int pull_mode(const struct domino_trsv_plan_s *p)
     return (p->transposed || p->dA->sorted) ? 0 : 2;
 }
 
-/* the structured-grid engine: one solve per right-hand side (synchronous);
- * a zero pivot counts only when asked for, as with the other engines */
+/* the structured-grid engine: one solve per right-hand side (synchronous;
+ * a zero pivot, found by the solve, is DOMINO_ZERO_PIVOT naming the row) */
 static domino_status stencil_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
-                                   void *X, int64_t ldx, int check_pivot)
+                                   void *X, int64_t ldx)
 {
     size_t vs = domino_type_size(p->type);
     for (int32_t j = 0; j < p->nrhs; j++) {
         domino_status s = domino_dstencil_trsv(h, p->dstencil, p->diag, NULL,
                                                (const char *)B + (size_t)j * ldb * vs,
                                                (char *)X + (size_t)j * ldx * vs);
-        if (s == DOMINO_ZERO_PIVOT && !check_pivot) continue;
         if (s) return s;
     }
     return DOMINO_SUCCESS;
@@ -55,14 +54,16 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     if (p->values_version != p->dA->values_version && (s = domino_trsv_prepare_values(h, gpu, p))) return s;
-    if (check_pivot && p->zero_pivot_row != INT32_MAX)
+    /* the values' zero pivot, found when they were prepared: reported before
+     * anything runs (X untouched), whatever check_pivot says */
+    if (p->zero_pivot_row != INT32_MAX)
         return domino_error(h, DOMINO_ZERO_PIVOT, "%s: zero pivot at row %d", fn, p->zero_pivot_row);
     if (p->engine == DOMINO_ENGINE_CUSPARSE) {
         s = domino_cusparse_trsv_solve(h, gpu, p, B, ldb, X, ldx);
         if (!s && check_pivot) s = domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn);
         return s;
     }
-    if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx, check_pivot);
+    if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx);
     int unit = p->diag == DOMINO_UNIT;
     /* the engine of this solve: the plan's, or auto's trial of the step-block engine */
     domino_engine run = trace ? p->engine : domino_step_trial_begin(p, gpu->stream);

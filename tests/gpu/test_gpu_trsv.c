@@ -282,18 +282,22 @@ static void test_pivots(domino_handle h)
         if (opt.engine == DOMINO_ENGINE_STENCIL) continue; /* 10 rows: no stencil (test_gpu_stencil) */
         const char *en = domino_engine_name(opt.engine);
         domino_trsv_plan plan = NULL;
-        domino_status s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dZ, 1,
-                                               &opt, NULL, &plan);
-        report(s == DOMINO_SUCCESS, en, "zero pivot: analysis %s (%s)", domino_status_name(s),
-               domino_last_error(h));
-        if (!s) {
-            s = domino_trsv_solve(h, plan, dB, 10, dX, 10, 1);
-            report(s == DOMINO_ZERO_PIVOT && strstr(domino_last_error(h), "row 5"), en,
-                   "zero pivot at row 5: solve returned %s (%s)", domino_status_name(s),
+        domino_status s = DOMINO_SUCCESS;
+        /* L and L^T (the upper solve of the lower triangle's transpose) */
+        for (int op = 0; op < 2; op++) {
+            s = domino_trsv_analysis(h, op ? DOMINO_OP_T : DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dZ,
+                                     1, &opt, NULL, &plan);
+            report(s == DOMINO_SUCCESS, en, "zero pivot: analysis (op %d) %s (%s)", op, domino_status_name(s),
                    domino_last_error(h));
+            for (int check = 1; !s && check >= 0; check--) { /* reported with or without the check */
+                domino_status z = domino_trsv_solve(h, plan, dB, 10, dX, 10, check);
+                report(z == DOMINO_ZERO_PIVOT && strstr(domino_last_error(h), "row 5"), en,
+                       "zero pivot at row 5: solve (op %d, check_pivot %d) returned %s (%s)", op, check,
+                       domino_status_name(z), domino_last_error(h));
+            }
+            domino_trsv_plan_free(plan);
+            plan = NULL;
         }
-        domino_trsv_plan_free(plan);
-        plan = NULL;
         s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dD, 1, &opt, NULL, &plan);
         report(s == DOMINO_ZERO_DIAGONAL && strstr(domino_last_error(h), "row 3") && !plan, en,
                "missing diagonal at row 3: analysis returned %s (%s)", domino_status_name(s),
