@@ -1035,8 +1035,12 @@ typedef struct domino_trsv_options {
                              forces one); in arrival order the last bits may differ between
                              runs */
     int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
+    int level_launches;   /* LEVELSET: 1 = one launch per level, the classic level-set solve
+                             (the stream orders the levels; nothing waits on a flag);
+                             0 = one synchronization-free launch over the rows in level
+                             order (0; DOMINO_LEVELSET_LAUNCHES=1 in the environment forces 1) */
 } domino_trsv_options;
-/* defaults: AUTO, not deterministic, no wait bound */
+/* defaults: AUTO, not deterministic, no wait bound, one level-set launch */
 void domino_trsv_options_init(domino_trsv_options *opt);
 
 typedef struct domino_trsv_plan_s *domino_trsv_plan;

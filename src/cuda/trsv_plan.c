@@ -525,7 +525,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *mode = getenv("DOMINO_PULL_MODE"); /* 2: thread per row only */
     p->forced_mode = mode ? atoi(mode) : -1;
     const char *launches = getenv("DOMINO_LEVELSET_LAUNCHES");
-    p->level_launches = launches && atoi(launches) != 0;
+    p->level_launches = (opt && opt->level_launches) || (launches && atoi(launches) != 0);
     const char *lanes = getenv("DOMINO_LEVELSET_LANES"); /* groups of lanes (experiments, tests) */
     p->level_lanes = !lanes ? 0 : -1; /* set: "auto" or anything but 4, 8, 16, 32 means from the levels */
     if (lanes && (!strcmp(lanes, "4") || !strcmp(lanes, "8") || !strcmp(lanes, "16") || !strcmp(lanes, "32")))

@@ -15,10 +15,14 @@
  *  - one plan solving six times into two X blocks (the one-launch solve's
  *    flag buffers taken in turn, auto's walk trial), a traced solve among them;
  *  - domino_trsv_trace: no row published before a row it reads;
- *  - a chain whose multipliers grow (the warp sweep must not take it).
+ *  - a chain whose multipliers grow (the warp sweep must not take it);
+ *  - an R-MAT lower triangle (one combination in eight), the level-set
+ *    engine's one launch per level over every combination;
+ *  - the shared matrices with waits bounded at 60 s (a wrong dependency
+ *    fails with DOMINO_TIMEOUT, never hangs).
  * Without a CUDA device every section is reported as skipped. */
 
-#define SECTIONS 10    /* test sections, all skipped without a device */
+#define SECTIONS 11    /* test sections, all skipped without a device */
 #define MAX_FILES 64
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
@@ -67,7 +71,7 @@ static void test_one_shared(domino_handle h, const char *dir, const char *name)
     if (!x_true) goto cleanup;
     for (int32_t i = 0; i < v.nrows; i++) x_true[i] = 1.0 + (i % 7) / 8.0;
     solve_case c = {name, L, dL, DOMINO_LOWER, DOMINO_NON_UNIT, DOMINO_OP_N, 1, 1, x_true};
-    check_all_engines(h, &c, 0, 0);
+    check_all_engines(h, &c, 0, 60000); /* waits bounded: a wrong dependency fails, never hangs */
 cleanup:
     free(x_true);
     domino_dmatrix_free(dL);
@@ -174,6 +178,15 @@ static void test_generated(domino_handle h)
         if (M) test_generated_matrix(h, name, M, 0, 1, 0);
         domino_matrix_free(M);
     }
+    /* the lower triangle of an R-MAT graph (scale 12: hubs of hundreds of
+     * entries, long chains), diagonal made dominant as in the trsv suite;
+     * one combination in 8, as the large DAGs */
+    domino_matrix R = NULL, RL = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 12, 8, 0.57, 0.19, 0.19, 0.05, 12, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &RL));
+    if (RL) test_generated_matrix(h, "rmat scale 12 lower", RL, 1, 0, 5);
+    domino_matrix_free(RL);
+    domino_matrix_free(R);
 }
 
 /* ------------------------------------------------------------ values update */
@@ -678,6 +691,35 @@ cleanup:
 
 /* ------------------------------------------------------------ main */
 
+/* ------------------------------------------------------------ one launch per level */
+
+/* the level-set engine's classic form (level_launches = 1) on one case, in
+ * any order and deterministic */
+static void level_launches_case(domino_handle h, const solve_case *c)
+{
+    case_data d;
+    if (!case_data_new(h, c, &d)) return;
+    domino_trsv_options opt;
+    domino_trsv_options_init(&opt);
+    opt.engine = DOMINO_ENGINE_LEVELSET;
+    opt.level_launches = 1;
+    for (opt.deterministic = 0; opt.deterministic < 2; opt.deterministic++) check_engine(h, c, &d, &opt, NULL);
+    case_data_free(&d);
+}
+
+/* a DAG of 40 levels and a 3D stencil (both triangles stored) over every
+ * combination, one launch per level */
+static void test_level_launches(domino_handle h)
+{
+    domino_matrix M = NULL, S = NULL;
+    CHECK_OK(h, domino_gen_dag(h, 1000, 6, 40, 0, 77, DOMINO_FLOAT64, &M));
+    if (M) for_each_combination(h, "dag n=1000 levels=40, a launch per level", M, 0, level_launches_case);
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D3N7, 9, 7, 5, DOMINO_PART_FULL, DOMINO_FLOAT64, &S));
+    if (S) for_each_combination(h, "stencil D3N7 9x7x5 full, a launch per level", S, 1, level_launches_case);
+    domino_matrix_free(S);
+    domino_matrix_free(M);
+}
+
 int main(void)
 {
     int64_t live = domino_debug_alloc_live();
@@ -701,6 +743,7 @@ int main(void)
     test_trace(h);
     test_growing_chain(h);
     test_generated(h);
+    test_level_launches(h);
     test_shared(h);
     domino_destroy(h);
     CHECK(domino_debug_alloc_live() == live);
