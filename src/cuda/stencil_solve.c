@@ -45,12 +45,19 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
  * 1 x 8 lines 1.04-1.29x faster, D3N33 2 x 4 1.10-1.13x; on D3N33 256^3 the
  * 2 x 4 tile was 0.93x of the tuned queue kernel, and on D3N19 the 1 x 8
  * tile 1.06x at 64^3-128^3, 0.88-0.98x at 192^3 (h100-stencil5).
- * Elsewhere (D3N7, D3N13) the queue kernel was faster: none. */
-static void table_tile(const stencil_kernel_args *A, int *u, int *z)
+ * Elsewhere (D3N7, D3N13) the queue kernel was faster: none.
+ * by_size (one GPU's whole grid): the second-order stencils (D3N33) take
+ * what the autotuner chose on an H200 at both ends of the suite
+ * (bench/results/h200-suites13 against h200-check7, lower and upper):
+ * 1 x 8 up to 2^21 rows (64^3, 128^3: 1.08-1.12x faster than 2 x 4), the
+ * queue kernel from 2^24 (256^3: 1.15x); 2 x 4 between. */
+static void table_tile(const stencil_kernel_args *A, int by_size, int *u, int *z)
 {
     int tiled = A->tile_skew > 0;
     *u = !tiled ? 0 : A->order <= 1 ? 1 : 2;
     *z = !tiled ? 0 : A->order <= 1 ? 8 : 4;
+    if (tiled && by_size && A->order > 1 && A->n <= ((int64_t)1 << 21)) *u = 1, *z = 8;
+    if (tiled && by_size && A->order > 1 && A->n >= ((int64_t)1 << 24)) *u = *z = 0;
 }
 
 /* point (x, y, z) of a row, for messages */
@@ -277,7 +284,7 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
     }
     if (dq == 0) {
         dq = table_warps_per_queue(&A, variant);
-        table_tile(&A, &A.tile_u, &A.tile_z);
+        table_tile(&A, 1, &A.tile_u, &A.tile_z);
     }
     if (dq == -1) {
         if ((s = autotune(h, gpu, D, &A, variant, b, x, &dq))) return s;
@@ -309,7 +316,7 @@ domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, ste
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     int dq = table_warps_per_queue(A, variant);
-    table_tile(A, &A->tile_u, &A->tile_z);
+    table_tile(A, 0, &A->tile_u, &A->tile_z); /* a slab: the built-in tile of the stencil alone */
     if (D->tile_forced[0] >= 0) {
         A->tile_u = D->tile_forced[0];
         A->tile_z = D->tile_forced[1];
