@@ -268,9 +268,11 @@ typedef enum domino_dist_scheme {
                                    by weight, a component going to the PE of its link (a
                                    predecessor one level up) while that PE's share lasts,
                                    so chains of dependencies stay on one GPU */
-    DOMINO_DIST_AUTO = 3        /* LINKED where the mean parallelism (n / levels) is at most
-                                   DOMINO_DIST_LINKED_PARALLELISM and no task_size is given,
-                                   else TASKPOOL; the plan records the scheme it took */
+    DOMINO_DIST_AUTO = 3        /* TASKPOOL, or LINKED where the mean parallelism (n / levels)
+                                   is at most DOMINO_DIST_LINKED_PARALLELISM, no task_size is
+                                   given, LINKED sends fewer entries across PEs than the pool
+                                   and every PE's share under LINKED fits its budget; the plan
+                                   records the scheme it took */
 } domino_dist_scheme;
 
 /* AUTO takes LINKED at or below this mean parallelism (rows per level).

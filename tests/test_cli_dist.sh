@@ -21,7 +21,9 @@ done
 expect 0 "pull, linked, DAG" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist pull --scheme linked
 expect_grep out "linked distribution" "linked named"
 expect 0 "pull, auto, 500 rows a level" -- "$DOMINO" run -n "$N" solve "$TMP/d.mtx" --dist pull
-expect_grep out "linked distribution (auto)" "auto took linked"
+# LINKED sends fewer entries across PEs there; on one PE nothing crosses, the pool stays
+if [ "$N" -gt 1 ]; then want=linked; else want=taskpool; fi
+expect_grep out "$want distribution (auto)" "auto took $want"
 expect 0 "pull, auto, 10000 rows a level" -- "$DOMINO" run -n "$N" solve "$TMP/big.mtx" --dist pull --json
 expect_grep out '"scheme_taken": "taskpool"' "auto took taskpool"
 expect 0 "zerocopy, linked, upper" -- "$DOMINO" run -n "$N" solve "$M" --dist zerocopy --scheme linked --upper

@@ -634,12 +634,62 @@ static void test_pull_lanes(domino_handle h)
     domino_matrix_free(L);
 }
 
+/* AUTO on a narrow problem where LINKED sends fewer entries across PEs but
+ * loads one PE more (R-MAT hubs): LINKED without a budget; with budgets
+ * that the pool meets and LINKED does not, the pool (no failure) */
+static void test_auto_budget(domino_handle h)
+{
+    domino_matrix R = NULL, T = NULL;
+    domino_dist_plan *A = NULL, *B = NULL;
+    CHECK_OK(h, domino_gen_rmat(h, 13, 8, 0.57, 0.19, 0.19, 0.05, 3, DOMINO_FLOAT64, &R));
+    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &T));
+    domino_dist_options opt;
+    domino_dist_options_init(&opt);
+    opt.scheme = DOMINO_DIST_TASKPOOL;
+    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &A)); /* the pool */
+    opt.scheme = DOMINO_DIST_AUTO;
+    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &B));
+    int64_t pool_max = 0, linked_max = 0, pool_remote = 0, linked_remote = 0;
+    for (int p = 0; A && B && p < 4; p++) {
+        if (A->pe_bytes[p] > pool_max) pool_max = A->pe_bytes[p];
+        if (B->pe_bytes[p] > linked_max) linked_max = B->pe_bytes[p];
+        pool_remote += A->pe_remote[p], linked_remote += B->pe_remote[p];
+    }
+    CHECK(B && B->scheme == DOMINO_DIST_LINKED && linked_remote < pool_remote);
+    CHECK(linked_max > pool_max); /* the hubs' chains on one PE */
+    if (B) check_plan(h, T, DOMINO_LOWER, B);
+    domino_dist_plan_free(B);
+    B = NULL;
+    int64_t budget[4] = {pool_max, pool_max, pool_max, pool_max};
+    opt.budget = budget;
+    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &B));
+    CHECK(A && B && B->scheme == DOMINO_DIST_TASKPOOL && B->ntasks == A->ntasks &&
+          memcmp(A->task_pe, B->task_pe, (size_t)A->ntasks * sizeof(int)) == 0);
+    if (B) check_plan(h, T, DOMINO_LOWER, B);
+    domino_dist_plan_free(A);
+    domino_dist_plan_free(B);
+    domino_matrix_free(T);
+    domino_matrix_free(R);
+}
+
 /* AUTO: LINKED where a level holds DOMINO_DIST_LINKED_PARALLELISM rows or
- * fewer on average (the same plan as LINKED asked), else TASKPOOL (the
- * same plan as TASKPOOL asked); an explicit task size is a task pool; in
- * index order with equal tasks the levels it counted are not kept */
+ * fewer on average and LINKED sends fewer entries across PEs (the same plan
+ * as LINKED asked), else TASKPOOL (the same plan as TASKPOOL asked): the
+ * DAGs of 1000 and 3000 rows a level LINKED, that of 6000 the pool, a 2D
+ * 5-point 256^2 grid (512 rows a level, its planes kept together by the
+ * pool) the pool; an explicit task size is a task pool; in index order
+ * with equal tasks the levels it counted are not kept */
 static void test_auto(domino_handle h)
 {
+    domino_matrix G = NULL;
+    domino_dist_plan *P = NULL;
+    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D2N5, 256, 256, 1, DOMINO_PART_LOWER, DOMINO_FLOAT64, &G));
+    if (G) CHECK_OK(h, domino_dist_plan_make(h, G, DOMINO_LOWER, 4, NULL, &P));
+    CHECK(P && P->scheme == DOMINO_DIST_TASKPOOL && P->row_level != NULL);
+    if (P) check_plan(h, G, DOMINO_LOWER, P);
+    domino_dist_plan_free(P);
+    domino_matrix_free(G);
+    test_auto_budget(h);
     static const int32_t levels[3] = {30, 10, 5}; /* 1000, 3000 and 6000 rows a level */
     for (int k = 0; k < 3; k++) {
         domino_matrix L = NULL;

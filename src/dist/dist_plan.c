@@ -238,7 +238,7 @@ static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fil
 static domino_status link_components(domino_handle h, domino_matrix L, domino_fill fill,
                                      const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P)
 {
-    if (P->ntasks != P->n) {
+    if (P->ntasks != P->n || !P->task_pe) {
         size_tasks(P, DOMINO_DIST_LINKED, opt->tasks_per_pe, 0);
         domino_free(P->task_pe);
         P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
@@ -251,14 +251,61 @@ static domino_status link_components(domino_handle h, domino_matrix L, domino_fi
     return s ? s : recount_entries(h, L, fill, P);
 }
 
-/* AUTO's choice from the levels: LINKED where a level holds on average
- * DOMINO_DIST_LINKED_PARALLELISM rows or fewer (deep problems: chains
- * kept on one GPU pay fewer NVLink hops), else TASKPOOL */
-static domino_dist_scheme auto_scheme(int32_t n, int32_t nlevels)
+/* 1 where a level holds on average DOMINO_DIST_LINKED_PARALLELISM rows
+ * or fewer: deep problems, whose chains kept on one GPU pay fewer NVLink
+ * hops (AUTO then tries LINKED) */
+static int levels_narrow(int32_t n, int32_t nlevels)
 {
-    if (nlevels < 1) return DOMINO_DIST_TASKPOOL;
-    return (int64_t)n <= (int64_t)nlevels * DOMINO_DIST_LINKED_PARALLELISM ? DOMINO_DIST_LINKED
-                                                                          : DOMINO_DIST_TASKPOOL;
+    return nlevels >= 1 && (int64_t)n <= (int64_t)nlevels * DOMINO_DIST_LINKED_PARALLELISM;
+}
+
+/* the entries sent across PEs by P's deal */
+static int64_t remote_entries(const domino_dist_plan *P)
+{
+    int64_t r = 0;
+    for (int p = 0; p < P->npes; p++) r += P->pe_remote[p];
+    return r;
+}
+
+/* AUTO on narrow levels: P holds the task pool's deal; LINKED replaces it
+ * where it sends fewer entries across PEs (the random DAGs and R-MAT: 14-
+ * 24 % fewer on 4 PEs, bench/results/h200x4-linked) and every PE's share
+ * fits its budget (LINKED follows the chains, not the bytes: on R-MAT 22
+ * its largest PE holds 2.2x the mean entries on 4 PEs, the pool's 1.03x,
+ * bench/results/dist-plan-linked); else the pool stays (the stencils,
+ * whose level-tied pool keeps their planes together: on a 2D 5-point 256^2
+ * grid 0.4 % of the entries cross PEs against LINKED's 25 %, `domino bench
+ * --suite dist-plan`).  The pool's per-PE counts are kept in `keep` (4
+ * npes) while LINKED is tried. */
+static domino_status auto_link(domino_handle h, domino_matrix L, domino_fill fill,
+                               const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P,
+                               int64_t *keep)
+{
+    int np = P->npes;
+    int *pool_pe = P->task_pe;
+    int32_t pool_size = P->task_size, pool_tasks = P->ntasks;
+    int64_t pool_remote = remote_entries(P);
+    for (int p = 0; p < np; p++) {
+        keep[p] = P->pe_tasks[p], keep[np + p] = P->pe_components[p];
+        keep[2 * np + p] = P->pe_nnz[p], keep[3 * np + p] = P->pe_remote[p];
+    }
+    P->task_pe = NULL; /* link_components makes a task per component */
+    domino_status s = link_components(h, L, fill, opt, nlevels, P);
+    int fits = 1;
+    if (!s) count_bytes(P, (int64_t)domino_type_size(L->type));
+    for (int p = 0; !s && opt->budget && p < np; p++) fits &= P->pe_bytes[p] <= opt->budget[p];
+    if (!s && fits && remote_entries(P) < pool_remote) {
+        P->scheme = DOMINO_DIST_LINKED;
+        domino_free(pool_pe);
+        return DOMINO_SUCCESS;
+    }
+    domino_free(P->task_pe); /* the pool stays */
+    P->task_pe = pool_pe, P->task_size = pool_size, P->ntasks = pool_tasks;
+    for (int p = 0; p < np; p++) {
+        P->pe_tasks[p] = (int32_t)keep[p], P->pe_components[p] = (int32_t)keep[np + p];
+        P->pe_nnz[p] = keep[2 * np + p], P->pe_remote[p] = keep[3 * np + p];
+    }
+    return s;
 }
 
 /* *plan = the distribution of the components of triangle `fill` of square L
@@ -310,10 +357,15 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     if (P->level_order || tie || automatic || P->scheme == DOMINO_DIST_LINKED)
         s = plan_levels(h, L, fill, opt->row_level, P);
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
-    if (!s && automatic && opt->task_size == 0) P->scheme = auto_scheme(P->n, nlevels);
     if (P->scheme == DOMINO_DIST_LINKED) tie = 0;
     if (!s && P->scheme == DOMINO_DIST_LINKED) s = link_components(h, L, fill, opt, nlevels, P);
     if (!s && tie) s = tie_tasks(h, L, fill, opt, nlevels, P, credit);
+    if (!s && automatic && opt->task_size == 0 && levels_narrow(P->n, nlevels)) {
+        int64_t *keep = domino_malloc(4 * np * sizeof(int64_t));
+        s = keep ? auto_link(h, L, fill, opt, nlevels, P, keep)
+                 : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d PEs)", npes);
+        domino_free(keep);
+    }
     if (!P->level_order && !tie && P->scheme != DOMINO_DIST_LINKED) { /* AUTO's levels, not kept */
         domino_free(P->row_level);
         P->row_level = NULL;

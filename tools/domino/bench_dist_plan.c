@@ -69,7 +69,9 @@ static double chain_cost(domino_matrix T, const domino_levels *lv, const domino_
 /* one distribution of one problem into the table and the CSV */
 #define LEVEL_TASK_MIN 64 /* smallest task of the level-tied pool */
 
-/* tasks: tasks per PE of the pool, or 0 for the level-tied pool (8 per PE at most) */
+/* tasks: tasks per PE of the pool, or 0 for the level-tied pool (8 per PE at most);
+ * AUTO: the library's default plan (the level-tied pool or LINKED, named
+ * by the one it took) */
 static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
                   const domino_levels *lv, int npes, domino_dist_scheme scheme, int tasks, FILE *csv)
 {
@@ -78,8 +80,9 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     domino_dist_options_init(&opt);
     opt.scheme = scheme;
     opt.tasks_per_pe = tasks ? tasks : 8;
-    opt.level_tasks = 0; /* the level-tied pool's size is given below */
-    if (!tasks) opt.task_size = domino_dist_level_task_size(lv->n, lv->nlevels, npes, 8, LEVEL_TASK_MIN);
+    opt.level_tasks = scheme == DOMINO_DIST_AUTO; /* else the level-tied pool's size is given below */
+    if (!tasks && scheme != DOMINO_DIST_AUTO)
+        opt.task_size = domino_dist_level_task_size(lv->n, lv->nlevels, npes, 8, LEVEL_TASK_MIN);
     opt.row_level = lv->row_level; /* the levels computed once per problem, not again by every plan */
     if (domino_dist_plan_make(h, T, DOMINO_LOWER, npes, &opt, &plan)) {
         fprintf(stderr, "domino bench: %s: %s\n", spec->name, domino_last_error(h));
@@ -96,7 +99,9 @@ static int report(domino_handle h, const problem_spec *spec, domino_matrix T,
     double remote_share = nnz ? (double)remote / (double)nnz : 0.0;
     double by_level = level_imbalance(T, lv, plan), chain = chain_cost(T, lv, plan);
     char name[32];
-    if (scheme == DOMINO_DIST_CONTIGUOUS) snprintf(name, sizeof(name), "contiguous");
+    if (scheme == DOMINO_DIST_AUTO)
+        snprintf(name, sizeof(name), "auto-%s", plan->scheme == DOMINO_DIST_LINKED ? "linked" : "levels");
+    else if (scheme == DOMINO_DIST_CONTIGUOUS) snprintf(name, sizeof(name), "contiguous");
     else if (scheme == DOMINO_DIST_LINKED) snprintf(name, sizeof(name), "linked");
     else if (tasks) snprintf(name, sizeof(name), "taskpool-%d", tasks);
     else snprintf(name, sizeof(name), "taskpool-levels");
@@ -146,6 +151,7 @@ int bench_dist_plan_run(int quick, int npes, const char *matrices_dir, const cha
             failed += report(h, &specs[i], p.T, p.levels, npes, DOMINO_DIST_TASKPOOL, tasks, csv);
         failed += report(h, &specs[i], p.T, p.levels, npes, DOMINO_DIST_TASKPOOL, 0, csv);
         failed += report(h, &specs[i], p.T, p.levels, npes, DOMINO_DIST_LINKED, 0, csv);
+        failed += report(h, &specs[i], p.T, p.levels, npes, DOMINO_DIST_AUTO, 0, csv);
         bench_problem_free(&p);
     }
     if (csv) fclose(csv);

@@ -76,9 +76,10 @@ static const char solve_usage[] =
     "\n"
     "  --dist S         pull, zerocopy, push or unified\n"
     "  --scheme D       auto (the default: linked where a level holds 3000 rows or\n"
-    "                   fewer on average, else taskpool), taskpool (tasks tied to\n"
-    "                   the level width), contiguous (a block of rows a PE) or\n"
-    "                   linked (each row on the PE of a predecessor one level up)\n"
+    "                   fewer on average and linked sends fewer entries across GPUs,\n"
+    "                   else taskpool), taskpool (tasks tied to the level width),\n"
+    "                   contiguous (a block of rows a PE) or linked (each row on the\n"
+    "                   PE of a predecessor one level up)\n"
     "  --tasks T        taskpool (the scheme --tasks implies): T equal tasks per PE\n"
     "  --budget-mb M    each GPU's share may take at most M MiB (a plan over it is an\n"
     "                   error naming the PE)\n";
