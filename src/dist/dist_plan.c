@@ -234,11 +234,12 @@ static domino_status tie_tasks(domino_handle h, domino_matrix L, domino_fill fil
 
 /* LINKED: P's components dealt by their links (dist_deal_linked, the
  * nlevels levels known) and counted again; L was checked by the first count.
- * A plan that AUTO turns LINKED first gets a task per component. */
+ * A plan without task_pe (AUTO's pool set aside) first gets a task per
+ * component. */
 static domino_status link_components(domino_handle h, domino_matrix L, domino_fill fill,
                                      const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P)
 {
-    if (P->ntasks != P->n || !P->task_pe) {
+    if (!P->task_pe) {
         size_tasks(P, DOMINO_DIST_LINKED, opt->tasks_per_pe, 0);
         domino_free(P->task_pe);
         P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
@@ -357,7 +358,6 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     if (P->level_order || tie || automatic || P->scheme == DOMINO_DIST_LINKED)
         s = plan_levels(h, L, fill, opt->row_level, P);
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
-    if (P->scheme == DOMINO_DIST_LINKED) tie = 0;
     if (!s && P->scheme == DOMINO_DIST_LINKED) s = link_components(h, L, fill, opt, nlevels, P);
     if (!s && tie) s = tie_tasks(h, L, fill, opt, nlevels, P, credit);
     if (!s && automatic && opt->task_size == 0 && levels_narrow(P->n, nlevels)) {
