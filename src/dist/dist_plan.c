@@ -245,8 +245,6 @@ static domino_status link_components(domino_handle h, domino_matrix L, domino_fi
         P->task_pe = domino_calloc((size_t)P->ntasks, sizeof(int));
         if (!P->task_pe)
             return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d tasks)", P->ntasks);
-        memset(P->pe_tasks, 0, (size_t)P->npes * sizeof(int32_t));
-        memset(P->pe_components, 0, (size_t)P->npes * sizeof(int32_t));
     }
     domino_status s = dist_deal_linked(h, WHAT, L, fill, opt->weight, nlevels, P);
     return s ? s : recount_entries(h, L, fill, P);
