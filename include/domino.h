@@ -321,9 +321,9 @@ typedef struct domino_dist_options {
                                   over NVLink, every read local), 0 = those PEs read it from
                                   the owner over NVLink (1) */
 } domino_dist_options;
-/* defaults: AUTO (LINKED on deep problems, else TASKPOOL with 8 tasks per
- * PE, task_size 0, tied to the level width), equal weights, no budget, level order, PULL's lanes per row from the
- * levels, PULL's copies */
+/* defaults: AUTO (LINKED on deep problems where it pays, else TASKPOOL with
+ * 8 tasks per PE, task_size 0, tied to the level width), equal weights, no
+ * budget, level order, PULL's lanes per row from the levels, PULL's copies */
 void domino_dist_options_init(domino_dist_options *opt);
 
 typedef struct domino_dist_plan {
