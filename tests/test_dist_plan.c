@@ -1,118 +1,10 @@
-/* test_dist_plan.c: distributed planning (partition, task dealing, statistics, budgets) */
-#include "check.h"
-#include "domino.h"
-
-#include <stdint.h>
-#include <string.h>
+/* test_dist_plan.c: distributed planning (partition, task dealing, statistics, budgets);
+ * the LINKED and AUTO schemes are test_dist_plan_linked.c's */
+#include "dist_plan_check.h"
 
 #ifndef DOMINO_SHARED_MATRICES
 #define DOMINO_SHARED_MATRICES "../shared/matrices"
 #endif
-
-/* ------------------------------------------------------------ helpers */
-
-static uint64_t lcg_state = 4242;
-/* uniform integer in [0, bound) from a simple LCG */
-static int32_t lcg_below(int32_t bound)
-{
-    lcg_state = lcg_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (int32_t)((double)(lcg_state >> 11) / 9007199254740992.0 * bound);
-}
-
-/* random n x n matrix (format f), about per_row entries per row, diagonal kept */
-static domino_matrix random_matrix(domino_handle h, domino_format f, domino_type t, int32_t n,
-                                   int per_row)
-{
-    int64_t cap = (int64_t)n * (per_row + 1) + 1;
-    int32_t *rows = malloc((size_t)cap * sizeof(int32_t));
-    int32_t *cols = malloc((size_t)cap * sizeof(int32_t));
-    int64_t nnz = 0;
-    for (int32_t i = 0; i < n; i++) {
-        rows[nnz] = i, cols[nnz] = i, nnz++;
-        for (int e = 0; e < per_row; e++) rows[nnz] = i, cols[nnz] = lcg_below(n), nnz++;
-    }
-    domino_matrix A = NULL;
-    CHECK_OK(h, domino_matrix_from_coo(h, f, t, n, n, nnz, rows, cols, NULL, &A));
-    free(rows);
-    free(cols);
-    return A;
-}
-
-/* Check plan against L by brute force: every component on one valid PE,
- * task i / task_size, pe_tasks / pe_components from task_pe, sums, and
- * pe_nnz, pe_remote, pe_bytes recounted from the stored entries of the
- * triangle (mirrored for symmetric storage). */
-static void check_plan(domino_handle h, domino_matrix L, domino_fill fill,
-                       const domino_dist_plan *P)
-{
-    domino_matrix_view v;
-    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
-    int32_t n = v.nrows;
-    int np = P->npes;
-    CHECK(P->n == n);
-    CHECK(P->task_size >= 1);
-    CHECK(P->ntasks == (int32_t)(((int64_t)n + P->task_size - 1) / P->task_size));
-    int32_t *comp = calloc((size_t)np, sizeof(int32_t)), *tasks = calloc((size_t)np, sizeof(int32_t));
-    int64_t *nnz = calloc((size_t)np, sizeof(int64_t)), *remote = calloc((size_t)np, sizeof(int64_t));
-    int bad = 0;
-    for (int32_t t = 0; t < P->ntasks; t++) {
-        if (P->task_pe[t] < 0 || P->task_pe[t] >= np) bad++;
-        else tasks[P->task_pe[t]]++;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        int p = domino_dist_pe_of(P, i);
-        if (p < 0 || p >= np || p != P->task_pe[i / P->task_size]) bad++;
-        else comp[p]++;
-    }
-    CHECK(bad == 0);
-    int64_t sum_comp = 0, sum_nnz = 0, triangle = 0;
-    for (int64_t p = 0; p < v.nrows; p++)
-        for (int64_t k = v.ptr[p]; k < v.ptr[p + 1]; k++)
-            for (int mirror = 0; mirror < 2; mirror++) {
-                int32_t r = v.format == DOMINO_CSR ? (int32_t)p : v.ind[k];
-                int32_t c = v.format == DOMINO_CSR ? v.ind[k] : (int32_t)p;
-                if (mirror) {
-                    if (v.symmetry == DOMINO_GENERAL || r == c) continue;
-                    int32_t tmp = r;
-                    r = c, c = tmp;
-                }
-                if (fill == DOMINO_LOWER ? c > r : c < r) continue;
-                triangle++;
-                int owner = domino_dist_pe_of(P, c);
-                nnz[owner]++;
-                if (domino_dist_pe_of(P, r) != owner) remote[owner]++;
-            }
-    int64_t vb = (int64_t)domino_type_size(v.type);
-    for (int p = 0; p < np; p++) {
-        CHECK(P->pe_tasks[p] == tasks[p]);
-        CHECK(P->pe_components[p] == comp[p]);
-        CHECK(P->pe_nnz[p] == nnz[p]);
-        CHECK(P->pe_remote[p] == remote[p]);
-        int64_t c = comp[p];
-        CHECK(P->pe_bytes[p] == nnz[p] * (vb + 4) + 8 * (c + 1) + c * (2 * vb + 12) + 12 * (int64_t)n);
-        sum_comp += P->pe_components[p];
-        sum_nnz += P->pe_nnz[p];
-    }
-    CHECK(sum_comp == n);
-    CHECK(sum_nnz == triangle);
-    free(comp), free(tasks), free(nnz), free(remote);
-}
-
-/* plan with the given scheme, tasks per PE, weights, budgets (checked) */
-static domino_dist_plan *make(domino_handle h, domino_matrix L, domino_fill fill, int npes,
-                              domino_dist_scheme scheme, int tasks_per_pe, const int64_t *weight,
-                              const int64_t *budget)
-{
-    domino_dist_options opt;
-    domino_dist_options_init(&opt);
-    opt.scheme = scheme, opt.tasks_per_pe = tasks_per_pe, opt.weight = weight, opt.budget = budget;
-    opt.level_tasks = 0; /* tasks_per_pe equal tasks */
-    domino_dist_plan *P = NULL;
-    CHECK_OK(h, domino_dist_plan_make(h, L, fill, npes, &opt, &P));
-    if (P) check_plan(h, L, fill, P);
-    if (P) CHECK(P->pull_lanes == 32 && P->pull_copies == 1); /* small matrices, narrow levels: a warp per row; copies by default */
-    return P;
-}
 
 /* ------------------------------------------------------------ tests */
 
@@ -515,87 +407,6 @@ static void test_level_tasks(domino_handle h)
     domino_matrix_free(L);
 }
 
-/* LINKED: each component on the PE of a predecessor one level up while
- * that PE's share of the level lasts.  By hand: a chain stays on one PE;
- * two interleaved chains on 2 PEs, one each, nothing remote.  A random
- * DAG on 3 PEs: every level within one component of an equal share, and
- * most components beside a predecessor one level up (a 10-level DAG of
- * 30,000 rows: 95 %; the rest found their link's PE full).  Weights;
- * levels given by the caller, and a bad one named */
-static void test_linked(domino_handle h)
-{
-    int32_t rows[12] = {0, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5}, cols[12] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4};
-    domino_matrix chain = NULL, pair = NULL, L = NULL;
-    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, 6, 6, 11, rows, cols, NULL, &chain));
-    domino_dist_plan *P = make(h, chain, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
-    CHECK(P && P->scheme == DOMINO_DIST_LINKED && P->task_size == 1 && P->ntasks == 6);
-    CHECK(P && P->pe_components[0] == 6 && P->pe_remote[0] == 0);
-    domino_dist_plan_free(P);
-    /* rows 2 and 4 read 0, 3 and 5 read 1 (pair[k] of the strict entries) */
-    int32_t prow[10] = {0, 1, 2, 3, 4, 5, 2, 3, 4, 5}, pcol[10] = {0, 1, 2, 3, 4, 5, 0, 1, 2, 3};
-    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSC, DOMINO_FLOAT64, 6, 6, 10, prow, pcol, NULL, &pair));
-    P = make(h, pair, DOMINO_LOWER, 2, DOMINO_DIST_LINKED, 8, NULL, NULL);
-    for (int32_t i = 0; P && i < 6; i++) CHECK(domino_dist_pe_of(P, i) == i % 2);
-    CHECK(P && P->pe_remote[0] == 0 && P->pe_remote[1] == 0);
-    domino_dist_plan_free(P);
-
-    CHECK_OK(h, domino_gen_dag(h, 30000, 6, 10, 0, 11, DOMINO_FLOAT64, &L));
-    domino_levels *lv = NULL;
-    CHECK_OK(h, domino_ref_levels(h, DOMINO_OP_N, DOMINO_LOWER, L, &lv));
-    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
-    domino_matrix_view v;
-    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
-    int unbalanced = 0;
-    int32_t beside = 0, linkable = 0;
-    for (int32_t l = 0; P && lv && l < lv->nlevels; l++) {
-        int64_t w = lv->level_ptr[l + 1] - lv->level_ptr[l], count[3] = {0, 0, 0};
-        for (int64_t k = lv->level_ptr[l]; k < lv->level_ptr[l + 1]; k++) {
-            int32_t r = lv->level_rows[k];
-            int q = domino_dist_pe_of(P, r), near = 0;
-            count[q]++;
-            for (int64_t e = v.ptr[r]; e < v.ptr[r + 1]; e++)
-                near |= v.ind[e] < r && lv->row_level[v.ind[e]] == l - 1 && domino_dist_pe_of(P, v.ind[e]) == q;
-            beside += near;
-            linkable += l > 0;
-        }
-        for (int p = 0; p < 3; p++) unbalanced += count[p] > (w + 2) / 3;
-    }
-    CHECK(P && lv && lv->nlevels == 10 && unbalanced == 0);
-    CHECK(linkable == 27000 && beside >= 25000); /* 25,643 when written */
-    domino_dist_plan_free(P);
-
-    int64_t weight[2] = {1, 3};
-    P = make(h, L, DOMINO_LOWER, 2, DOMINO_DIST_LINKED, 8, weight, NULL);
-    CHECK(P && P->pe_components[1] >= 22500 - 10 && P->pe_components[1] <= 22500 + 10);
-    domino_dist_plan_free(P);
-
-    domino_dist_options opt;
-    domino_dist_options_init(&opt);
-    opt.scheme = DOMINO_DIST_LINKED;
-    opt.row_level = lv ? lv->row_level : NULL; /* the caller's levels: the same plan */
-    domino_dist_plan *Q = NULL;
-    P = make(h, L, DOMINO_LOWER, 3, DOMINO_DIST_LINKED, 8, NULL, NULL);
-    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
-    CHECK(P && Q && memcmp(P->task_pe, Q->task_pe, 30000 * sizeof(int)) == 0);
-    domino_dist_plan_free(P);
-    domino_dist_plan_free(Q);
-    Q = NULL;
-    int32_t *bad = malloc(30000 * sizeof(int32_t));
-    if (bad && lv) memcpy(bad, lv->row_level, 30000 * sizeof(int32_t));
-    if (bad) bad[777] = -3;
-    opt.row_level = bad;
-    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
-    CHECK(Q == NULL && strstr(domino_last_error(h), "row_level[777] = -3") != NULL);
-    opt.scheme = DOMINO_DIST_TASKPOOL; /* the level order's levels are checked alike */
-    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &Q));
-    CHECK(Q == NULL && strstr(domino_last_error(h), "row_level[777] = -3") != NULL);
-    free(bad);
-    domino_levels_free(lv);
-    domino_matrix_free(L);
-    domino_matrix_free(pair);
-    domino_matrix_free(chain);
-}
-
 /* PULL's lanes per row from the levels: the measured problems of
  * h200x4-trsv-dist-v1, then through the plan */
 static void test_pull_lanes(domino_handle h)
@@ -634,94 +445,6 @@ static void test_pull_lanes(domino_handle h)
     domino_matrix_free(L);
 }
 
-/* AUTO on a narrow problem where LINKED sends fewer entries across PEs but
- * loads one PE more (R-MAT hubs): LINKED without a budget; with budgets
- * that the pool meets and LINKED does not, the pool (no failure) */
-static void test_auto_budget(domino_handle h)
-{
-    domino_matrix R = NULL, T = NULL;
-    domino_dist_plan *A = NULL, *B = NULL;
-    CHECK_OK(h, domino_gen_rmat(h, 13, 8, 0.57, 0.19, 0.19, 0.05, 3, DOMINO_FLOAT64, &R));
-    if (R) CHECK_OK(h, domino_matrix_triangle(h, R, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &T));
-    domino_dist_options opt;
-    domino_dist_options_init(&opt);
-    opt.scheme = DOMINO_DIST_TASKPOOL;
-    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &A)); /* the pool */
-    opt.scheme = DOMINO_DIST_AUTO;
-    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &B));
-    int64_t pool_max = 0, linked_max = 0, pool_remote = 0, linked_remote = 0;
-    for (int p = 0; A && B && p < 4; p++) {
-        if (A->pe_bytes[p] > pool_max) pool_max = A->pe_bytes[p];
-        if (B->pe_bytes[p] > linked_max) linked_max = B->pe_bytes[p];
-        pool_remote += A->pe_remote[p], linked_remote += B->pe_remote[p];
-    }
-    CHECK(B && B->scheme == DOMINO_DIST_LINKED && linked_remote < pool_remote);
-    CHECK(linked_max > pool_max); /* the hubs' chains on one PE */
-    if (B) check_plan(h, T, DOMINO_LOWER, B);
-    domino_dist_plan_free(B);
-    B = NULL;
-    int64_t budget[4] = {pool_max, pool_max, pool_max, pool_max};
-    opt.budget = budget;
-    if (T) CHECK_OK(h, domino_dist_plan_make(h, T, DOMINO_LOWER, 4, &opt, &B));
-    CHECK(A && B && B->scheme == DOMINO_DIST_TASKPOOL && B->ntasks == A->ntasks &&
-          memcmp(A->task_pe, B->task_pe, (size_t)A->ntasks * sizeof(int)) == 0);
-    if (B) check_plan(h, T, DOMINO_LOWER, B);
-    domino_dist_plan_free(A);
-    domino_dist_plan_free(B);
-    domino_matrix_free(T);
-    domino_matrix_free(R);
-}
-
-/* AUTO: LINKED where a level holds DOMINO_DIST_LINKED_PARALLELISM rows or
- * fewer on average and LINKED sends fewer entries across PEs (the same plan
- * as LINKED asked), else TASKPOOL (the same plan as TASKPOOL asked): the
- * DAGs of 1000 and 3000 rows a level LINKED, that of 6000 the pool, a 2D
- * 5-point 256^2 grid (512 rows a level, its planes kept together by the
- * pool) the pool; an explicit task size is a task pool; in index order
- * with equal tasks the levels it counted are not kept */
-static void test_auto(domino_handle h)
-{
-    domino_matrix G = NULL;
-    domino_dist_plan *P = NULL;
-    CHECK_OK(h, domino_gen_stencil(h, DOMINO_D2N5, 256, 256, 1, DOMINO_PART_LOWER, DOMINO_FLOAT64, &G));
-    if (G) CHECK_OK(h, domino_dist_plan_make(h, G, DOMINO_LOWER, 4, NULL, &P));
-    CHECK(P && P->scheme == DOMINO_DIST_TASKPOOL && P->row_level != NULL);
-    if (P) check_plan(h, G, DOMINO_LOWER, P);
-    domino_dist_plan_free(P);
-    domino_matrix_free(G);
-    test_auto_budget(h);
-    static const int32_t levels[3] = {30, 10, 5}; /* 1000, 3000 and 6000 rows a level */
-    for (int k = 0; k < 3; k++) {
-        domino_matrix L = NULL;
-        domino_dist_options opt;
-        domino_dist_plan *A = NULL, *B = NULL;
-        CHECK_OK(h, domino_gen_dag(h, 30000, 6, levels[k], 0, 19, DOMINO_FLOAT64, &L));
-        domino_dist_options_init(&opt);
-        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
-        domino_dist_scheme want = k < 2 ? DOMINO_DIST_LINKED : DOMINO_DIST_TASKPOOL;
-        opt.scheme = want;
-        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &B));
-        CHECK(A && B && A->scheme == want && B->scheme == want);
-        CHECK(A && B && A->task_size == B->task_size && A->ntasks == B->ntasks &&
-              memcmp(A->task_pe, B->task_pe, (size_t)A->ntasks * sizeof(int)) == 0);
-        CHECK(A && B && A->pull_lanes == B->pull_lanes && A->row_level && B->row_level);
-        if (A) check_plan(h, L, DOMINO_LOWER, A);
-        domino_dist_plan_free(A);
-        domino_dist_plan_free(B);
-        A = NULL;
-        opt.scheme = DOMINO_DIST_AUTO, opt.task_size = 7;
-        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
-        CHECK(A && A->scheme == DOMINO_DIST_TASKPOOL && A->task_size == 7);
-        domino_dist_plan_free(A);
-        A = NULL;
-        opt.task_size = 0, opt.level_order = 0, opt.level_tasks = 0;
-        CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 3, &opt, &A));
-        CHECK(A && A->scheme == want && (A->row_level != NULL) == (want == DOMINO_DIST_LINKED));
-        domino_dist_plan_free(A);
-        domino_matrix_free(L);
-    }
-}
-
 int main(void)
 {
     domino_handle h = NULL;
@@ -740,8 +463,6 @@ int main(void)
     test_task_size(h);
     test_pull_lanes(h);
     test_level_tasks(h);
-    test_linked(h);
-    test_auto(h);
     CHECK(domino_debug_alloc_live() == live);
     domino_destroy(h);
     return check_summary("test_dist_plan");
