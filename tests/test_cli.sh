@@ -43,6 +43,8 @@ expect 2 "solve --dist unknown scheme" -- "$DOMINO" solve x.mtx --dist pull --sc
 expect 2 "solve --scheme needs --dist" -- "$DOMINO" solve x.mtx --scheme linked
 expect 2 "solve --dist takes no --float" -- "$DOMINO" solve x.mtx --dist pull --float
 expect 2 "solve --tasks goes with taskpool" -- "$DOMINO" solve x.mtx --dist pull --scheme linked --tasks 4
+expect 2 "solve --tasks is no auto scheme" -- "$DOMINO" solve x.mtx --dist pull --scheme auto --tasks 4
+expect_grep err "tasks goes with --scheme taskpool" "solve --tasks names the scheme it needs"
 expect 2 "solve --dist takes no Krylov option" -- "$DOMINO" solve x.mtx --dist pull --precond ilu0
 expect 2 "solve --krylov takes no --scheme" -- "$DOMINO" solve x.mtx --krylov cg --scheme linked
 expect 2 "gen unknown kind" -- "$DOMINO" gen nope
