@@ -274,13 +274,14 @@ static int64_t remote_entries(const domino_dist_plan *P)
  * bench/results/dist-plan-linked); else the pool stays (the stencils,
  * whose level-tied pool keeps their planes together: on a 2D 5-point 256^2
  * grid 0.4 % of the entries cross PEs against LINKED's 25 %, `domino bench
- * --suite dist-plan`).  The pool's per-PE counts are kept in `keep` (4
- * npes) while LINKED is tried. */
+ * --suite dist-plan`).  The pool's per-PE counts are kept aside while
+ * LINKED is tried. */
 static domino_status auto_link(domino_handle h, domino_matrix L, domino_fill fill,
-                               const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P,
-                               int64_t *keep)
+                               const domino_dist_options *opt, int32_t nlevels, domino_dist_plan *P)
 {
     int np = P->npes;
+    int64_t *keep = domino_malloc(4 * (size_t)np * sizeof(int64_t));
+    if (!keep) return domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d PEs)", np);
     int *pool_pe = P->task_pe;
     int32_t pool_size = P->task_size, pool_tasks = P->ntasks;
     int64_t pool_remote = remote_entries(P);
@@ -296,14 +297,15 @@ static domino_status auto_link(domino_handle h, domino_matrix L, domino_fill fil
     if (!s && fits && remote_entries(P) < pool_remote) {
         P->scheme = DOMINO_DIST_LINKED;
         domino_free(pool_pe);
-        return DOMINO_SUCCESS;
+    } else { /* the pool stays */
+        domino_free(P->task_pe);
+        P->task_pe = pool_pe, P->task_size = pool_size, P->ntasks = pool_tasks;
+        for (int p = 0; p < np; p++) {
+            P->pe_tasks[p] = (int32_t)keep[p], P->pe_components[p] = (int32_t)keep[np + p];
+            P->pe_nnz[p] = keep[2 * np + p], P->pe_remote[p] = keep[3 * np + p];
+        }
     }
-    domino_free(P->task_pe); /* the pool stays */
-    P->task_pe = pool_pe, P->task_size = pool_size, P->ntasks = pool_tasks;
-    for (int p = 0; p < np; p++) {
-        P->pe_tasks[p] = (int32_t)keep[p], P->pe_components[p] = (int32_t)keep[np + p];
-        P->pe_nnz[p] = keep[2 * np + p], P->pe_remote[p] = keep[3 * np + p];
-    }
+    domino_free(keep);
     return s;
 }
 
@@ -358,12 +360,8 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
     int32_t nlevels = !s && P->row_level ? count_levels(P) : 0;
     if (!s && P->scheme == DOMINO_DIST_LINKED) s = link_components(h, L, fill, opt, nlevels, P);
     if (!s && tie) s = tie_tasks(h, L, fill, opt, nlevels, P, credit);
-    if (!s && automatic && opt->task_size == 0 && levels_narrow(P->n, nlevels)) {
-        int64_t *keep = domino_malloc(4 * np * sizeof(int64_t));
-        s = keep ? auto_link(h, L, fill, opt, nlevels, P, keep)
-                 : domino_error(h, DOMINO_OUT_OF_MEMORY, WHAT ": out of memory (%d PEs)", npes);
-        domino_free(keep);
-    }
+    if (!s && automatic && opt->task_size == 0 && levels_narrow(P->n, nlevels))
+        s = auto_link(h, L, fill, opt, nlevels, P);
     if (!P->level_order && !tie && P->scheme != DOMINO_DIST_LINKED) { /* AUTO's levels, not kept */
         domino_free(P->row_level);
         P->row_level = NULL;

@@ -15,6 +15,7 @@
 #include "bench_dist_common.h"
 #include "bench_engines.h" /* bench_median */
 #include "bench_problems.h"
+#include "cli_util.h"
 #include "dist/dist_tile_cut.h" /* dist_tile_nnz_balance */
 #include "domino.h"
 #include "internal.h" /* domino_wtime */
@@ -28,8 +29,7 @@
 int bench_dist_spgemm_run(const spgemm_bench_request *rq)
 {
     (void)rq;
-    fprintf(stderr, "domino bench --suite spgemm: this build has no NVSHMEM\n");
-    return 1;
+    return cli_no_nvshmem("bench --suite spgemm");
 }
 #else
 #define CHECK_EPS_FACTOR 1e3 /* C x within this many eps of |A| (|A| |x|) */

@@ -32,8 +32,7 @@
 int bench_dist_spmm_run(const spmm_bench_request *rq)
 {
     (void)rq;
-    fprintf(stderr, "domino bench --suite spmm: this build has no NVSHMEM\n");
-    return 1;
+    return cli_no_nvshmem("bench --suite spmm");
 }
 #else
 #define ANSWER_TOL_DOUBLE 1e-10

@@ -11,6 +11,7 @@
 #include "bench_engines.h"
 #include "bench_problems.h"
 #include "bench_report.h"
+#include "cli_util.h"
 #include "domino.h"
 
 #include <math.h>
@@ -22,9 +23,7 @@
 int bench_dist_trsv_run(const dist_bench_request *rq)
 {
     (void)rq;
-    fprintf(stderr, "domino bench --suite trsv-dist: this build has no NVSHMEM (set NVSHMEM_HOME or "
-                    "pip install nvidia-nvshmem-cu13==3.4.5, and rebuild)\n");
-    return 1;
+    return cli_no_nvshmem("bench --suite trsv-dist");
 }
 #else
 #define ANSWER_TOL 1e-8 /* forward error accepted against the CPU reference */

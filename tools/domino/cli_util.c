@@ -35,6 +35,13 @@ int cli_fail(domino_handle h, domino_status s, const char *cmd)
     return 1;
 }
 
+int cli_no_nvshmem(const char *cmd)
+{
+    fprintf(stderr, "domino %s: this build has no NVSHMEM (the multi-GPU solvers need it: set "
+                    "NVSHMEM_HOME or pip install nvidia-nvshmem-cu13==3.4.5, and rebuild)\n", cmd);
+    return 1;
+}
+
 double cli_get(domino_type t, const void *v, int64_t i)
 {
     return t == DOMINO_FLOAT64 ? ((const double *)v)[i] : (double)((const float *)v)[i];

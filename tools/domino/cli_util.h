@@ -15,6 +15,9 @@ const char *cli_command_line(void);
  * the row that a DOMINO_ZERO_DIAGONAL or DOMINO_ZERO_PIVOT names); returns
  * 1 (the exit code) */
 int cli_fail(domino_handle h, domino_status s, const char *cmd);
+/* print "domino <cmd>: this build has no NVSHMEM" and how to get it, on
+ * stderr (the multi-GPU commands in a build without it); returns 1 */
+int cli_no_nvshmem(const char *cmd);
 
 /* value i of a vector of type t, as a double */
 double cli_get(domino_type t, const void *v, int64_t i);

@@ -27,9 +27,7 @@ int dist_solve_scheme_known(const char *name) { return name_index(scheme_names, 
 int dist_solve_run(const dist_solve_request *rq)
 {
     (void)rq;
-    fprintf(stderr, "domino solve --dist: this build has no NVSHMEM (the multi-GPU solvers need it: "
-                    "pip install nvidia-nvshmem-cu13 and rebuild)\n");
-    return 1;
+    return cli_no_nvshmem("solve --dist");
 }
 #else
 
