@@ -137,6 +137,23 @@ domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t nc
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
                                const int64_t *weight, int32_t nlevels, domino_dist_plan *P);
 
+/* The packed walk of the thread engine (src/cuda/trsv_packed.cu): a row of
+ * len entries takes DOMINO_PACK_LANES(len) lanes of a warp, at most four
+ * of its entries a lane (one lane from 0 to 4 entries, all 32 from 125); a
+ * row of more than DOMINO_PACK_MAX_ROW entries is not packed (64 a lane) */
+#define DOMINO_PACK_LANES(len) ((len) <= 4 ? 1 : (len) >= 125 ? 32 : (int)(((len) + 3) / 4))
+#define DOMINO_PACK_MAX_ROW 2048
+
+/* The packing: consecutive logical rows (row r, or n - 1 - r when upper)
+ * fill a warp while their lanes fit 32; a warp never crosses a multiple of
+ * 32 rows (so each block of 32 rows packs on its own, in parallel on the
+ * GPU: domino_launch_pack_rows, trsv_packed.cu).  Warp w holds rows
+ * warp_first[w] .. warp_first[w + 1] - 1.  warp_first has room for n + 1
+ * values; *warps is set.  Returns -1 (nothing packed) when a row of ptr
+ * holds more than DOMINO_PACK_MAX_ROW entries, else 0 (src/core/pack_rows.c:
+ * the CPU reference of the GPU's packing). */
+int domino_pack_rows(int32_t n, const int64_t *ptr, int upper, int32_t *warp_first, int32_t *warps);
+
 #ifdef __cplusplus
 }
 #endif
