@@ -154,6 +154,24 @@ cudaError_t domino_launch_trsv_pull(cudaStream_t stream, domino_type type, int32
                                     domino_pull_tuning tune, uint64_t *trace,
                                     const domino_pull_flags *flags);
 
+/* the thread engine's packed walk (trsv_packed.cu) of op N with the fill
+ * triangle of CSR (ptr, ind, val), one right-hand side: warp w solves the
+ * logical rows warp_first[w] .. warp_first[w + 1] - 1 (domino_pack_rows);
+ * flags as in domino_launch_trsv_pull */
+cudaError_t domino_launch_trsv_packed(cudaStream_t stream, domino_type type, int32_t n, int32_t warps,
+                                      const int32_t *warp_first, const int64_t *ptr, const int32_t *ind,
+                                      const void *val, int upper, int unit, const void *B, void *X,
+                                      int64_t max_wait_ns, unsigned backoff_ns, domino_solve_status *st,
+                                      const domino_pull_flags *flags);
+
+/* the packing of the packed walk on the GPU (domino_pack_rows on the CPU):
+ * warp_first (n + 1 values) and *warps, or *warps = -1 when nothing is
+ * packed (a row of more than DOMINO_PACK_MAX_ROW entries, n < 2, or
+ * scan_tmp too small); work: n + 1 values of scratch; synchronizes stream */
+cudaError_t domino_launch_pack_rows(cudaStream_t stream, int32_t n, const int64_t *ptr, int upper,
+                                    int64_t *work, void *scan_tmp, size_t scan_tmp_bytes,
+                                    int32_t *warp_first, int32_t *warps);
+
 /* fill the nrhs columns of X (n rows, leading dimension ldx) with the
  * pending sentinel and reset *st, in one launch (trsv_pull.cu) */
 cudaError_t domino_launch_fill_pending(cudaStream_t stream, domino_type type, int32_t n,

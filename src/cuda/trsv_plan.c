@@ -51,7 +51,7 @@ static int uses_one_launch(domino_engine e, int32_t n, int32_t nrhs)
 typedef struct plan_layout {
     size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
         level_rows, level_count, flags0, flags1, flags_st0, flags_st1, lb_block, lb_val, lb_diag,
-        total; /* byte offsets into the workspace, and its size */
+        pack, total; /* byte offsets into the workspace, and its size */
 } plan_layout;
 
 /* the level-block engine reads the caller's arrays through its own order
@@ -112,6 +112,7 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
         TAKE(flags1, (size_t)n * domino_type_size(t));
         TAKE(flags_st0, sizeof(domino_solve_status));
         TAKE(flags_st1, sizeof(domino_solve_status));
+        if (e == DOMINO_ENGINE_THREAD) TAKE(pack, n1 * sizeof(int32_t)); /* the packed walk's warps */
     }
     if (lb_room) { /* the order's block for levels <= n and entries <= nnz */
         size_t lo_off[TRSV_LO_ARRAYS];
@@ -497,6 +498,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                             engine == DOMINO_ENGINE_THREAD && !p->deterministic && !any_order
                         ? 0
                         : -1;
+    p->walk_trials = 4;
     p->step_groups = domino_env_int("DOMINO_STEPBLOCK_GROUPS", 3); /* tuning experiments */
     /* the one-warp kernel by default (1.6-2x the 256-thread one on the deep
      * 10^6-row DAGs, bench/results/h200-stepwarp); 0: the 256-thread one */
@@ -579,6 +581,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->flags[1] = base + L.flags1;
         p->flags_st[0] = (domino_solve_status *)(base + L.flags_st0);
         p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
+        if (engine == DOMINO_ENGINE_THREAD) p->pack_room = (int32_t *)(base + L.pack);
     }
     if (engine == DOMINO_ENGINE_LEVELBLOCK) {
         s = domino_levelblock_setup(h, gpu, p, base + L.lb_block, base + L.lb_val, base + L.lb_diag,
@@ -609,6 +612,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     if (!s && engine == DOMINO_ENGINE_BLOCK)
         s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
+    if (!s && engine == DOMINO_ENGINE_THREAD) s = domino_trsv_pack_setup(h, gpu, p);
 
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of S */
         domino_fill sf = s_upper ? DOMINO_UPPER : DOMINO_LOWER;

@@ -63,10 +63,20 @@ struct domino_trsv_plan_s {
     void *flags[2];            /* n values each: the ready flags of alternate solves */
     domino_solve_status *flags_st[2]; /* the status of each */
     int flags_turn;            /* the next solve publishes into flags[flags_turn] */
+    /* the thread engine's packed walk (trsv_packed.cu, trsv_plan_packed.c) */
+    int32_t *pack_room;        /* room for the packing in the workspace, n + 1 values (thread
+                                  engine of one right-hand side on at most
+                                  DOMINO_ONE_LAUNCH_ROWS rows), else NULL */
+    int32_t *pack_first;       /* warp w holds logical rows pack_first[w] .. pack_first[w + 1] - 1
+                                  (pack_room once packed; NULL: no packing) */
+    int32_t pack_warps;        /* warps of the packing */
+    int packed;                /* 1: solves take the packed walk */
     /* auto's choice of the thread engine's walk (trsv_walk_trial.c) */
-    int walk_trial;            /* the next trial solve, 0-3; 4: the choice is pending; -1: no
-                                  trial (not auto, deterministic, DOMINO_ANY_ORDER set) or made */
-    cudaEvent_t trial_ev[4][2]; /* start and end of each trial solve (NULL until made) */
+    int walk_trial;            /* the next trial solve, 0 to walk_trials - 1; walk_trials: the
+                                  choice is pending; -1: no trial (not auto, deterministic,
+                                  DOMINO_ANY_ORDER set) or made */
+    int walk_trials;           /* 4 (stored, arrival order) or 6 (and packed) */
+    cudaEvent_t trial_ev[6][2]; /* start and end of each trial solve (NULL until made) */
     /* auto's choice between the thread and step-block engines (trsv_step_trial.c) */
     int step_trial;            /* 0: time the next solve (thread); 1: its time pending, then a
                                   step-block solve; 2: that one's time pending; -1: no trial (not
@@ -157,6 +167,13 @@ void domino_trial_events_free(cudaEvent_t *ev, int count);
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_free(struct domino_trsv_plan_s *p);
+/* the packed walk's warps (trsv_plan_packed.c): made once the triangle is in
+ * place, for an auto plan on the thread engine with room for them (one
+ * right-hand side, at most DOMINO_ONE_LAUNCH_ROWS rows) that is not
+ * deterministic, unless DOMINO_PACKED=0; DOMINO_PACKED=1 makes every
+ * solve of a thread-engine plan take it */
+domino_status domino_trsv_pack_setup(domino_handle h, struct domino_gpu_context *gpu,
+                                     struct domino_trsv_plan_s *p);
 /* auto's engine trial (trsv_step_trial.c): the engine the solve about to
  * launch runs (call before the launch), the end of a timed solve (after a
  * successful launch), the events */

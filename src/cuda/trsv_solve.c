@@ -131,6 +131,12 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
                                     p->left_sum, 0, p->max_wait_ns, p->push_chunk, p->st);
         break;
     default:
+        if (run == DOMINO_ENGINE_THREAD && p->packed && p->pack_first && !trace) {
+            e = domino_launch_trsv_packed(gpu->stream, p->type, p->n, p->pack_warps, p->pack_first,
+                                          p->eptr, p->eind, p->eval, p->s_upper, unit, B, X,
+                                          p->max_wait_ns, p->backoff_ns, st, one);
+            break;
+        }
         e = domino_launch_trsv_pull(gpu->stream, p->type, p->n, p->eptr, p->eind, p->eval,
                                     p->s_upper, unit, pull_mode(p),
                                     p->nrhs, B, ldb, X, ldx, p->max_wait_ns, p->backoff_ns, st, NULL,
