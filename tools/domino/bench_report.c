@@ -44,7 +44,7 @@ void bench_print_table_header(FILE *f, const bench_report *r)
     fprintf(f, "# effective GB/s = %s  (values %zu B + int32 column index per entry, int64 row "
                "offsets, vectors b and x of %zu B)\n",
             bench_bytes_formula(r->type), domino_type_size(r->type), domino_type_size(r->type));
-    fprintf(f, "# solve ms: median of %d timed runs after a warm-up; speedup vs cusparse when it "
+    fprintf(f, "# solve ms: median of %d timed runs after warm-up runs (GPU: up to 8); speedup vs cusparse when it "
                "ran, else vs cpu-seq; %s values\n",
             r->repeat, cli_type_name(r->type));
     if (r->has_gpu) fprintf(f, "# device: %s, copy bandwidth %.1f GB/s\n", r->device, r->copy_gbs);
