@@ -47,6 +47,14 @@ static int uses_one_launch(domino_engine e, int32_t n, int32_t nrhs)
     return n > 0 && n <= most;
 }
 
+/* room for the thread engine's packed walk (trsv_packed.cu): one
+ * right-hand side, at most DOMINO_PACK_MAX_ROWS rows (4 bytes a row) */
+#define DOMINO_PACK_MAX_ROWS (1 << 25)
+static int has_pack_room(domino_engine e, int32_t n, int32_t nrhs)
+{
+    return e == DOMINO_ENGINE_THREAD && nrhs == 1 && n > 0 && n <= DOMINO_PACK_MAX_ROWS;
+}
+
 /* which arrays an engine needs besides the caller's */
 typedef struct plan_layout {
     size_t st, scan_tmp, tptr, tind, tval, work, in_degree, done_count, left_sum, row_level,
@@ -112,8 +120,8 @@ static plan_layout layout_of(domino_engine e, int transpose, int32_t n, int64_t 
         TAKE(flags1, (size_t)n * domino_type_size(t));
         TAKE(flags_st0, sizeof(domino_solve_status));
         TAKE(flags_st1, sizeof(domino_solve_status));
-        if (e == DOMINO_ENGINE_THREAD) TAKE(pack, n1 * sizeof(int32_t)); /* the packed walk's warps */
     }
+    if (has_pack_room(e, n, nrhs)) TAKE(pack, n1 * sizeof(int32_t)); /* the packed walk's warps */
     if (lb_room) { /* the order's block for levels <= n and entries <= nnz */
         size_t lo_off[TRSV_LO_ARRAYS];
         TAKE(lb_block, trsv_level_order_layout(n, n, nnz, lo_off));
@@ -581,8 +589,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->flags[1] = base + L.flags1;
         p->flags_st[0] = (domino_solve_status *)(base + L.flags_st0);
         p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
-        if (engine == DOMINO_ENGINE_THREAD) p->pack_room = (int32_t *)(base + L.pack);
     }
+    if (has_pack_room(engine, p->n, nrhs)) p->pack_room = (int32_t *)(base + L.pack);
     if (engine == DOMINO_ENGINE_LEVELBLOCK) {
         s = domino_levelblock_setup(h, gpu, p, base + L.lb_block, base + L.lb_val, base + L.lb_diag,
                                     &order);

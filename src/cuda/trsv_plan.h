@@ -66,7 +66,7 @@ struct domino_trsv_plan_s {
     /* the thread engine's packed walk (trsv_packed.cu, trsv_plan_packed.c) */
     int32_t *pack_room;        /* room for the packing in the workspace, n + 1 values (thread
                                   engine of one right-hand side on at most
-                                  DOMINO_ONE_LAUNCH_ROWS rows), else NULL */
+                                  DOMINO_PACK_MAX_ROWS rows, trsv_plan.c), else NULL */
     int32_t *pack_first;       /* warp w holds logical rows pack_first[w] .. pack_first[w + 1] - 1
                                   (pack_room once packed; NULL: no packing) */
     int32_t pack_warps;        /* warps of the packing */
@@ -169,7 +169,7 @@ void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_free(struct domino_trsv_plan_s *p);
 /* the packed walk's warps (trsv_plan_packed.c): made once the triangle is in
  * place, for an auto plan on the thread engine with room for them (one
- * right-hand side, at most DOMINO_ONE_LAUNCH_ROWS rows) that is not
+ * right-hand side, at most DOMINO_PACK_MAX_ROWS rows) that is not
  * deterministic, unless DOMINO_PACKED=0; DOMINO_PACKED=1 makes every
  * solve of a thread-engine plan take it */
 domino_status domino_trsv_pack_setup(domino_handle h, struct domino_gpu_context *gpu,
