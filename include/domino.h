@@ -1034,7 +1034,10 @@ typedef struct domino_trsv_options {
                              engine times its first four solves, summing rows of up to 32
                              entries in stored order and in the order their x arrive, in turn,
                              and keeps the faster (DOMINO_ANY_ORDER=0/1 in the environment
-                             forces one); in arrival order the last bits may differ between
+                             forces one); with one right-hand side on at most 2^25 rows, its
+                             first six, the third walk packed (each row on lanes of its own,
+                             summed in arrival order; DOMINO_PACKED=0/1 turns it off or
+                             forces it); in arrival order the last bits may differ between
                              runs */
     int max_wait_ms;      /* >0: a dependency wait longer than this fails with DOMINO_TIMEOUT */
     int level_launches;   /* LEVELSET: 1 = one launch per level, the classic level-set solve
