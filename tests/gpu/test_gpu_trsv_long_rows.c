@@ -65,20 +65,7 @@ static void test_generated(domino_handle h)
 static void test_shared(domino_handle h)
 {
     static const char *const names[] = {"adder_dcop_05.mtx", "hangGlider_2.mtx", "cryg2500.mtx"};
-    for (int f = 0; f < 3; f++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", DOMINO_SHARED_MATRICES, names[f]);
-        domino_matrix A = NULL, L = NULL;
-        if (domino_mm_read(h, path, DOMINO_FLOAT64, 0, &A)) {
-            printf("test_gpu_trsv_long_rows: %s not readable, skipped\n", path);
-            check_skipped++;
-            continue;
-        }
-        CHECK_OK(h, domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &L));
-        if (L) for_each_combination(h, names[f], L, 0, check_long_rows);
-        domino_matrix_free(L);
-        domino_matrix_free(A);
-    }
+    for_each_shared_lower(h, "test_gpu_trsv_long_rows", names, 3, check_long_rows);
 }
 
 int main(void)

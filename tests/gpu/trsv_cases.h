@@ -475,6 +475,28 @@ static inline void for_rmat_and_full_stencil(domino_handle h, int32_t nx, int32_
     domino_matrix_free(F);
 }
 
+/* fn on every combination of the lower triangle (dominant diagonal) of
+ * each shared matrix named; one that cannot be read is a skip, said under
+ * the test's name */
+static inline void for_each_shared_lower(domino_handle h, const char *test, const char *const *names,
+                                         int count, case_fn fn)
+{
+    for (int f = 0; f < count; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", DOMINO_SHARED_MATRICES, names[f]);
+        domino_matrix A = NULL, L = NULL;
+        if (domino_mm_read(h, path, DOMINO_FLOAT64, 0, &A)) {
+            printf("%s: %s not readable, skipped\n", test, path);
+            check_skipped++;
+            continue;
+        }
+        CHECK_OK(h, domino_matrix_triangle(h, A, DOMINO_LOWER, DOMINO_DIAG_DOMINANT, &L));
+        if (L) for_each_combination(h, names[f], L, 0, fn);
+        domino_matrix_free(L);
+        domino_matrix_free(A);
+    }
+}
+
 /* one plan of `engine` on M's lower triangle (one right-hand side, waits
  * bounded by wait_ms, 0 = none): the engine it took must be `expect`, and
  * its solve right */
