@@ -11,7 +11,8 @@
  * visit costs one memory latency; a row of more than 124 entries owns a
  * warp, its lanes walking up to 64 entries each.  Warp w holds the
  * consecutive logical rows warp_first[w] .. warp_first[w + 1] - 1 (the
- * plan's packing, domino_pack_rows).
+ * plan's packing, made by domino_launch_pack_rows below; its CPU reference
+ * is domino_pack_rows).
  *
  * A lane keeps its entries' pending dependencies in a mask (the first
  * four entries' columns and values in registers); later visits poll the
