@@ -590,7 +590,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->flags_st[0] = (domino_solve_status *)(base + L.flags_st0);
         p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
     }
-    if (has_pack_room(engine, p->n, nrhs)) p->pack_room = (int32_t *)(base + L.pack);
+    if (has_pack_room(engine, p->n, nrhs)) p->pack_first = (int32_t *)(base + L.pack);
     if (engine == DOMINO_ENGINE_LEVELBLOCK) {
         s = domino_levelblock_setup(h, gpu, p, base + L.lb_block, base + L.lb_val, base + L.lb_diag,
                                     &order);

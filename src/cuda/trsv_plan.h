@@ -64,12 +64,11 @@ struct domino_trsv_plan_s {
     domino_solve_status *flags_st[2]; /* the status of each */
     int flags_turn;            /* the next solve publishes into flags[flags_turn] */
     /* the thread engine's packed walk (trsv_packed.cu, trsv_plan_packed.c) */
-    int32_t *pack_room;        /* room for the packing in the workspace, n + 1 values (thread
-                                  engine of one right-hand side on at most
-                                  DOMINO_PACK_MAX_ROWS rows, trsv_plan.c), else NULL */
-    int32_t *pack_first;       /* warp w holds logical rows pack_first[w] .. pack_first[w + 1] - 1
-                                  (pack_room once packed; NULL: no packing) */
-    int32_t pack_warps;        /* warps of the packing */
+    int32_t *pack_first;       /* the packing, in the workspace (n + 1 values; thread engine of
+                                  one right-hand side on at most DOMINO_PACK_MAX_ROWS rows,
+                                  trsv_plan.c; else NULL): warp w holds logical rows
+                                  pack_first[w] .. pack_first[w + 1] - 1 */
+    int32_t pack_warps;        /* warps of the packing; 0: not packed */
     int packed;                /* 1: solves take the packed walk */
     /* auto's choice of the thread engine's walk (trsv_walk_trial.c) */
     int walk_trial;            /* the next trial solve, 0 to walk_trials - 1; walk_trials: the

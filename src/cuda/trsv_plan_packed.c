@@ -9,15 +9,14 @@ domino_status domino_trsv_pack_setup(domino_handle h, struct domino_gpu_context 
                                      struct domino_trsv_plan_s *p)
 {
     int want = domino_env_int("DOMINO_PACKED", -1); /* 0: never, 1: always (experiments) */
-    if (want == 0 || (want != 1 && p->walk_trial != 0) || p->pack_first || !p->pack_room ||
-        p->engine != DOMINO_ENGINE_THREAD || p->nrhs != 1 || p->deterministic)
+    /* room for it means a thread-engine plan of one right-hand side */
+    if (want == 0 || (want != 1 && p->walk_trial != 0) || !p->pack_first || p->deterministic)
         return DOMINO_SUCCESS; /* no one would take the walk */
     int32_t warps = -1;
     cudaError_t e = domino_launch_pack_rows(gpu->stream, p->n, p->eptr, p->s_upper, p->work, p->scan_tmp,
-                                            p->scan_tmp_bytes, p->pack_room, &warps);
+                                            p->scan_tmp_bytes, p->pack_first, &warps);
     if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: packing");
     if (warps < 1) return DOMINO_SUCCESS; /* not packed */
-    p->pack_first = p->pack_room;
     p->pack_warps = warps;
     p->packed = want == 1;
     if (p->packed) p->walk_trial = -1;             /* forced: no trial */

@@ -131,7 +131,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
                                     p->left_sum, 0, p->max_wait_ns, p->push_chunk, p->st);
         break;
     default:
-        if (run == DOMINO_ENGINE_THREAD && p->packed && p->pack_first && !trace) {
+        if (run == DOMINO_ENGINE_THREAD && p->packed && p->pack_warps > 0 && !trace) {
             e = domino_launch_trsv_packed(gpu->stream, p->type, p->n, p->pack_warps, p->pack_first,
                                           p->eptr, p->eind, p->eval, p->s_upper, unit, B, X,
                                           p->max_wait_ns, p->backoff_ns, st, one);

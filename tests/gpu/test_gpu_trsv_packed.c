@@ -17,31 +17,6 @@
 #define SECTIONS 2 /* test sections, all skipped without a device */
 #define AUTO_SOLVES 8 /* the walk trial's six, then the chosen walk */
 
-/* one AUTO plan solving c AUTO_SOLVES times, each answer checked */
-static void check_auto_solves(domino_handle h, const solve_case *c, case_data *d)
-{
-    domino_trsv_options opt;
-    domino_trsv_options_init(&opt);
-    opt.max_wait_ms = 10000;
-    char what[512];
-    describe(what, sizeof what, c, &opt);
-    domino_trsv_plan plan = NULL;
-    domino_status s = domino_trsv_analysis(h, c->op, c->fill, c->diag, c->dT, c->nrhs, &opt, NULL, &plan);
-    report(s == DOMINO_SUCCESS && plan, what, "analysis returned %s (%s)", domino_status_name(s),
-           domino_last_error(h));
-    for (int k = 0; plan && k < AUTO_SOLVES; k++) {
-        memset(d->X, POISON, d->bytes);
-        s = domino_gpu_upload(h, d->dX, d->X, d->bytes);
-        if (!s) s = domino_trsv_solve(h, plan, d->dB, d->ld, d->dX, d->ld, 1);
-        if (!s) s = domino_gpu_synchronize(h);
-        report(s == DOMINO_SUCCESS, what, "solve %d returned %s (%s)", k, domino_status_name(s),
-               domino_last_error(h));
-        if (s) break;
-        check_solution(h, c, d, what);
-    }
-    domino_trsv_plan_free(plan);
-}
-
 /* the packed walk forced, then AUTO's trial, on one case */
 static void check_packed(domino_handle h, const solve_case *c)
 {
@@ -49,7 +24,10 @@ static void check_packed(domino_handle h, const solve_case *c)
     case_data d;
     if (!case_data_new(h, c, &d)) return;
     check_engine_settings(h, c, &d, DOMINO_ENGINE_THREAD, forced, 2);
-    check_auto_solves(h, c, &d);
+    domino_trsv_options opt; /* AUTO, its trial's solves and then the chosen walk */
+    domino_trsv_options_init(&opt);
+    opt.max_wait_ms = 10000;
+    check_engine_solves(h, c, &d, &opt, NULL, AUTO_SOLVES);
     case_data_free(&d);
 }
 

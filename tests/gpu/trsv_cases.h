@@ -272,9 +272,11 @@ static void check_solution(domino_handle h, const solve_case *c, case_data *d, c
     free(b_after);
 }
 
-/* poison X, solve with a new plan, check; a refusal by design is a skip */
-static void check_engine(domino_handle h, const solve_case *c, case_data *d,
-                         const domino_trsv_options *opt, void *buffer)
+/* poison X, solve with a new plan, check; a refusal by design is a skip;
+ * the plan solves `solves` times, each answer checked (an AUTO plan times
+ * its walks on its first solves) */
+static void check_engine_solves(domino_handle h, const solve_case *c, case_data *d,
+                                const domino_trsv_options *opt, void *buffer, int solves)
 {
     char what[512];
     describe(what, sizeof what, c, opt);
@@ -293,14 +295,24 @@ static void check_engine(domino_handle h, const solve_case *c, case_data *d,
     domino_engine ran = domino_trsv_plan_engine(plan);
     report(opt->engine == DOMINO_ENGINE_AUTO ? ran != DOMINO_ENGINE_AUTO : ran == opt->engine, what,
            "plan runs engine %s", domino_engine_name(ran));
-    memset(d->X, POISON, d->bytes);
-    s = domino_gpu_upload(h, d->dX, d->X, d->bytes);
-    if (!s) s = domino_trsv_solve(h, plan, d->dB, d->ld, d->dX, d->ld, c->nrhs == 1);
-    if (!s) s = domino_gpu_synchronize(h);
-    report(s == DOMINO_SUCCESS, what, "solve returned %s (%s)", domino_status_name(s),
-           domino_last_error(h));
-    if (!s) check_solution(h, c, d, what);
+    for (int k = 0; k < solves; k++) {
+        memset(d->X, POISON, d->bytes);
+        s = domino_gpu_upload(h, d->dX, d->X, d->bytes);
+        if (!s) s = domino_trsv_solve(h, plan, d->dB, d->ld, d->dX, d->ld, c->nrhs == 1);
+        if (!s) s = domino_gpu_synchronize(h);
+        report(s == DOMINO_SUCCESS, what, "solve %d returned %s (%s)", k, domino_status_name(s),
+               domino_last_error(h));
+        if (s) break;
+        check_solution(h, c, d, what);
+    }
     domino_trsv_plan_free(plan);
+}
+
+/* check_engine_solves with one solve */
+static void check_engine(domino_handle h, const solve_case *c, case_data *d,
+                         const domino_trsv_options *opt, void *buffer)
+{
+    check_engine_solves(h, c, d, opt, buffer, 1);
 }
 
 /* set (set = 1) or unset each variable of an environment setting
