@@ -407,17 +407,25 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
 /* DOMINO_ANALYSIS_TRACE=1: the analysis's phases on stderr, in ms: the
  * argument checks, the pattern's download (AUTO on a small system), the
  * stencil detection, the level-block choice (level count and order), the
- * workspace, the rest (triangle, values, engine set-up) */
+ * workspace, then the set-up split into the first solve's flags, the
+ * values' work (diagonal check, triangle), the engine's own (block,
+ * levels, packing) and the stencil's compact copy */
+enum { AT_START, AT_ARGS, AT_DETECT, AT_CHOICE, AT_WORKSPACE, AT_FLAGS, AT_VALUES, AT_ENGINE, AT_END, AT_MARKS };
 static void trace_analysis(domino_engine engine, const domino_dmatrix dA, const double *mark,
                            double download)
 {
     if (!domino_env_int("DOMINO_ANALYSIS_TRACE", 0)) return;
     fprintf(stderr,
             "analysis trace: %s, n %d, nnz %lld: args %.3f, pattern download %.3f, stencil "
-            "detection %.3f, level-block choice %.3f, workspace %.3f, set-up %.3f, total %.3f ms\n",
-            domino_engine_name(engine), dA->nrows, (long long)dA->nnz, 1e3 * (mark[1] - mark[0]),
-            1e3 * download, 1e3 * (mark[2] - mark[1] - download), 1e3 * (mark[3] - mark[2]),
-            1e3 * (mark[4] - mark[3]), 1e3 * (mark[5] - mark[4]), 1e3 * (mark[5] - mark[0]));
+            "detection %.3f, level-block choice %.3f, workspace %.3f, set-up %.3f (flags %.3f, "
+            "values %.3f, engine %.3f, stencil copy %.3f), total %.3f ms\n",
+            domino_engine_name(engine), dA->nrows, (long long)dA->nnz,
+            1e3 * (mark[AT_ARGS] - mark[AT_START]), 1e3 * download,
+            1e3 * (mark[AT_DETECT] - mark[AT_ARGS] - download), 1e3 * (mark[AT_CHOICE] - mark[AT_DETECT]),
+            1e3 * (mark[AT_WORKSPACE] - mark[AT_CHOICE]), 1e3 * (mark[AT_END] - mark[AT_WORKSPACE]),
+            1e3 * (mark[AT_FLAGS] - mark[AT_WORKSPACE]), 1e3 * (mark[AT_VALUES] - mark[AT_FLAGS]),
+            1e3 * (mark[AT_ENGINE] - mark[AT_VALUES]), 1e3 * (mark[AT_END] - mark[AT_ENGINE]),
+            1e3 * (mark[AT_END] - mark[AT_START]));
 }
 
 domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
@@ -428,8 +436,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *fn = "domino_trsv_analysis";
     if (!plan) return domino_error(h, DOMINO_NULL_POINTER, "%s: plan is NULL", fn);
     *plan = NULL;
-    double mark[6]; /* phase ends (trace_analysis) */
-    mark[0] = domino_wtime();
+    double mark[AT_MARKS] = {0}; /* phase ends (trace_analysis) */
+    mark[AT_START] = domino_wtime();
     struct domino_gpu_context *gpu;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
@@ -437,7 +445,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     int s_upper = 0, csr_of_s = 0;
     if ((s = check_args(h, op, fill, diag, dA, nrhs, opt, fn, &engine, &s_upper, &csr_of_s)))
         return s;
-    mark[1] = domino_wtime();
+    mark[AT_ARGS] = domino_wtime();
     /* AUTO on a small system: its pattern on the host once, where the
      * stencil detection samples it and the level count reads it (a small
      * stencil system, which needs no count, pays a download of up to a few
@@ -451,7 +459,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
     s = choose_stencil(h, opt, dA, fill, &pat, &engine, &stencil, grid);
-    mark[2] = domino_wtime();
+    mark[AT_DETECT] = domino_wtime();
     /* the level-block engine, forced, or AUTO's when a small system's
      * levels say it pays (its order made now, on the host) */
     trsv_level_order order;
@@ -462,7 +470,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     double download = pat.seconds;
     domino_host_pattern_release(&pat);
     if (s) return s;
-    mark[3] = domino_wtime();
+    mark[AT_CHOICE] = domino_wtime();
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) {
         trsv_level_order_free(&order);
@@ -559,7 +567,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         }
         p->owns_buffer = 1;
     }
-    mark[4] = domino_wtime();
+    mark[AT_WORKSPACE] = domino_wtime();
     char *base = (char *)p->buffer;
     p->st = (domino_solve_status *)(base + L.st);
     p->scan_tmp = base + L.scan_tmp;
@@ -616,11 +624,14 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
             return domino_cuda_status(h, e, "domino_trsv_analysis: flags");
         }
     }
+    mark[AT_FLAGS] = domino_wtime();
     s = domino_trsv_prepare_values(h, gpu, p);
+    mark[AT_VALUES] = domino_wtime();
     if (!s && engine == DOMINO_ENGINE_BLOCK)
         s = prepare_block(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_LEVELSET) s = prepare_levels(h, gpu, p);
     if (!s && engine == DOMINO_ENGINE_THREAD) s = domino_trsv_pack_setup(h, gpu, p);
+    mark[AT_ENGINE] = domino_wtime();
 
     if (!s && engine == DOMINO_ENGINE_STENCIL) { /* solve from a compact copy of S */
         domino_fill sf = s_upper ? DOMINO_UPPER : DOMINO_LOWER;
@@ -636,8 +647,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         domino_trsv_plan_free(p);
         return s;
     }
-    mark[5] = domino_wtime();
-    p->analysis_seconds = mark[5] - mark[0];
+    mark[AT_END] = domino_wtime();
+    p->analysis_seconds = mark[AT_END] - mark[AT_START];
     trace_analysis(engine, dA, mark, download);
     *plan = p;
     return DOMINO_SUCCESS;
