@@ -50,11 +50,6 @@ domino_engine domino_step_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t
     int t = p->step_trial;
     p->step_timing = -1;
     if (t < 0) return p->engine;
-    if (t == 0 && !p->step_ev[0][0] && /* made once (a first solve may fail and come again) */
-        domino_trial_events_make(&p->step_ev[0][0], 4)) {
-        p->step_trial = -1;
-        return p->engine;
-    }
     int k = -1; /* the event pair this solve records, if any */
     domino_engine run = p->engine;
     if (t == 0) {
@@ -80,7 +75,9 @@ domino_engine domino_step_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t
         }
         return p->engine;
     }
-    if (cudaEventRecord(p->step_ev[k][0], stream) != cudaSuccess) {
+    if ((!p->step_ev[k][0] && /* each pair made when first needed (a solve may fail and come again) */
+         domino_trial_events_make(p->step_ev[k], 2)) ||
+        cudaEventRecord(p->step_ev[k][0], stream) != cudaSuccess) {
         (void)cudaGetLastError();
         p->step_trial = -1;
         return p->engine;

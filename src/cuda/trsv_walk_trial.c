@@ -49,8 +49,10 @@ void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream)
 {
     int t = p->walk_trial, walks = p->walk_trials / 2;
     if (t < 0) return;
-    if (t == 0 && !p->trial_ev[0][0] && /* made once (a first solve may fail and come again) */
-        domino_trial_events_make(&p->trial_ev[0][0], 2 * TRIAL_MOST)) {
+    if (t < p->walk_trials && !p->trial_ev[t][0] && /* each pair made when first needed (a solve
+                                                        may fail and come again) */
+        domino_trial_events_make(p->trial_ev[t], 2)) {
+        set_walk(p, 0);
         p->walk_trial = -1;
         return;
     }
