@@ -96,7 +96,8 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
 /* Thread-per-row structure check of the rows of CSR (ptr, ind, val): reports
  * in *st the smallest row without diagonal and with a zero diagonal value,
  * and counts the rows holding entries outside the `upper` (else lower)
- * triangle. */
+ * triangle; sorted = 1 promises sorted rows (read from the triangle's end);
+ * longer >= 0 also sets st->long_rows as domino_launch_long_rows. */
 /* st->long_rows = the most rows of more than `longer` entries among 32
  * consecutive logical rows (a warp's rows in the pull engines' stored-order
  * modes; upper triangles run their rows backwards); st as reset */
@@ -104,7 +105,7 @@ cudaError_t domino_launch_long_rows(cudaStream_t stream, int32_t n, const int64_
                                     int32_t longer, domino_solve_status *st);
 cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
                                      const int64_t *ptr, const int32_t *ind, const void *val,
-                                     int upper, domino_solve_status *st);
+                                     int upper, int sorted, int32_t longer, domino_solve_status *st);
 /* reset a solve status: tickets 0, errors INT32_MAX */
 cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st);
 

@@ -14,40 +14,77 @@ extern "C" cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_so
     return cudaGetLastError();
 }
 
-/* thread per row: smallest row with no diagonal entry / a zero diagonal sum */
+/* thread per logical row t (row n - 1 - t of an upper triangle): the
+ * smallest row with no diagonal entry / a zero diagonal sum, the count of
+ * rows with entries outside the triangle and, with longer >= 0, the most
+ * rows of more than `longer` entries among a warp's 32 logical rows (as
+ * long_rows_kernel).  Sorted rows (duplicates next to each other) are read
+ * from the triangle's end: the diagonal there in one load, else a binary
+ * search; unsorted rows are read whole. */
 template <typename T>
 __global__ void diag_check_kernel(int32_t n, const int64_t *__restrict__ ptr,
                                   const int32_t *__restrict__ ind, const T *__restrict__ val,
-                                  int upper, domino_solve_status *st)
+                                  int upper, int sorted, int32_t longer, domino_solve_status *st)
 {
-    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    bool found = false, outside = false;
-    T d = 0;
-    for (int64_t k = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]); k < e; k++) {
-        int32_t j = __ldg(&ind[k]);
-        if (j == i) {
-            found = true;
-            d += __ldg(&val[k]);
+    int32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    bool is_long = false;
+    if (t < n) {
+        int32_t i = upper ? n - 1 - t : t;
+        int64_t b = __ldg(&ptr[i]), e = __ldg(&ptr[i + 1]);
+        is_long = longer >= 0 && e - b > longer;
+        bool found = false, outside = false;
+        T d = 0;
+        if (sorted && b < e) {
+            int32_t j = __ldg(&ind[upper ? b : e - 1]); /* the entry at the triangle's end */
+            outside = upper ? j < i : j > i;
+            int64_t k = upper ? b : e - 1; /* where the run of column i begins (upper) or ends */
+            int step = upper ? 1 : -1;
+            if (outside) { /* the run's first entry: the first column >= i */
+                int64_t lo = b, hi = e;
+                while (lo < hi) {
+                    int64_t mid = lo + (hi - lo) / 2;
+                    if (__ldg(&ind[mid]) < i) lo = mid + 1;
+                    else hi = mid;
+                }
+                k = lo;
+                step = 1;
+            }
+            for (; k >= b && k < e && __ldg(&ind[k]) == i; k += step) {
+                found = true;
+                d += __ldg(&val[k]);
+            }
+        } else {
+            for (int64_t k = b; k < e; k++) {
+                int32_t j = __ldg(&ind[k]);
+                if (j == i) {
+                    found = true;
+                    d += __ldg(&val[k]);
+                }
+                outside |= upper ? j < i : j > i;
+            }
         }
-        outside |= upper ? j < i : j > i;
+        if (!found) atomicMin(&st->missing_diag, i);
+        else if (d == (T)0) atomicMin(&st->zero_pivot, i);
+        if (outside) atomicAdd(&st->outside_rows, 1);
     }
-    if (!found) atomicMin(&st->missing_diag, i);
-    else if (d == (T)0) atomicMin(&st->zero_pivot, i);
-    if (outside) atomicAdd(&st->outside_rows, 1);
+    if (longer < 0) return;
+    unsigned w = __ballot_sync(0xffffffffu, is_long); /* every thread of the warp gets here */
+    if ((threadIdx.x & 31) == 0 && w) atomicMax(&st->long_rows, __popc(w));
 }
 
 extern "C" cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
                                                 const int64_t *ptr, const int32_t *ind,
-                                                const void *val, int upper,
-                                                domino_solve_status *st)
+                                                const void *val, int upper, int sorted,
+                                                int32_t longer, domino_solve_status *st)
 {
     if (n == 0) return cudaSuccess;
     int blocks = (int)(((int64_t)n + 255) / 256);
     if (type == DOMINO_FLOAT64)
-        diag_check_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, upper, st);
+        diag_check_kernel<double><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const double *)val, upper,
+                                                              sorted, longer, st);
     else
-        diag_check_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const float *)val, upper, st);
+        diag_check_kernel<float><<<blocks, 256, 0, stream>>>(n, ptr, ind, (const float *)val, upper,
+                                                             sorted, longer, st);
     return cudaGetLastError();
 }
 
