@@ -36,16 +36,18 @@ extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
     return cudaGetLastError();
 }
 
-/* thread per row: the compact form of the CSR's triangle, coef (zeroed,
- * slots of n values: the slot of an entry is its kind) += each entry
- * (duplicates summed); entries outside the stencil are skipped (the CSR
- * was validated before) */
+/* thread per row: the compact form of the CSR's triangle, coef (3 + noff
+ * slots of n values: the slot of an entry is its kind; each thread zeroes
+ * its row's slots first, so coef needs no clearing and its lines are in
+ * L2 for the sums) += each entry (duplicates summed); entries outside the
+ * stencil are skipped (the CSR was validated before) */
 template <typename T> __global__ void stencil_compact_kernel(const stencil_kernel_args A, T *coef)
 {
     const T *val = (const T *)A.val;
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
          r += (int64_t)gridDim.x * blockDim.x) {
         int64_t row = real_row(A, r);
+        for (int k = 0; k < 3 + A.noff; k++) coef[k * A.n + row] = (T)0;
         int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
         int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
         int p = 0;

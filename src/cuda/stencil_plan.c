@@ -211,7 +211,9 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
     size_t bytes = (3 + (size_t)D->args.noff) * (size_t)D->args.n * domino_type_size(D->type);
     stencil_kernel_args A = D->args;
     A.coef = NULL;
-    cudaError_t e = cudaMemsetAsync(D->coef, 0, bytes, gpu->stream);
+    /* the transposed copy writes other rows' slots: cleared first (the
+     * other kernel clears each row's own) */
+    cudaError_t e = D->dA_t ? cudaMemsetAsync(D->coef, 0, bytes, gpu->stream) : cudaSuccess;
     if (!e && D->dA_t)
         e = domino_launch_stencil_compact_transposed(gpu->stream, D->type, &A, D->dA_t->ptr,
                                                      D->dA_t->ind, D->dA_t->val, D->coef);
