@@ -1076,8 +1076,18 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
  * were called and must not be captured into a CUDA graph. */
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const void *B,
                                 int64_t ldb, void *X, int64_t ldx, int check_pivot);
-/* the engine a plan runs (what AUTO chose) */
+/* the engine a plan runs (what AUTO chose).  AUTO on a small system (at
+ * most DOMINO_LEVELBLOCK_AUTO_ROWS rows, one right-hand side, CSR op N or
+ * CSC op T, not deterministic) solves with the thread engine while a host
+ * thread started by the analysis downloads the pattern and decides between
+ * it, the structured-grid and the level-block engines; the first solve
+ * after that thread is done (the eighth at the latest, which waits for it)
+ * moves the plan to the engine chosen.  Until then this says THREAD. */
 domino_engine domino_trsv_plan_engine(domino_trsv_plan plan);
+/* wait for that choice and move the plan to its engine now (nothing to do
+ * for other plans): for a caller who wants the engine known, or the
+ * choice's host work done, before its first solve */
+domino_status domino_trsv_plan_settle(domino_handle h, domino_trsv_plan plan);
 /* seconds of the analysis as measured by the plan (host wall clock, synchronized) */
 double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan);
 /* Diagnostics: one solve (as domino_trsv_solve, B and X on the GPU, one

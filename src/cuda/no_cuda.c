@@ -78,6 +78,11 @@ domino_engine domino_trsv_plan_engine(domino_trsv_plan plan)
     (void)plan;
     return DOMINO_ENGINE_AUTO;
 }
+domino_status domino_trsv_plan_settle(domino_handle h, domino_trsv_plan plan)
+{
+    (void)plan;
+    return NO_CUDA(h, "domino_trsv_plan_settle");
+}
 double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan)
 {
     (void)plan;

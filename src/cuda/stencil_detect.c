@@ -13,7 +13,7 @@
                           to hold an interior row of thin grids (70 x 7 x 6), where two
                           windows of 16 rows could both fall on boundary lines */
 #define MAX_ROW 64     /* longest row looked at */
-#define MAX_TRIES 4    /* grids checked by the kernel at most */
+#define MAX_TRIES DOMINO_STENCIL_CANDIDATES /* grids checked by the kernel at most */
 
 static int compare_int64(const void *a, const void *b)
 {
@@ -119,50 +119,95 @@ static domino_status grid_fits(domino_handle h, struct domino_gpu_context *gpu, 
     return DOMINO_SUCCESS;
 }
 
-domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
-                                    const int64_t *hptr, const int32_t *hind, domino_stencil *st,
-                                    int32_t *nx, int32_t *ny, int32_t *nz, int *found)
+/* 1 if dA may hold a stencil at all: sorted CSR of 32 rows or more, no
+ * more entries than the largest stencil has */
+static int may_be_stencil(int format, int sorted, int32_t n, int64_t nnz)
 {
-    struct domino_gpu_context *gpu;
-    domino_solve_status *dst = NULL;
-    int64_t d[MAX_ROW];
-    int count = 0, tries = 0, off[3 * DOMINO_STENCIL_MAX_POINTS];
-    *found = 0;
-    if (dA->format != DOMINO_CSR || !dA->sorted || dA->nrows < 32 ||
-        dA->nnz > (int64_t)DOMINO_STENCIL_MAX_POINTS * dA->nrows)
-        return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
-    domino_status s = domino_gpu_context_get(h, &gpu);
-    if (!s) s = sample_row(h, gpu, dA, hptr, hind, fill == DOMINO_UPPER, d, &count);
-    if (s || count < 2) return s;
-    int64_t n = dA->nrows;
-    for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && !*found && !s && tries < MAX_TRIES; k--) {
+    return format == DOMINO_CSR && sorted && n >= 32 && nnz <= (int64_t)DOMINO_STENCIL_MAX_POINTS * n;
+}
+
+/* the grids the sampled deltas d[0..count) propose, at most MAX_TRIES,
+ * largest stencil first */
+static int candidates_of(int64_t n, const int64_t *d, int count, domino_stencil_candidate *cand)
+{
+    int off[3 * DOMINO_STENCIL_MAX_POINTS], tries = 0;
+    for (int k = DOMINO_D3N33; k >= DOMINO_D2N5 && tries < MAX_TRIES; k--) {
         int npoints = domino_stencil_offsets((domino_stencil)k, off);
         int is3d = k >= DOMINO_D3N7;
         /* nx is the size of some delta, nx*ny too in 3D (their (0,-1,0), (0,0,-1)) */
-        for (int i = 0; i < count && !*found && !s && tries < MAX_TRIES; i++) {
+        for (int i = 0; i < count && tries < MAX_TRIES; i++) {
             int64_t cx = -d[i];
-            for (int j = is3d ? 0 : i; j < count && !*found && !s && tries < MAX_TRIES; j++) {
+            for (int j = is3d ? 0 : i; j < count && tries < MAX_TRIES; j++) {
                 int64_t cxy = is3d ? -d[j] : n;
                 if (cx < 1 || cxy < cx || cxy % cx || n % cxy) continue;
                 int64_t cy = cxy / cx, cz = n / cxy;
                 if (!is3d && cz != 1) continue;
                 if (!deltas_match(off, npoints, cx, cy, d, count)) continue;
+                cand[tries].stencil = (domino_stencil)k;
+                cand[tries].nx = (int32_t)cx;
+                cand[tries].ny = (int32_t)cy;
+                cand[tries].nz = (int32_t)cz;
                 tries++;
-                cudaError_t e = dst ? cudaSuccess : cudaMalloc((void **)&dst, sizeof(*dst)); /* a candidate:
-                                   only now the verdict's word (a matrix that is no stencil costs no
-                                   allocation and no cudaFree, which waits for the device) */
-                if (e) s = domino_cuda_status(h, e, "stencil detection");
-                else s = grid_fits(h, gpu, dA, fill, off, npoints, (int32_t)cx, (int32_t)cy, (int32_t)cz, dst,
-                                   found);
-                if (*found) {
-                    *st = (domino_stencil)k;
-                    *nx = (int32_t)cx;
-                    *ny = (int32_t)cy;
-                    *nz = (int32_t)cz;
-                }
             }
+        }
+    }
+    return tries;
+}
+
+int domino_stencil_candidates(const domino_dmatrix dA, domino_fill fill, const int64_t *hptr,
+                              const int32_t *hind, domino_stencil_candidate *cand)
+{
+    int64_t d[MAX_ROW];
+    int count = 0;
+    if (!may_be_stencil(dA->format, dA->sorted, dA->nrows, dA->nnz)) return 0;
+    /* with the pattern on the host, sample_row needs neither handle nor device */
+    if (sample_row(NULL, NULL, dA, hptr, hind, fill == DOMINO_UPPER, d, &count) || count < 2) return 0;
+    return candidates_of(dA->nrows, d, count, cand);
+}
+
+domino_status domino_stencil_verify(domino_handle h, domino_dmatrix dA, domino_fill fill,
+                                    const domino_stencil_candidate *cand, int ncand,
+                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
+                                    int *found)
+{
+    struct domino_gpu_context *gpu;
+    domino_solve_status *dst = NULL;
+    int off[3 * DOMINO_STENCIL_MAX_POINTS];
+    *found = 0;
+    if (ncand < 1) return DOMINO_SUCCESS;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    /* only now the verdict's word (a matrix that is no candidate costs no
+     * allocation and no cudaFree, which waits for the device) */
+    cudaError_t e = s ? cudaSuccess : cudaMalloc((void **)&dst, sizeof(*dst));
+    if (e) s = domino_cuda_status(h, e, "stencil detection");
+    for (int c = 0; c < ncand && !s && !*found; c++) {
+        int npoints = domino_stencil_offsets(cand[c].stencil, off);
+        s = grid_fits(h, gpu, dA, fill, off, npoints, cand[c].nx, cand[c].ny, cand[c].nz, dst, found);
+        if (*found) {
+            *st = cand[c].stencil;
+            *nx = cand[c].nx;
+            *ny = cand[c].ny;
+            *nz = cand[c].nz;
         }
     }
     if (dst) cudaFree(dst);
     return s;
+}
+
+domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_fill fill,
+                                    const int64_t *hptr, const int32_t *hind, domino_stencil *st,
+                                    int32_t *nx, int32_t *ny, int32_t *nz, int *found)
+{
+    struct domino_gpu_context *gpu;
+    domino_stencil_candidate cand[MAX_TRIES];
+    int64_t d[MAX_ROW];
+    int count = 0;
+    *found = 0;
+    if (!may_be_stencil(dA->format, dA->sorted, dA->nrows, dA->nnz))
+        return DOMINO_SUCCESS; /* too small, or more entries than any stencil has */
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (!s) s = sample_row(h, gpu, dA, hptr, hind, fill == DOMINO_UPPER, d, &count);
+    if (s || count < 2) return s;
+    int ncand = candidates_of(dA->nrows, d, count, cand);
+    return domino_stencil_verify(h, dA, fill, cand, ncand, st, nx, ny, nz, found);
 }

@@ -198,6 +198,22 @@ domino_status domino_stencil_detect(domino_handle h, domino_dmatrix dA, domino_f
                                     const int64_t *hptr, const int32_t *hind, domino_stencil *st,
                                     int32_t *nx, int32_t *ny, int32_t *nz, int *found);
 
+/* The detection in two steps, for a pattern already on the host: the grids
+ * that a sampled row of (hptr, hind) proposes (host work only, no handle:
+ * at most DOMINO_STENCIL_CANDIDATES written to cand, their count returned),
+ * then the kernel's verdict on them in turn (as domino_stencil_detect). */
+#define DOMINO_STENCIL_CANDIDATES 4
+typedef struct domino_stencil_candidate {
+    domino_stencil stencil;      /* the stencil proposed */
+    int32_t nx, ny, nz;          /* on this grid */
+} domino_stencil_candidate;
+int domino_stencil_candidates(const domino_dmatrix dA, domino_fill fill, const int64_t *hptr,
+                              const int32_t *hind, domino_stencil_candidate *cand);
+domino_status domino_stencil_verify(domino_handle h, domino_dmatrix dA, domino_fill fill,
+                                    const domino_stencil_candidate *cand, int ncand,
+                                    domino_stencil *st, int32_t *nx, int32_t *ny, int32_t *nz,
+                                    int *found);
+
 /* The tiled solve (DOMINO on the compact form, A->tile_u x A->tile_z lines a
  * block; domino_launch_stencil_trsv launches it when A->tile_u > 0): blocks
  * resident on the device, tiles of the grid, shared memory a block needs,

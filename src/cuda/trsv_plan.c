@@ -290,10 +290,11 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
      * the other triangle (then counted with it: more rows look long, and
      * 512 is the safe threshold) */
     const int count_long = p->tune.long_row == 0 && is_pull_engine(p->engine);
+    const int fused = count_long && p->eptr == dA->ptr; /* the diagonal check counts them */
     if ((e = domino_launch_status_reset(gpu->stream, p->st)) ||
-        (e = domino_launch_diag_check(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val,
-                                      p->s_upper, p->st)) ||
-        (count_long &&
+        (e = domino_launch_diag_check(gpu->stream, p->type, n, dA->ptr, dA->ind, dA->val, p->s_upper,
+                                      dA->sorted, fused ? DOMINO_FEW_LONG_ROW : -1, p->st)) ||
+        (count_long && !fused &&
          (e = domino_launch_long_rows(gpu->stream, n, p->eptr, p->s_upper, DOMINO_FEW_LONG_ROW, p->st))) ||
         (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
         (e = cudaStreamSynchronize(gpu->stream)))
@@ -453,18 +454,21 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
      * synchronized copies, 0.03-0.12 ms on an H200, h200-check8) */
     domino_engine asked = opt ? opt->engine : DOMINO_ENGINE_AUTO;
     int small = engine == DOMINO_ENGINE_THREAD && domino_levelblock_possible(asked, dA, nrhs, 0);
+    /* ... made beside the first solves where the caller's arrays are CSR(S)
+     * and no deterministic result is asked for (trsv_plan_deferred.c) */
+    int defer = small && csr_of_s && !(opt && opt->deterministic) && domino_env_int("DOMINO_DEFER_CHOICE", 1);
     domino_host_pattern pat;
     memset(&pat, 0, sizeof(pat));
-    if (small && (s = domino_host_pattern_get(h, gpu, dA, &pat))) return s;
+    if (small && !defer && (s = domino_host_pattern_get(h, gpu, dA, &pat))) return s;
     domino_stencil stencil = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
-    s = choose_stencil(h, opt, dA, fill, &pat, &engine, &stencil, grid);
+    if (!defer) s = choose_stencil(h, opt, dA, fill, &pat, &engine, &stencil, grid);
     mark[AT_DETECT] = domino_wtime();
     /* the level-block engine, forced, or AUTO's when a small system's
      * levels say it pays (its order made now, on the host) */
     trsv_level_order order;
     memset(&order, 0, sizeof(order));
-    if (!s && (engine == DOMINO_ENGINE_LEVELBLOCK || (engine == DOMINO_ENGINE_THREAD && small)))
+    if (!s && (engine == DOMINO_ENGINE_LEVELBLOCK || (engine == DOMINO_ENGINE_THREAD && small && !defer)))
         s = domino_levelblock_choose(h, gpu, dA, asked, csr_of_s, s_upper, pat.ptr ? &pat : NULL,
                                      &engine, &order);
     double download = pat.seconds;
@@ -555,7 +559,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     /* (domino_trsv_buffer_size, not knowing the engine, counts them anyway) */
     int t_arrays = holds_transposed(engine, p->transposed);
     plan_layout L = layout_of(engine, t_arrays, p->n, dA->nnz, dA->type, nrhs, copy_room,
-                              engine == DOMINO_ENGINE_LEVELBLOCK);
+                              engine == DOMINO_ENGINE_LEVELBLOCK || defer);
     if (buffer) {
         p->buffer = buffer;
     } else {
@@ -599,6 +603,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         p->flags_st[1] = (domino_solve_status *)(base + L.flags_st1);
     }
     if (has_pack_room(engine, p->n, nrhs)) p->pack_first = (int32_t *)(base + L.pack);
+    if (defer) {
+        p->lb_room[0] = L.lb_block;
+        p->lb_room[1] = L.lb_val;
+        p->lb_room[2] = L.lb_diag;
+    }
     if (engine == DOMINO_ENGINE_LEVELBLOCK) {
         s = domino_levelblock_setup(h, gpu, p, base + L.lb_block, base + L.lb_val, base + L.lb_diag,
                                     &order);
@@ -647,6 +656,10 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         domino_trsv_plan_free(p);
         return s;
     }
+    if (defer && (s = domino_trsv_deferred_start(h, gpu, p))) {
+        domino_trsv_plan_free(p);
+        return s;
+    }
     mark[AT_END] = domino_wtime();
     p->analysis_seconds = mark[AT_END] - mark[AT_START];
     trace_analysis(engine, dA, mark, download);
@@ -667,6 +680,7 @@ double domino_trsv_plan_analysis_seconds(domino_trsv_plan p)
 void domino_trsv_plan_free(domino_trsv_plan p)
 {
     if (!p || p->magic != DOMINO_PLAN_MAGIC) return;
+    domino_trsv_deferred_free(p);
     domino_cusparse_trsv_free(p);
     domino_walk_trial_free(p);
     domino_step_trial_free(p);

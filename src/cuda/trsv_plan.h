@@ -69,6 +69,7 @@ struct domino_trsv_plan_s {
                                   trsv_plan.c; else NULL): warp w holds logical rows
                                   pack_first[w] .. pack_first[w + 1] - 1 */
     int32_t pack_warps;        /* warps of the packing; 0: not packed */
+    int pack_pending;          /* 1: AUTO's walk trial packs on its first packed solve */
     int packed;                /* 1: solves take the packed walk */
     /* auto's choice of the thread engine's walk (trsv_walk_trial.c) */
     int walk_trial;            /* the next trial solve, 0 to walk_trials - 1; walk_trials: the
@@ -117,6 +118,11 @@ struct domino_trsv_plan_s {
     void *cusparse_plan;       /* struct in trsv_cusparse.c */
     /* bookkeeping */
     int32_t zero_pivot_row;    /* smallest zero pivot (non-unit), INT32_MAX if none */
+    /* AUTO's choice on a small system, made beside the first solves (trsv_plan_deferred.c) */
+    struct trsv_deferred *deferred; /* the host thread making it; NULL: none, or applied */
+    size_t lb_room[3];         /* workspace offsets kept for the level-block order's block,
+                                  values and diagonal (domino_levelblock_setup) */
+    int solves;                /* solves launched while the choice was pending */
     double analysis_seconds;   /* wall time of the analysis */
     void *buffer;              /* workspace (caller's or owned) */
     int owns_buffer;           /* 1: buffer is freed with the plan */
@@ -136,6 +142,8 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
  * made in *order, else *order is empty); the order to the plan's
  * workspace (block, val, diag) and the launch shape in p->lb */
 int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t nrhs, int sizing);
+/* AUTO's rule: does the level-block engine pay for n rows in nlevels levels? */
+int domino_levelblock_pays(int32_t n, int32_t nlevels);
 /* dA's pattern on the host (AUTO on a small system: read by the stencil
  * detection's samples and the level count, downloaded once) */
 typedef struct domino_host_pattern {
@@ -156,6 +164,20 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
                                       struct domino_trsv_plan_s *p, char *block, void *val,
                                       void *diag, const trsv_level_order *o);
 
+/* AUTO's choice on a small system beside its first solves
+ * (trsv_plan_deferred.c): start its host thread (analysis, the plan set up
+ * on the thread engine with room for the level-block order at p->lb_room);
+ * apply it from a solve (before the launch: nothing while the thread runs,
+ * unless DOMINO_DEFER_WAIT_SOLVES solves have gone by or force is set
+ * (domino_trsv_plan_settle); then the stencil
+ * candidates verified and the plan moved to the engine chosen); and, from
+ * domino_trsv_plan_free, wait for the thread and drop its findings */
+domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_context *gpu,
+                                         struct domino_trsv_plan_s *p);
+domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_context *gpu,
+                                         struct domino_trsv_plan_s *p, int force);
+void domino_trsv_deferred_free(struct domino_trsv_plan_s *p);
+
 /* the events of auto's trials (trsv_walk_trial.c): count made into ev
  * (NULL where one failed, the error cleared; -1 then, else 0), and
  * destroyed (the NULL ones skipped) */
@@ -166,13 +188,18 @@ void domino_trial_events_free(cudaEvent_t *ev, int count);
 void domino_walk_trial_begin(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_end(struct domino_trsv_plan_s *p, cudaStream_t stream);
 void domino_walk_trial_free(struct domino_trsv_plan_s *p);
-/* the packed walk's warps (trsv_plan_packed.c): made once the triangle is in
- * place, for an auto plan on the thread engine with room for them (one
- * right-hand side, at most DOMINO_PACK_MAX_ROWS rows) that is not
- * deterministic, unless DOMINO_PACKED=0; DOMINO_PACKED=1 makes every
- * solve of a thread-engine plan take it */
+/* the packed walk's warps (trsv_plan_packed.c), set up once the triangle
+ * is in place, for an auto plan on the thread engine with room for them
+ * (one right-hand side, at most DOMINO_PACK_MAX_ROWS rows) that is not
+ * deterministic, unless DOMINO_PACKED=0: AUTO's made on the walk trial's
+ * first packed solve; DOMINO_PACKED=1 makes them now and every solve of a
+ * thread-engine plan take the walk */
 domino_status domino_trsv_pack_setup(domino_handle h, struct domino_gpu_context *gpu,
                                      struct domino_trsv_plan_s *p);
+/* the packing made now (p->pack_warps 0 when a row is too long), from the
+ * trial's solve that first takes the packed walk or a forced setup */
+domino_status domino_trsv_pack_make(domino_handle h, struct domino_gpu_context *gpu,
+                                    struct domino_trsv_plan_s *p);
 /* auto's engine trial (trsv_step_trial.c): the engine the solve about to
  * launch runs (call before the launch), the end of a timed solve (after a
  * successful launch), the events */

@@ -38,7 +38,7 @@ int domino_levelblock_possible(domino_engine asked, domino_dmatrix dA, int32_t n
  * chains of consecutive rows inside a warp). */
 #define LEVELBLOCK_AUTO_MIN_WIDTH 2.0
 #define LEVELBLOCK_AUTO_MAX_WIDTH 64.0
-static int levelblock_pays(int32_t n, int32_t nlevels)
+int domino_levelblock_pays(int32_t n, int32_t nlevels)
 {
     double width = nlevels ? (double)n / nlevels : 0;
     return width >= LEVELBLOCK_AUTO_MIN_WIDTH && width <= LEVELBLOCK_AUTO_MAX_WIDTH;
@@ -119,7 +119,7 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
     }
     counted = trsv_levels(n, pat->ptr, pat->ind, csr_of_s, s_upper, level);
     t2 = domino_wtime();
-    if (asked == DOMINO_ENGINE_AUTO && !levelblock_pays(n, counted))
+    if (asked == DOMINO_ENGINE_AUTO && !domino_levelblock_pays(n, counted))
         goto cleanup; /* the thread engine stays */
     int rc = trsv_level_order_make(n, pat->ptr, pat->ind, csr_of_s, s_upper, level, counted, o);
     if (rc == -2)

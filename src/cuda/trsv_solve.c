@@ -54,6 +54,9 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     if (p->values_version != p->dA->values_version && (s = domino_trsv_prepare_values(h, gpu, p))) return s;
+    /* AUTO's choice on a small system, once its thread has made it */
+    if (p->deferred && !trace && (s = domino_trsv_deferred_apply(h, gpu, p, 0))) return s;
+    if (p->deferred) p->solves++;
     /* the values' zero pivot, found when they were prepared: reported before
      * anything runs (X untouched), whatever check_pivot says */
     if (p->zero_pivot_row != INT32_MAX)
@@ -86,6 +89,12 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
         flags.next_st = p->flags_st[!p->flags_turn];
         st = p->flags_st[p->flags_turn];
         one = &flags;
+    }
+    /* auto's walk trial packs the rows on its first packed solve (the third):
+     * not packed (a row too long), its last two solves are the other walks' */
+    if (!trace && run == p->engine && p->pack_pending && p->walk_trial == 2) {
+        if ((s = domino_trsv_pack_make(h, gpu, p))) return s;
+        if (!p->pack_warps) p->walk_trials = 4;
     }
     if (!trace && run == p->engine) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
     switch (run) {
