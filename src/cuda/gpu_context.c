@@ -57,7 +57,50 @@ void domino_gpu_context_free(struct domino_gpu_context *gpu)
     if (gpu->timer_end) cudaEventDestroy(gpu->timer_end);
     if (gpu->stream) cudaStreamDestroy(gpu->stream);
     if (gpu->staging) cudaFreeHost(gpu->staging);
+    domino_defer_pool_give(gpu->defer); /* the handle's reference (a job's may remain) */
     domino_free(gpu);
+}
+
+struct domino_defer_pool *domino_defer_pool_take(struct domino_gpu_context *gpu, size_t bytes)
+{
+    struct domino_defer_pool *pool = gpu->defer;
+    if (!pool) {
+        pool = domino_calloc(1, sizeof(*pool));
+        if (!pool) return NULL;
+        if (cudaStreamCreateWithFlags(&pool->side, cudaStreamNonBlocking) != cudaSuccess) {
+            (void)cudaGetLastError();
+            domino_free(pool);
+            return NULL;
+        }
+        pool->refs = 1;
+        gpu->defer = pool;
+    }
+    if (pool->busy) return NULL;
+    if (pool->bytes < bytes) { /* grown rarely (pinned allocations synchronize the device) */
+        size_t want = (bytes + 65535) & ~(size_t)65535;
+        void *grown = NULL;
+        if (cudaMallocHost(&grown, want) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return NULL;
+        }
+        if (pool->buf) cudaFreeHost(pool->buf);
+        pool->buf = grown;
+        pool->bytes = want;
+    }
+    pool->busy = 1;
+    pool->refs++;
+    return pool;
+}
+
+void domino_defer_pool_give(struct domino_defer_pool *pool)
+{
+    if (!pool) return;
+    (void)cudaStreamSynchronize(pool->side); /* the job's copies and host function are over */
+    pool->busy = 0;
+    if (--pool->refs > 0) return;
+    cudaStreamDestroy(pool->side);
+    if (pool->buf) cudaFreeHost(pool->buf);
+    domino_free(pool);
 }
 
 /* Pinned staging: a pageable download of AUTO's pattern moved 0.9 GB/s

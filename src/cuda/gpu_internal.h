@@ -31,7 +31,25 @@ struct domino_gpu_context {
     char name[256];             /* device name */
     void *staging;              /* pinned host buffer for small downloads (domino_gpu_staging), NULL none */
     size_t staging_bytes;       /* its size */
+    struct domino_defer_pool *defer; /* AUTO's deferred choice's copy room (domino_defer_pool_take), NULL none */
 };
+
+/* What AUTO's choice made beside the first solves (trsv_plan_deferred.c)
+ * downloads its pattern with: a stream of its own beside the handle's and
+ * a pinned buffer, one job at a time.  Shared by the handle and the job
+ * under way (refs), so either may go first. */
+struct domino_defer_pool {
+    int refs;                   /* the handle's and a job's */
+    int busy;                   /* 1: a job holds the buffer */
+    cudaStream_t side;          /* the downloads and the choice's host function run here */
+    void *buf;                  /* pinned host buffer */
+    size_t bytes;               /* its size */
+};
+/* the pool with its buffer of at least `bytes` for a new job (refs + 1), or
+ * NULL (a job holds it already, or the stream or buffer could not be had);
+ * a job's pool given back (its side stream synchronized) */
+struct domino_defer_pool *domino_defer_pool_take(struct domino_gpu_context *gpu, size_t bytes);
+void domino_defer_pool_give(struct domino_defer_pool *pool);
 
 /* a sparse matrix on the device */
 struct domino_dmatrix_s {

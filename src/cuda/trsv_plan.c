@@ -457,6 +457,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     /* ... made beside the first solves where the caller's arrays are CSR(S)
      * and no deterministic result is asked for (trsv_plan_deferred.c) */
     int defer = small && csr_of_s && !(opt && opt->deterministic) && domino_env_int("DOMINO_DEFER_CHOICE", 1);
+    struct domino_defer_pool *pool = defer ? domino_defer_pool_take(gpu, domino_trsv_deferred_bytes(dA)) : NULL;
+    if (!pool) defer = 0; /* another plan's choice holds the pool: this one's made now */
     domino_host_pattern pat;
     memset(&pat, 0, sizeof(pat));
     if (small && !defer && (s = domino_host_pattern_get(h, gpu, dA, &pat))) return s;
@@ -478,9 +480,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     struct domino_trsv_plan_s *p = domino_calloc(1, sizeof(*p));
     if (!p) {
         trsv_level_order_free(&order);
+        domino_defer_pool_give(pool);
         return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     }
     p->magic = DOMINO_PLAN_MAGIC;
+    p->defer_pool = pool; /* given back by domino_trsv_plan_free unless the job starts */
     p->engine = engine;
     p->op = op;
     p->fill = fill;
@@ -656,7 +660,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         domino_trsv_plan_free(p);
         return s;
     }
-    if (defer && (s = domino_trsv_deferred_start(h, gpu, p))) {
+    if (defer && (s = domino_trsv_deferred_start(h, p))) {
         domino_trsv_plan_free(p);
         return s;
     }

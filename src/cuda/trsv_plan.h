@@ -119,7 +119,8 @@ struct domino_trsv_plan_s {
     /* bookkeeping */
     int32_t zero_pivot_row;    /* smallest zero pivot (non-unit), INT32_MAX if none */
     /* AUTO's choice on a small system, made beside the first solves (trsv_plan_deferred.c) */
-    struct trsv_deferred *deferred; /* the host thread making it; NULL: none, or applied */
+    struct trsv_deferred *deferred; /* the job making it; NULL: none, or applied */
+    struct domino_defer_pool *defer_pool; /* the pool taken for it, until the job holds it */
     size_t lb_room[3];         /* workspace offsets kept for the level-block order's block,
                                   values and diagonal (domino_levelblock_setup) */
     int solves;                /* solves launched while the choice was pending */
@@ -165,15 +166,18 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
                                       void *diag, const trsv_level_order *o);
 
 /* AUTO's choice on a small system beside its first solves
- * (trsv_plan_deferred.c): start its host thread (analysis, the plan set up
- * on the thread engine with room for the level-block order at p->lb_room);
- * apply it from a solve (before the launch: nothing while the thread runs,
- * unless DOMINO_DEFER_WAIT_SOLVES solves have gone by or force is set
- * (domino_trsv_plan_settle); then the stencil
- * candidates verified and the plan moved to the engine chosen); and, from
- * domino_trsv_plan_free, wait for the thread and drop its findings */
-domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_context *gpu,
-                                         struct domino_trsv_plan_s *p);
+ * (trsv_plan_deferred.c): the pinned bytes its download takes
+ * (domino_defer_pool_take, into p->defer_pool, before the analysis
+ * decides); its start (the plan set up on the thread engine with room for
+ * the level-block order at p->lb_room: the download and the host function
+ * queued on the pool's side stream); its application from a solve (before
+ * the launch: nothing while it runs, unless DOMINO_DEFER_WAIT_SOLVES
+ * solves have gone by or force is set, domino_trsv_plan_settle; then the
+ * stencil candidates verified and the plan moved to the engine chosen);
+ * and, from domino_trsv_plan_free, the wait for it and its findings
+ * dropped */
+size_t domino_trsv_deferred_bytes(domino_dmatrix dA);
+domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_plan_s *p);
 domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_context *gpu,
                                          struct domino_trsv_plan_s *p, int force);
 void domino_trsv_deferred_free(struct domino_trsv_plan_s *p);

@@ -1,5 +1,5 @@
-/* trsv_plan_deferred.c: AUTO's engine choice for a small system, made on a
- * host thread beside the plan's first solves.
+/* trsv_plan_deferred.c: AUTO's engine choice for a small system, made
+ * beside the plan's first solves.
  *
  * On a small system (at most DOMINO_LEVELBLOCK_AUTO_ROWS rows, one
  * right-hand side, the caller's arrays CSR(S), not deterministic) AUTO
@@ -9,17 +9,19 @@
  * level count and the level order took 0.05-1.3 ms on an H200, two to ten
  * times the thread engine's own set-up (bench/results/h200-setup15).  So
  * the analysis sets up the thread engine, which solves any system, and
- * starts domino_trsv_deferred_start's thread, which downloads the pattern
- * on a stream of its own and makes the choice there; the first solve that
- * finds it finished (every solve looks, without waiting; the
- * one after DOMINO_DEFER_WAIT_SOLVES waits for it) verifies a stencil candidate on
+ * queues on the handle's side stream (domino_defer_pool) the pattern's
+ * download into pinned memory and a host function that makes the choice
+ * from it (host work only: no CUDA call, no handle).  The first solve that
+ * finds it finished (every solve looks, without waiting; the one after
+ * DOMINO_DEFER_WAIT_SOLVES waits for it) verifies a stencil candidate on
  * the GPU and moves the plan to the engine chosen, as the analysis would
- * have.  The thread reads only dA's device arrays and its own host memory:
- * it touches neither the handle nor its stream.  DOMINO_DEFER_CHOICE=0
- * makes the choice in the analysis again (experiments). */
+ * have.  A first version ran the choice on a thread of its own, which
+ * downloaded the pattern itself: its CUDA calls slowed the first solves by
+ * up to 80 us (h200-setup15/check).  One job a handle at a time: while one
+ * is under way, another small system's analysis makes its choice itself.
+ * DOMINO_DEFER_CHOICE=0 always does (experiments). */
 #include "trsv_plan.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,72 +29,71 @@
 #define DOMINO_DEFER_WAIT_SOLVES 7 /* the eighth solve waits: after auto's six walk-trial solves and its step trial */
 
 struct trsv_deferred {
-    pthread_t thread;        /* the host thread making the choice */
-    int threaded;            /* 1: it runs there (0: no thread could start; made in the analysis) */
-    atomic_int done;         /* 1 once it has finished: the fields below are set */
+    atomic_int done;         /* 1 once the host function has finished: the fields below are set */
+    struct domino_defer_pool *pool; /* the side stream and the pinned pattern (pool->buf) */
     /* what it reads */
-    int device;              /* CUDA device of dA */
-    domino_dmatrix dA;       /* the system (its pattern, downloaded once) */
+    domino_dmatrix dA;       /* the system: host fields only (the pattern is in pool->buf) */
     domino_fill fill;        /* the stored triangle (CSR(S): the plan's s_upper) */
     /* what it finds */
-    int failed;              /* 1: a CUDA call or an allocation failed (the plan stays) */
+    int failed;              /* 1: out of host memory (the plan stays) */
     int ncand;               /* stencil candidates, cand[0..ncand) */
     domino_stencil_candidate cand[DOMINO_STENCIL_CANDIDATES];
     int32_t levels;          /* levels of S */
     trsv_level_order order;  /* the level-block order, block NULL when the engine does not pay */
-    double download_s;       /* the pattern's download */
-    double seconds;          /* the thread's whole time */
+    double seconds;          /* the host function's time */
 };
 
-static void *deferred_main(void *arg)
+/* the choice, from the pattern in pinned memory (a host function of the
+ * side stream: no CUDA calls) */
+static void CUDART_CB deferred_choice(void *arg)
 {
     struct trsv_deferred *d = arg;
     double t0 = domino_wtime();
-    int32_t n = d->dA->nrows, *level = NULL;
-    int64_t *ptr = NULL;
-    int32_t *ind = NULL;
-    cudaStream_t stream = NULL;
-    size_t ptr_bytes = ((size_t)n + 1) * sizeof(int64_t), ind_bytes = (size_t)d->dA->nnz * sizeof(int32_t);
+    int32_t n = d->dA->nrows;
+    const int64_t *ptr = (const int64_t *)d->pool->buf;
+    const int32_t *ind = (const int32_t *)(ptr + n + 1);
     int upper = d->fill == DOMINO_UPPER;
-    ptr = malloc(ptr_bytes);
-    ind = malloc(ind_bytes + 1);
-    level = malloc((size_t)n * sizeof(int32_t) + 1);
-    if (!ptr || !ind || !level || cudaSetDevice(d->device) != cudaSuccess ||
-        cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess ||
-        cudaMemcpyAsync(ptr, d->dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaMemcpyAsync(ind, d->dA->ind, ind_bytes, cudaMemcpyDeviceToHost, stream) != cudaSuccess ||
-        cudaStreamSynchronize(stream) != cudaSuccess) {
-        (void)cudaGetLastError(); /* this thread's: the plan stays on the thread engine */
+    int32_t *level = malloc((size_t)n * sizeof(int32_t) + 1);
+    if (!level) {
         d->failed = 1;
-        goto done;
+    } else {
+        d->ncand = domino_stencil_candidates(d->dA, d->fill, ptr, ind, d->cand);
+        d->levels = trsv_levels(n, ptr, ind, 1, upper, level);
+        if (domino_levelblock_pays(n, d->levels) &&
+            trsv_level_order_make(n, ptr, ind, 1, upper, level, d->levels, &d->order))
+            d->failed = 1; /* out of host memory, or past the engine's 32-bit offsets */
     }
-    d->download_s = domino_wtime() - t0;
-    d->ncand = domino_stencil_candidates(d->dA, d->fill, ptr, ind, d->cand);
-    d->levels = trsv_levels(n, ptr, ind, 1, upper, level);
-    if (domino_levelblock_pays(n, d->levels) &&
-        trsv_level_order_make(n, ptr, ind, 1, upper, level, d->levels, &d->order))
-        d->failed = 1; /* out of host memory, or past the engine's 32-bit offsets */
-done:
-    if (stream) cudaStreamDestroy(stream);
-    free(ptr);
-    free(ind);
     free(level);
     d->seconds = domino_wtime() - t0;
     atomic_store_explicit(&d->done, 1, memory_order_release);
-    return NULL;
 }
 
-domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_context *gpu,
-                                         struct domino_trsv_plan_s *p)
+size_t domino_trsv_deferred_bytes(domino_dmatrix dA)
 {
+    return ((size_t)dA->nrows + 1) * sizeof(int64_t) + (size_t)dA->nnz * sizeof(int32_t) + 8;
+}
+
+domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_plan_s *p)
+{
+    domino_dmatrix dA = p->dA;
+    size_t ptr_bytes = ((size_t)dA->nrows + 1) * sizeof(int64_t), ind_bytes = (size_t)dA->nnz * sizeof(int32_t);
     struct trsv_deferred *d = domino_calloc(1, sizeof(*d));
     if (!d) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_trsv_analysis: out of memory");
     atomic_init(&d->done, 0);
-    d->device = gpu->device;
-    d->dA = p->dA;
+    d->dA = dA;
     d->fill = p->s_upper ? DOMINO_UPPER : DOMINO_LOWER;
-    d->threaded = pthread_create(&d->thread, NULL, deferred_main, d) == 0;
-    if (!d->threaded) (void)deferred_main(d); /* no thread to be had: the choice made now */
+    /* dA's arrays are on the device: the analysis synchronized its stream */
+    cudaStream_t side = p->defer_pool->side;
+    char *buf = p->defer_pool->buf;
+    cudaError_t e = cudaMemcpyAsync(buf, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, side);
+    if (!e) e = cudaMemcpyAsync(buf + ptr_bytes, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, side);
+    if (!e) e = cudaLaunchHostFunc(side, deferred_choice, d);
+    if (e) {
+        domino_free(d); /* the pool goes back with the plan */
+        return domino_cuda_status(h, e, "domino_trsv_analysis: the pattern's download");
+    }
+    d->pool = p->defer_pool;
+    p->defer_pool = NULL;
     p->deferred = d;
     p->solves = 0;
     return DOMINO_SUCCESS;
@@ -135,6 +136,16 @@ static domino_status take_levelblock(domino_handle h, struct domino_gpu_context 
     return DOMINO_SUCCESS;
 }
 
+/* the job's end: its pool given back, its findings dropped */
+static void deferred_end(struct domino_trsv_plan_s *p)
+{
+    struct trsv_deferred *d = p->deferred;
+    domino_defer_pool_give(d->pool); /* waits for the host function if it runs still */
+    trsv_level_order_free(&d->order);
+    domino_free(d);
+    p->deferred = NULL;
+}
+
 domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_context *gpu,
                                          struct domino_trsv_plan_s *p, int force)
 {
@@ -143,8 +154,11 @@ domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_cont
     int wait = force || p->solves >= DOMINO_DEFER_WAIT_SOLVES;
     if (!wait && !atomic_load_explicit(&d->done, memory_order_acquire)) return DOMINO_SUCCESS;
     double t0 = domino_wtime();
-    if (d->threaded) pthread_join(d->thread, NULL);
-    p->deferred = NULL;
+    cudaError_t e = cudaStreamSynchronize(d->pool->side); /* done, or waited for */
+    if (e || !atomic_load_explicit(&d->done, memory_order_acquire)) { /* the download failed */
+        (void)cudaGetLastError();
+        d->failed = 1;
+    }
     domino_status s = DOMINO_SUCCESS;
     domino_stencil st = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
@@ -163,24 +177,19 @@ domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_cont
     }
     if (domino_env_int("DOMINO_ANALYSIS_TRACE", 0))
         fprintf(stderr,
-                "deferred choice: %s after %d solves%s, n %d, levels %d, candidates %d: thread %.3f ms "
-                "(download %.3f), %s %.3f ms\n",
-                domino_engine_name(p->engine), p->solves, d->failed ? " (its thread failed)" : "", p->n,
-                d->levels, d->ncand, 1e3 * d->seconds, 1e3 * d->download_s, wait ? "waited and applied" : "applied",
-                1e3 * (domino_wtime() - t0));
-    trsv_level_order_free(&d->order);
-    domino_free(d);
+                "deferred choice: %s after %d solves%s, n %d, levels %d, candidates %d: host function "
+                "%.3f ms, %s %.3f ms\n",
+                domino_engine_name(p->engine), p->solves, d->failed ? " (failed: kept)" : "", p->n, d->levels,
+                d->ncand, 1e3 * d->seconds, wait ? "waited and applied" : "applied", 1e3 * (domino_wtime() - t0));
+    deferred_end(p);
     return s;
 }
 
 void domino_trsv_deferred_free(struct domino_trsv_plan_s *p)
 {
-    struct trsv_deferred *d = p->deferred;
-    if (!d) return;
-    if (d->threaded) pthread_join(d->thread, NULL);
-    trsv_level_order_free(&d->order);
-    domino_free(d);
-    p->deferred = NULL;
+    if (p->deferred) deferred_end(p);
+    domino_defer_pool_give(p->defer_pool); /* taken, never started */
+    p->defer_pool = NULL;
 }
 
 domino_status domino_trsv_plan_settle(domino_handle h, domino_trsv_plan p)
