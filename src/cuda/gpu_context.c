@@ -64,12 +64,12 @@ void domino_gpu_context_free(struct domino_gpu_context *gpu)
 struct domino_defer_pool *domino_defer_pool_take(struct domino_gpu_context *gpu, size_t bytes)
 {
     struct domino_defer_pool *pool = gpu->defer;
-    if (!pool) {
-        pool = domino_calloc(1, sizeof(*pool));
+    if (!pool) { /* the handle's cache, as its staging buffer: outside domino_malloc's count */
+        pool = calloc(1, sizeof(*pool));
         if (!pool) return NULL;
         if (cudaStreamCreateWithFlags(&pool->side, cudaStreamNonBlocking) != cudaSuccess) {
             (void)cudaGetLastError();
-            domino_free(pool);
+            free(pool);
             return NULL;
         }
         pool->refs = 1;
@@ -100,7 +100,7 @@ void domino_defer_pool_give(struct domino_defer_pool *pool)
     if (--pool->refs > 0) return;
     cudaStreamDestroy(pool->side);
     if (pool->buf) cudaFreeHost(pool->buf);
-    domino_free(pool);
+    free(pool);
 }
 
 /* Pinned staging: a pageable download of AUTO's pattern moved 0.9 GB/s
