@@ -82,6 +82,7 @@ domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_pla
     atomic_init(&d->done, 0);
     d->dA = dA;
     d->fill = p->s_upper ? DOMINO_UPPER : DOMINO_LOWER;
+    d->pool = p->defer_pool; /* before the host function is queued: it reads it */
     /* dA's arrays are on the device: the analysis synchronized its stream */
     cudaStream_t side = p->defer_pool->side;
     char *buf = p->defer_pool->buf;
@@ -89,10 +90,10 @@ domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_pla
     if (!e) e = cudaMemcpyAsync(buf + ptr_bytes, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, side);
     if (!e) e = cudaLaunchHostFunc(side, deferred_choice, d);
     if (e) {
+        (void)cudaStreamSynchronize(side); /* nothing queued runs on after d is gone */
         domino_free(d); /* the pool goes back with the plan */
         return domino_cuda_status(h, e, "domino_trsv_analysis: the pattern's download");
     }
-    d->pool = p->defer_pool;
     p->defer_pool = NULL;
     p->deferred = d;
     p->solves = 0;
