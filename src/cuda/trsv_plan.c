@@ -410,7 +410,8 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
  * stencil detection, the level-block choice (level count and order), the
  * workspace, then the set-up split into the first solve's flags, the
  * values' work (diagonal check, triangle), the engine's own (block,
- * levels, packing) and the stencil's compact copy */
+ * levels, packing) and the stencil's compact copy (or the start of a small
+ * system's deferred choice) */
 enum { AT_START, AT_ARGS, AT_DETECT, AT_CHOICE, AT_WORKSPACE, AT_FLAGS, AT_VALUES, AT_ENGINE, AT_END, AT_MARKS };
 static void trace_analysis(domino_engine engine, const domino_dmatrix dA, const double *mark,
                            double download)
