@@ -61,6 +61,22 @@ void domino_gpu_context_free(struct domino_gpu_context *gpu)
     domino_free(gpu);
 }
 
+/* *buf (pinned, *bytes) replaced by a pinned buffer of `bytes` rounded up
+ * to 64 KiB; NULL (the old one kept) when the allocation fails */
+static void *pinned_grow(void **buf, size_t *bytes, size_t want)
+{
+    size_t size = (want + 65535) & ~(size_t)65535;
+    void *grown = NULL;
+    if (cudaMallocHost(&grown, size) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    if (*buf) cudaFreeHost(*buf);
+    *buf = grown;
+    *bytes = size;
+    return grown;
+}
+
 struct domino_defer_pool *domino_defer_pool_take(struct domino_gpu_context *gpu, size_t bytes)
 {
     struct domino_defer_pool *pool = gpu->defer;
@@ -76,17 +92,8 @@ struct domino_defer_pool *domino_defer_pool_take(struct domino_gpu_context *gpu,
         gpu->defer = pool;
     }
     if (pool->busy) return NULL;
-    if (pool->bytes < bytes) { /* grown rarely (pinned allocations synchronize the device) */
-        size_t want = (bytes + 65535) & ~(size_t)65535;
-        void *grown = NULL;
-        if (cudaMallocHost(&grown, want) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return NULL;
-        }
-        if (pool->buf) cudaFreeHost(pool->buf);
-        pool->buf = grown;
-        pool->bytes = want;
-    }
+    if (pool->bytes < bytes && !pinned_grow(&pool->buf, &pool->bytes, bytes))
+        return NULL; /* grown rarely (pinned allocations synchronize the device) */
     pool->busy = 1;
     pool->refs++;
     return pool;
@@ -115,16 +122,7 @@ void *domino_gpu_staging(struct domino_gpu_context *gpu, size_t bytes)
     size_t grown_to = 2 * gpu->staging_bytes;
     if (grown_to > ((size_t)16 << 20)) grown_to = (size_t)16 << 20;
     if (grown_to < bytes) grown_to = bytes;
-    size_t want = (grown_to + 65535) & ~(size_t)65535;
-    void *grown = NULL;
-    if (cudaMallocHost(&grown, want) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return NULL;
-    }
-    if (gpu->staging) cudaFreeHost(gpu->staging);
-    gpu->staging = grown;
-    gpu->staging_bytes = want;
-    return grown;
+    return pinned_grow(&gpu->staging, &gpu->staging_bytes, grown_to);
 }
 
 domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **out)
