@@ -307,13 +307,7 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
     if (s) return s;
     if (count_long) p->tune.long_row = hst.long_rows <= 1 ? DOMINO_FEW_LONG_ROW : DOMINO_DEFAULT_LONG_ROW;
     if (p->tune.long_row == 0) p->tune.long_row = DOMINO_DEFAULT_LONG_ROW;
-    if (p->engine == DOMINO_ENGINE_LEVELBLOCK) {
-        e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, n, p->lb.row,
-                                            dA->ptr, dA->ind, dA->val, (void *)p->lb.val,
-                                            (void *)p->lb.diag);
-        if (!e) e = cudaStreamSynchronize(gpu->stream);
-        if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: level order values");
-    }
+    if (p->engine == DOMINO_ENGINE_LEVELBLOCK && (s = domino_levelblock_values(h, gpu, p))) return s;
     if (p->engine == DOMINO_ENGINE_CSC) {
         e = domino_launch_trsv_push(gpu->stream, p->type, n, p->eptr, p->eind, p->eval, p->s_upper,
                                     p->diag == DOMINO_UNIT, NULL, NULL, p->in_degree, NULL, NULL, 1,

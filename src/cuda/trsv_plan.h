@@ -164,6 +164,9 @@ domino_status domino_levelblock_choose(domino_handle h, struct domino_gpu_contex
 domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
                                       struct domino_trsv_plan_s *p, char *block, void *val,
                                       void *diag, const trsv_level_order *o);
+/* dA's values gathered into the order's (p->lb.val, p->lb.diag), synchronized */
+domino_status domino_levelblock_values(domino_handle h, struct domino_gpu_context *gpu,
+                                       struct domino_trsv_plan_s *p);
 
 /* AUTO's choice on a small system beside its first solves
  * (trsv_plan_deferred.c): the pinned bytes its download takes

@@ -125,13 +125,9 @@ static domino_status take_levelblock(domino_handle h, struct domino_gpu_context 
     domino_status s = domino_levelblock_setup(h, gpu, p, base + p->lb_room[0], base + p->lb_room[1],
                                               base + p->lb_room[2], o);
     if (s) return s;
-    domino_dmatrix dA = p->dA;
-    cudaError_t e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, p->n, p->lb.row,
-                                                    dA->ptr, dA->ind, dA->val, (void *)p->lb.val,
-                                                    (void *)p->lb.diag);
-    if (!e) e = domino_launch_status_reset(gpu->stream, p->st);
-    if (!e) e = cudaStreamSynchronize(gpu->stream);
-    if (e) return domino_cuda_status(h, e, "domino_trsv_solve: level order values");
+    cudaError_t e = domino_launch_status_reset(gpu->stream, p->st);
+    if (e) return domino_cuda_status(h, e, "domino_trsv_solve: level-block engine");
+    if ((s = domino_levelblock_values(h, gpu, p))) return s;
     p->engine = DOMINO_ENGINE_LEVELBLOCK;
     p->flags[0] = p->flags[1] = NULL;
     return DOMINO_SUCCESS;

@@ -184,3 +184,14 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
     if (!e) e = cudaStreamSynchronize(gpu->stream); /* the host order is freed next */
     return e ? domino_cuda_status(h, e, "domino_trsv_analysis: level order upload") : DOMINO_SUCCESS;
 }
+
+domino_status domino_levelblock_values(domino_handle h, struct domino_gpu_context *gpu,
+                                       struct domino_trsv_plan_s *p)
+{
+    domino_dmatrix dA = p->dA;
+    cudaError_t e = domino_launch_levelblock_values(gpu->stream, p->type, p->lb_m, p->lb_src, p->n, p->lb.row,
+                                                    dA->ptr, dA->ind, dA->val, (void *)p->lb.val,
+                                                    (void *)p->lb.diag);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    return e ? domino_cuda_status(h, e, "domino_trsv: level order values") : DOMINO_SUCCESS;
+}
