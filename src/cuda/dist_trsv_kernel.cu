@@ -115,6 +115,19 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         t = __shfl_sync(FULL_MASK, t, 0);
         if (t >= (unsigned)a.nloc) return;
         int32_t i = __ldg(a.comp + t);
+        /* what the column needs after its waits, loaded before them (the polls' asm keeps
+         * later loads behind them): the right-hand side, the pivot, the bounds and each
+         * lane's first entry with the PE of its row */
+        double bt = __ldg(a.b + t), piv = __ldg(a.pivot + t);
+        int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
+        int32_t r0 = -1;
+        int q0 = 0;
+        double w0 = 0.0;
+        if (k0 + lane < k1) {
+            r0 = __ldg(a.row + k0 + lane);
+            w0 = __ldg(a.val + k0 + lane);
+            q0 = __ldg(a.task_pe + r0 / a.task_size);
+        }
         double part = 0.0;
         int stuck = 0;
         for (int s = lane; s < a.nsrc && !stuck; s += 32) {
@@ -137,9 +150,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         }
         for (int o = 16; o > 0; o >>= 1)
             part += __shfl_xor_sync(FULL_MASK, part, o);
-        double xi = (__ldg(a.b + t) - part) / __ldg(a.pivot + t);
+        double xi = (bt - part) / piv;
         if (lane == 0) a.x[t] = xi;
-        int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
         /* the column in rounds of push_chunk entries, doubled each round (0: one round),
          * each round's counts after its sums and a fence: the first dependants of a long
          * column go on before the warp is through it */
@@ -147,9 +159,10 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
             int64_t c1 = k1 - c0 <= chunk ? k1 : c0 + chunk;
             int far = 0;
             for (int64_t k = c0 + lane; k < c1; k += 32) {
-                int32_t r = __ldg(a.row + k);
-                int q = __ldg(a.task_pe + r / a.task_size);
-                double v = __ldg(a.val + k) * xi;
+                int first = k == k0 + lane;
+                int32_t r = first ? r0 : __ldg(a.row + k);
+                int q = first ? q0 : __ldg(a.task_pe + r / a.task_size);
+                double v = (first ? w0 : __ldg(a.val + k)) * xi;
                 if ((a.dst_local >> q) & 1)
                     atomicAdd(a.dst_sum[q] + r, v);
                 else
@@ -218,6 +231,8 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
     unsigned group = (unsigned)lane / LANES;
     unsigned mask = LANES == 32 ? FULL_MASK : ((1u << LANES) - 1u) << (group * LANES);
     double *mine = a.peer_x[a.me];
+    /* the copy array of PE sub, the first this lane may store to (copy mode bit 0) */
+    double *first_copy = sub < a.npes ? a.peer_x[sub] : mine;
     for (;;) {
         unsigned t = 0;
         if (lane == 0) t = atomicAdd(a.ticket, groups);
@@ -229,12 +244,18 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
         if (t < (unsigned)a.nloc) { /* the same for the whole group */
             i = __ldg(a.comp + t);
             int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
+            /* everything the row needs after its last wait is loaded before the first:
+             * the polls' asm keeps later loads behind them, and each would add a trip
+             * to memory to every level's hop (b, pivot, readers, each entry's value) */
+            double bt = __ldg(a.b + t), piv = __ldg(a.pivot + t);
+            unsigned rd = a.readers ? __ldg(a.readers + t) : 0u;
             double acc = 0.0;
             /* with copies, every x_j is in this GPU's array (mode bit 1: loaded at
              * system scope, its owner not looked up) */
             int sys_only = a.readers && (a.pull_copy_mode & 2u);
             for (int64_t k = k0 + sub; k < k1 && !stuck; k += LANES) {
                 int32_t j = __ldg(a.row + k);
+                double w = __ldg(a.val + k);
                 int q = sys_only ? -1 : __ldg(a.task_pe + j / a.task_size);
                 int local = q == a.me, far = !local && !a.readers;
                 const double *p = (far ? a.peer_x[q] : mine) + j;
@@ -243,22 +264,21 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_pull_kern
                 if (stuck) /* (the owner looked up now where it was not) */
                     culprit = q >= 0 ? q : __ldg(a.task_pe + j / a.task_size);
                 else
-                    acc += __ldg(a.val + k) * v;
+                    acc += w * v;
             }
             group_stuck = __any_sync(mask, stuck);
             if (!group_stuck) {
                 for (int o = LANES / 2; o > 0; o >>= 1)
                     acc += __shfl_xor_sync(mask, acc, o);
-                double xi = publishable((__ldg(a.b + t) - acc) / __ldg(a.pivot + t));
+                double xi = publishable((bt - acc) / piv);
                 if (sub == 0) store_relaxed_sys(mine + i, xi);
                 if (a.readers && (a.pull_copy_mode & 1u)) {
                     /* lane q % LANES stores PE q's copy: one instruction sends the
                      * copies of all the warp's groups for one PE */
-                    unsigned rd = __ldg(a.readers + t);
-                    for (int q = sub; q < a.npes && q < 32; q += LANES)
+                    if (sub < a.npes && ((rd >> sub) & 1u)) store_relaxed_sys(first_copy + i, xi);
+                    for (int q = sub + LANES; q < a.npes && q < 32; q += LANES)
                         if ((rd >> q) & 1u) store_relaxed_sys(a.peer_x[q] + i, xi);
                 } else if (a.readers) { /* lane u % LANES stores the u-th reader's copy */
-                    unsigned rd = __ldg(a.readers + t);
                     for (int u = 0; rd; u++, rd &= rd - 1)
                         if (u % LANES == sub) store_relaxed_sys(a.peer_x[__ffs(rd) - 1] + i, xi);
                 }
