@@ -115,19 +115,10 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
         t = __shfl_sync(FULL_MASK, t, 0);
         if (t >= (unsigned)a.nloc) return;
         int32_t i = __ldg(a.comp + t);
-        /* what the column needs after its waits, loaded before them (the polls' asm keeps
-         * later loads behind them): the right-hand side, the pivot, the bounds and each
-         * lane's first entry with the PE of its row */
+        /* the right-hand side, the pivot and the bounds, loaded before the waits (the
+         * polls' asm keeps later loads behind them) */
         double bt = __ldg(a.b + t), piv = __ldg(a.pivot + t);
         int64_t k0 = __ldg(a.ptr + t), k1 = __ldg(a.ptr + t + 1);
-        int32_t r0 = -1;
-        int q0 = 0;
-        double w0 = 0.0;
-        if (k0 + lane < k1) {
-            r0 = __ldg(a.row + k0 + lane);
-            w0 = __ldg(a.val + k0 + lane);
-            q0 = __ldg(a.task_pe + r0 / a.task_size);
-        }
         double part = 0.0;
         int stuck = 0;
         for (int s = lane; s < a.nsrc && !stuck; s += 32) {
@@ -159,10 +150,9 @@ __global__ void __launch_bounds__(DIST_WARPS_PER_BLOCK * 32) dist_trsv_kernel(di
             int64_t c1 = k1 - c0 <= chunk ? k1 : c0 + chunk;
             int far = 0;
             for (int64_t k = c0 + lane; k < c1; k += 32) {
-                int first = k == k0 + lane;
-                int32_t r = first ? r0 : __ldg(a.row + k);
-                int q = first ? q0 : __ldg(a.task_pe + r / a.task_size);
-                double v = (first ? w0 : __ldg(a.val + k)) * xi;
+                int32_t r = __ldg(a.row + k);
+                int q = __ldg(a.task_pe + r / a.task_size);
+                double v = __ldg(a.val + k) * xi;
                 if ((a.dst_local >> q) & 1)
                     atomicAdd(a.dst_sum[q] + r, v);
                 else
