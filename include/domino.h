@@ -1079,11 +1079,15 @@ domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan plan, const vo
                                 int64_t ldb, void *X, int64_t ldx, int check_pivot);
 /* the engine a plan runs (what AUTO chose).  AUTO on a small system (at
  * most DOMINO_LEVELBLOCK_AUTO_ROWS rows, one right-hand side, CSR op N or
- * CSC op T, not deterministic) solves with the thread engine while a host
- * thread started by the analysis downloads the pattern and decides between
- * it, the structured-grid and the level-block engines; the first solve
- * after that thread is done (the eighth at the latest, which waits for it)
- * moves the plan to the engine chosen.  Until then this says THREAD. */
+ * CSC op T, not deterministic) solves with the thread engine while the
+ * analysis's copy of the pattern and a host function, queued on a side
+ * stream of the handle, decide between it, the structured-grid and the
+ * level-block engines; the first solve after that function is done (the
+ * eighth at the latest, which waits for it) moves the plan to the engine
+ * chosen, and that solve synchronizes the handle's stream.  Until then
+ * this says THREAD; it stays THREAD where the choice could not be made or
+ * applied (a failed copy, out of memory: the plan solves as it is).  A
+ * handle and its plans are used by one host thread at a time. */
 domino_engine domino_trsv_plan_engine(domino_trsv_plan plan);
 /* wait for that choice and move the plan to its engine now (nothing to do
  * for other plans): for a caller who wants the engine known, or the

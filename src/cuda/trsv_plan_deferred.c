@@ -19,7 +19,10 @@
  * downloaded the pattern itself: its CUDA calls slowed the first solves by
  * up to 80 us (h200-setup15/check).  One job a handle at a time: while one
  * is under way, another small system's analysis makes its choice itself.
- * DOMINO_DEFER_CHOICE=0 always does (experiments). */
+ * DOMINO_DEFER_CHOICE=0 always does (experiments).  The choice only makes
+ * a correct plan faster: where it cannot be started or applied (a failed
+ * copy, out of memory), the plan stays on the thread engine and the call
+ * succeeds (DOMINO_ANALYSIS_TRACE=1 says why). */
 #include "trsv_plan.h"
 
 #include <stdatomic.h>
@@ -73,12 +76,24 @@ size_t domino_trsv_deferred_bytes(domino_dmatrix dA)
     return ((size_t)dA->nrows + 1) * sizeof(int64_t) + (size_t)dA->nnz * sizeof(int32_t) + 8;
 }
 
+/* the plan left on the thread engine, its pool given back, when its job
+ * could not be started (why: for the trace) */
+static domino_status not_started(struct domino_trsv_plan_s *p, const char *why)
+{
+    domino_defer_pool_give(p->defer_pool);
+    p->defer_pool = NULL;
+    if (domino_env_int("DOMINO_ANALYSIS_TRACE", 0))
+        fprintf(stderr, "deferred choice: not started (%s): the plan stays on the thread engine\n", why);
+    return DOMINO_SUCCESS;
+}
+
 domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_plan_s *p)
 {
+    (void)h;
     domino_dmatrix dA = p->dA;
     size_t ptr_bytes = ((size_t)dA->nrows + 1) * sizeof(int64_t), ind_bytes = (size_t)dA->nnz * sizeof(int32_t);
     struct trsv_deferred *d = domino_calloc(1, sizeof(*d));
-    if (!d) return domino_error(h, DOMINO_OUT_OF_MEMORY, "domino_trsv_analysis: out of memory");
+    if (!d) return not_started(p, "out of host memory");
     atomic_init(&d->done, 0);
     d->dA = dA;
     d->fill = p->s_upper ? DOMINO_UPPER : DOMINO_LOWER;
@@ -89,10 +104,11 @@ domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_pla
     cudaError_t e = cudaMemcpyAsync(buf, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, side);
     if (!e) e = cudaMemcpyAsync(buf + ptr_bytes, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, side);
     if (!e) e = cudaLaunchHostFunc(side, deferred_choice, d);
-    if (e) {
-        (void)cudaStreamSynchronize(side); /* nothing queued runs on after d is gone */
-        domino_free(d); /* the pool goes back with the plan */
-        return domino_cuda_status(h, e, "domino_trsv_analysis: the pattern's download");
+    if (e) { /* the host function was not queued: nothing reads d */
+        (void)cudaStreamSynchronize(side);
+        (void)cudaGetLastError();
+        domino_free(d);
+        return not_started(p, cudaGetErrorString(e));
     }
     p->defer_pool = NULL;
     p->deferred = d;
@@ -133,14 +149,26 @@ static domino_status take_levelblock(domino_handle h, struct domino_gpu_context 
     return DOMINO_SUCCESS;
 }
 
-/* the job's end: its pool given back, its findings dropped */
+/* the side stream waited for: 1 when the host function has finished.  0
+ * only after a CUDA error broke the stream, when the function may not have
+ * run, or may run still */
+static int job_over(struct trsv_deferred *d)
+{
+    if (cudaStreamSynchronize(d->pool->side) != cudaSuccess) (void)cudaGetLastError();
+    return atomic_load_explicit(&d->done, memory_order_acquire);
+}
+
+/* the job's end: its pool given back, its findings dropped; where the
+ * host function may still read them (job_over 0), the job and the pool are
+ * left as they are (a leak, after a CUDA error only) rather than freed */
 static void deferred_end(struct domino_trsv_plan_s *p)
 {
     struct trsv_deferred *d = p->deferred;
-    domino_defer_pool_give(d->pool); /* waits for the host function if it runs still */
+    p->deferred = NULL;
+    if (!job_over(d)) return;
+    domino_defer_pool_give(d->pool);
     trsv_level_order_free(&d->order);
     domino_free(d);
-    p->deferred = NULL;
 }
 
 domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_context *gpu,
@@ -151,22 +179,27 @@ domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_cont
     int wait = force || p->solves >= DOMINO_DEFER_WAIT_SOLVES;
     if (!wait && !atomic_load_explicit(&d->done, memory_order_acquire)) return DOMINO_SUCCESS;
     double t0 = domino_wtime();
-    cudaError_t e = cudaStreamSynchronize(d->pool->side); /* done, or waited for */
-    if (e || !atomic_load_explicit(&d->done, memory_order_acquire)) { /* the download failed */
-        (void)cudaGetLastError();
-        d->failed = 1;
-    }
+    int over = job_over(d); /* done, or waited for; 0: the download failed */
+    int failed = !over || d->failed;
     domino_status s = DOMINO_SUCCESS;
     domino_stencil st = DOMINO_D2N5;
     int32_t grid[3] = {0, 0, 0};
     int found = 0;
     domino_engine before = p->engine;
-    if (!d->failed && d->ncand)
+    if (!failed && d->ncand)
         s = domino_stencil_verify(h, p->dA, d->fill, d->cand, d->ncand, &st, &grid[0], &grid[1], &grid[2],
                                   &found);
     if (!s && found) s = take_stencil(h, p, st, grid);
-    else if (!s && !d->failed && d->order.block) s = take_levelblock(h, gpu, p, &d->order);
-    if (!s && p->engine != before) { /* the thread engine's trials end with it */
+    else if (!s && !failed && d->order.block) s = take_levelblock(h, gpu, p, &d->order);
+    /* out of device memory on the way (the check's scratch, the stencil's copy,
+     * the level-block set-up): the plan stays on its engine, which solves */
+    const char *kept = s ? domino_last_error(h) : NULL;
+    if (s) {
+        (void)cudaGetLastError();
+        p->engine = before;
+        s = DOMINO_SUCCESS;
+    }
+    if (p->engine != before) { /* the thread engine's trials end with it */
         p->walk_trial = -1;
         p->step_trial = -1;
         p->packed = 0;
@@ -174,10 +207,11 @@ domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_cont
     }
     if (domino_env_int("DOMINO_ANALYSIS_TRACE", 0))
         fprintf(stderr,
-                "deferred choice: %s after %d solves%s, n %d, levels %d, candidates %d: host function "
+                "deferred choice: %s after %d solves%s%s%s, n %d, levels %d, candidates %d: host function "
                 "%.3f ms, %s %.3f ms\n",
-                domino_engine_name(p->engine), p->solves, d->failed ? " (failed: kept)" : "", p->n, d->levels,
-                d->ncand, 1e3 * d->seconds, wait ? "waited and applied" : "applied", 1e3 * (domino_wtime() - t0));
+                domino_engine_name(p->engine), p->solves, failed ? " (failed: kept)" : "", kept ? ", kept: " : "",
+                kept ? kept : "", p->n, over ? d->levels : 0, over ? d->ncand : 0, over ? 1e3 * d->seconds : 0.0,
+                wait ? "waited and applied" : "applied", 1e3 * (domino_wtime() - t0));
     deferred_end(p);
     return s;
 }
