@@ -369,7 +369,7 @@ int32_t domino_dist_level_task_size(int32_t n, int32_t nlevels, int npes, int ta
                                     int32_t min_size);
 
 /* Lanes per row of the PULL solver when the options leave it 0: the
- * fewest of 2, 4, 8, 16, 32 with which a level's mean rows on one PE
+ * fewest of 1, 2, 4, 8, 16, 32 with which a level's mean rows on one PE
  * (n / nlevels / npes) times the lanes reach DOMINO_DIST_PULL_THREADS
  * threads in flight on one PE, half that on several; 32 for bad
  * arguments. */
