@@ -124,6 +124,11 @@ cudaError_t domino_launch_long_rows(cudaStream_t stream, int32_t n, const int64_
 cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int32_t n,
                                      const int64_t *ptr, const int32_t *ind, const void *val,
                                      int upper, int sorted, int32_t longer, domino_solve_status *st);
+/* X = D^-1 B (X = B when unit) for a diagonal system: every row of CSR
+ * (ptr, val) holds exactly its diagonal entry, at val[ptr[i]] */
+cudaError_t domino_launch_trsv_diagonal(cudaStream_t stream, domino_type type, int32_t n,
+                                        int32_t nrhs, const int64_t *ptr, const void *val, int unit,
+                                        const void *B, int64_t ldb, void *X, int64_t ldx);
 /* reset a solve status: tickets 0, errors INT32_MAX */
 cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status *st);
 

@@ -303,6 +303,8 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
         return domino_error(h, DOMINO_ZERO_DIAGONAL, "domino_trsv_analysis: row %d has no diagonal entry",
                             hst.missing_diag);
     p->zero_pivot_row = p->diag == DOMINO_NON_UNIT ? hst.zero_pivot : INT32_MAX;
+    /* n entries and a diagonal entry in every row: nothing else */
+    p->diagonal_only = dA->nnz == n && hst.missing_diag == INT32_MAX;
     domino_status s = prepare_triangle(h, gpu, p, hst.outside_rows);
     if (s) return s;
     if (count_long) p->tune.long_row = hst.long_rows <= 1 ? DOMINO_FEW_LONG_ROW : DOMINO_DEFAULT_LONG_ROW;

@@ -118,6 +118,9 @@ struct domino_trsv_plan_s {
     void *cusparse_plan;       /* struct in trsv_cusparse.c */
     /* bookkeeping */
     int32_t zero_pivot_row;    /* smallest zero pivot (non-unit), INT32_MAX if none */
+    int diagonal_only;         /* every row holds exactly its diagonal entry (nnz = n, none
+                                  missing): the thread engine solves it by scaling
+                                  (trsv_diagonal.cu) */
     /* AUTO's choice on a small system, made beside the first solves (trsv_plan_deferred.c) */
     struct trsv_deferred *deferred; /* the job making it; NULL: none, or applied */
     struct domino_defer_pool *defer_pool; /* the pool taken for it, until the job holds it */

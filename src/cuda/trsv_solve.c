@@ -68,6 +68,14 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     }
     if (p->engine == DOMINO_ENGINE_STENCIL) return stencil_solve(h, p, B, ldb, X, ldx);
     int unit = p->diag == DOMINO_UNIT;
+    /* the thread engine on a diagonal system: no dependencies, no flags, a
+     * streaming kernel (a trace wants the pull kernel's) */
+    if (p->engine == DOMINO_ENGINE_THREAD && p->diagonal_only && !trace) {
+        cudaError_t e = domino_launch_trsv_diagonal(gpu->stream, p->type, p->n, p->nrhs, p->dA->ptr,
+                                                    p->dA->val, unit, B, ldb, X, ldx);
+        if (!e && check_pivot) e = cudaStreamSynchronize(gpu->stream);
+        return domino_cuda_status(h, e, fn);
+    }
     /* the engine of this solve: the plan's, or auto's trial of the step-block engine */
     domino_engine run = trace ? p->engine : domino_step_trial_begin(p, gpu->stream);
     /* the pull engines reset the status with their sentinel fill, the block

@@ -11,6 +11,7 @@
  *    (1 and 3): the full product on the systems of n <= 1100, one in eight
  *    combinations (rotating) on each DAG of n = 20000;
  *  - values update without re-analysis, zero pivots, missing diagonals,
+ *    diagonal systems (the thread engine's streaming kernel),
  *    bitwise determinism, bounded waits, misuse, caller-provided workspace;
  *  - one plan solving six times into two X blocks (the one-launch solve's
  *    flag buffers taken in turn, auto's walk trial), a traced solve among them;
@@ -22,7 +23,7 @@
  *    fails with DOMINO_TIMEOUT, never hangs).
  * Without a CUDA device every section is reported as skipped. */
 
-#define SECTIONS 11    /* test sections, all skipped without a device */
+#define SECTIONS 12    /* test sections, all skipped without a device */
 #define MAX_FILES 64
 
 static const domino_engine all_engines[DOMINO_ENGINE_COUNT] = {
@@ -332,6 +333,96 @@ cleanup:
     domino_dmatrix_free(dD);
     domino_matrix_free(Z);
     domino_matrix_free(D);
+}
+
+/* ------------------------------------------------------------ diagonal systems */
+
+/* n x n CSR, one entry a row: (i, i) = 1 + i % 7 (row zero_row: 0), except
+ * row moved (> 0), which holds (moved, moved - 1) = 0.5 instead: still n
+ * entries, but that row has no diagonal */
+static domino_matrix diagonal_matrix(domino_handle h, int32_t n, int32_t zero_row, int32_t moved)
+{
+    int32_t *rows = malloc((size_t)n * sizeof(int32_t)), *cols = malloc((size_t)n * sizeof(int32_t));
+    double *vals = malloc((size_t)n * sizeof(double));
+    domino_matrix A = NULL;
+    if (rows && cols && vals) {
+        for (int32_t i = 0; i < n; i++) rows[i] = cols[i] = i, vals[i] = i == zero_row ? 0.0 : 1.0 + i % 7;
+        if (moved > 0 && moved < n) cols[moved] = moved - 1, vals[moved] = 0.5;
+        CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, n, rows, cols, vals, &A));
+    }
+    free(rows);
+    free(cols);
+    free(vals);
+    return A;
+}
+
+/* The thread engine solves a diagonal system (n entries, each row's
+ * diagonal) with a streaming kernel: its zero pivot, values update, and a
+ * system of n entries that is not diagonal (a row without diagonal) */
+static void test_diagonal(domino_handle h)
+{
+    const int32_t n = 3000;
+    domino_matrix Z = diagonal_matrix(h, n, 1234, -1), A = diagonal_matrix(h, n, -1, -1), A2 = NULL;
+    domino_matrix M = diagonal_matrix(h, n, -1, 1500);
+    domino_dmatrix dZ = NULL, dA = NULL, dM = NULL;
+    domino_matrix_view v;
+    void *dB = NULL, *dX = NULL;
+    if (Z) CHECK_OK(h, domino_dmatrix_upload(h, Z, &dZ));
+    if (A) CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    if (M) CHECK_OK(h, domino_dmatrix_upload(h, M, &dM));
+    if (A) CHECK_OK(h, domino_matrix_copy(h, A, &A2));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)n * sizeof(double), &dB));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)n * sizeof(double), &dX));
+    if (!dZ || !dA || !dM || !A2 || !dB || !dX || domino_matrix_get_view(h, A2, &v)) goto cleanup;
+    for (int64_t k = 0; k < v.nnz; k++) ((double *)v.val)[k] *= 2;
+    static const domino_engine engines[2] = {DOMINO_ENGINE_AUTO, DOMINO_ENGINE_THREAD};
+    for (int e = 0; e < 2; e++) {
+        domino_trsv_options opt;
+        domino_trsv_options_init(&opt);
+        opt.engine = engines[e];
+        const char *en = domino_engine_name(opt.engine);
+        domino_trsv_plan plan = NULL;
+        domino_status s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dZ, 1, &opt,
+                                               NULL, &plan);
+        report(s == DOMINO_SUCCESS, en, "diagonal, zero pivot: analysis %s (%s)", domino_status_name(s),
+               domino_last_error(h));
+        for (int check = 1; !s && check >= 0; check--) {
+            domino_status z = domino_trsv_solve(h, plan, dB, n, dX, n, check);
+            report(z == DOMINO_ZERO_PIVOT && strstr(domino_last_error(h), "row 1234"), en,
+                   "diagonal, zero pivot at row 1234: solve (check_pivot %d) returned %s (%s)", check,
+                   domino_status_name(z), domino_last_error(h));
+        }
+        domino_trsv_plan_free(plan);
+        test_values_update_one(h, A, dA, A2, opt.engine, "diagonal 3000");
+        CHECK_OK(h, domino_dmatrix_update_values(h, dA, A)); /* it leaves A2's values in dA */
+        /* n entries, row 1500 without its diagonal: refused non-unit, solved unit */
+        plan = NULL;
+        s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dM, 1, &opt, NULL, &plan);
+        report(s == DOMINO_ZERO_DIAGONAL && strstr(domino_last_error(h), "row 1500") && !plan, en,
+               "n entries, no diagonal in row 1500: analysis returned %s (%s)", domino_status_name(s),
+               domino_last_error(h));
+        domino_trsv_plan_free(plan);
+        for (int op = 0; op < 2; op++)
+            for (int rhs = 0; rhs < 2; rhs++) {
+                solve_case c = {"n entries, row 1500 without diagonal, unit", M, dM, DOMINO_LOWER,
+                                DOMINO_UNIT, op ? DOMINO_OP_T : DOMINO_OP_N, rhs ? 3 : 1, 0, NULL};
+                case_data d;
+                if (case_data_new(h, &c, &d)) check_engine(h, &c, &d, &opt, NULL), case_data_free(&d);
+                solve_case cd = {"diagonal 3000", A, dA, DOMINO_LOWER, DOMINO_NON_UNIT,
+                                 op ? DOMINO_OP_T : DOMINO_OP_N, rhs ? 3 : 1, 0, NULL};
+                if (case_data_new(h, &cd, &d)) check_engine(h, &cd, &d, &opt, NULL), case_data_free(&d);
+            }
+    }
+cleanup:
+    domino_gpu_free(dB);
+    domino_gpu_free(dX);
+    domino_dmatrix_free(dZ);
+    domino_dmatrix_free(dA);
+    domino_dmatrix_free(dM);
+    domino_matrix_free(Z);
+    domino_matrix_free(A);
+    domino_matrix_free(A2);
+    domino_matrix_free(M);
 }
 
 /* ------------------------------------------------------------ determinism */
@@ -736,6 +827,7 @@ int main(void)
     printf("test_gpu_trsv: device %s\n", name);
     test_misuse(h);
     test_pivots(h);
+    test_diagonal(h);
     test_wait_and_workspace(h);
     test_values_update(h);
     test_determinism(h);
