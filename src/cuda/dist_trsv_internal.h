@@ -16,6 +16,7 @@ extern "C" {
 #define DIST_PULL_COPY_MODE_DEFAULT 3u /* dist_trsv_args.pull_copy_mode */
 #define DIST_PULL_BLOCKS_PER_SM 12 /* the pull solver's persistent grid: 48 warps an SM, of 64 */
 #define DIST_PULL_BLOCKS_PER_SM_THREAD 6 /* the same with a thread per row (1 lane): 24 warps */
+#define DIST_PULL_BLOCKS_PER_SM_PAIR 8 /* the same with 2 lanes a row: 32 warps */
 #define DIST_TIMEOUT_S 60.0     /* a wait on one row that sees no progress for this long gives up
                                    (DOMINO_DIST_TIMEOUT_S) */
 #define DIST_TRSV_MAGIC 0x646f6d696e6f5431ULL /* "dominoT1" */

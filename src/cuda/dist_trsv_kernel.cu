@@ -322,11 +322,14 @@ extern "C" int dist_trsv_blocks(int32_t nloc, int device, int pull_lanes)
     /* the pull solver keeps DIST_PULL_BLOCKS_PER_SM blocks an SM (fewer warps in flight:
      * bench/results/h200x4-grid), DIST_PULL_BLOCKS_PER_SM_THREAD with a thread per row (the
      * 10^7-row DAGs of 10 and 100 levels on 2 H200s: 0.628 / 0.626 ms at 6, 0.638 / 0.696
-     * at 8, 0.736 / 0.751 at 12; bench/results/h200-pull-thread17); DOMINO_DIST_BLOCKS_PER_SM,
-     * tuning experiments, sets any solver's (0: as many as fit) */
+     * at 8, 0.736 / 0.751 at 12; bench/results/h200-pull-thread17), DIST_PULL_BLOCKS_PER_SM_PAIR
+     * with 2 lanes (the 100-level DAG on 4 PEs: 0.484 ms at 8, 0.514 at 10, 0.508 at 12,
+     * h200-pull-thread17/grid4); DOMINO_DIST_BLOCKS_PER_SM, tuning experiments, sets any
+     * solver's (0: as many as fit) */
     int cap = domino_env_int("DOMINO_DIST_BLOCKS_PER_SM", pull_lanes == 1 ? DIST_PULL_BLOCKS_PER_SM_THREAD
-                                                          : pull_lanes   ? DIST_PULL_BLOCKS_PER_SM
-                                                                         : 0);
+                                                          : pull_lanes == 2 ? DIST_PULL_BLOCKS_PER_SM_PAIR
+                                                          : pull_lanes      ? DIST_PULL_BLOCKS_PER_SM
+                                                                            : 0);
     if (cap > 0 && cap < per_sm) per_sm = cap;
     int64_t want = ((int64_t)nloc + DIST_WARPS_PER_BLOCK - 1) / DIST_WARPS_PER_BLOCK;
     int64_t most = (int64_t)per_sm * sms;
