@@ -125,8 +125,9 @@ cudaError_t domino_launch_diag_check(cudaStream_t stream, domino_type type, int3
                                      const int64_t *ptr, const int32_t *ind, const void *val,
                                      int upper, int sorted, int32_t longer, domino_solve_status *st);
 /* X = D^-1 B (X = B when unit) for a diagonal system: every row of CSR
- * (ptr, val) holds exactly its diagonal entry, at val[ptr[i]] */
-cudaError_t domino_launch_trsv_diagonal(cudaStream_t stream, domino_type type, int32_t n,
+ * (ptr, val) holds exactly its diagonal entry, at val[ptr[i]]; a grid of
+ * 8 blocks of 256 threads for each of num_sms multiprocessors at most */
+cudaError_t domino_launch_trsv_diagonal(cudaStream_t stream, int num_sms, domino_type type, int32_t n,
                                         int32_t nrhs, const int64_t *ptr, const void *val, int unit,
                                         const void *B, int64_t ldb, void *X, int64_t ldx);
 /* reset a solve status: tickets 0, errors INT32_MAX */

@@ -22,17 +22,14 @@ __global__ void diagonal_solve_kernel(int32_t n, int32_t nrhs, const int64_t *__
     }
 }
 
-extern "C" cudaError_t domino_launch_trsv_diagonal(cudaStream_t stream, domino_type type, int32_t n,
-                                                   int32_t nrhs, const int64_t *ptr, const void *val,
-                                                   int unit, const void *B, int64_t ldb, void *X,
-                                                   int64_t ldx)
+extern "C" cudaError_t domino_launch_trsv_diagonal(cudaStream_t stream, int num_sms, domino_type type,
+                                                   int32_t n, int32_t nrhs, const int64_t *ptr,
+                                                   const void *val, int unit, const void *B, int64_t ldb,
+                                                   void *X, int64_t ldx)
 {
     if (n == 0 || nrhs == 0) return cudaSuccess;
-    int device = 0, sms = 0;
-    cudaError_t e = cudaGetDevice(&device);
-    if (!e) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (e) return e;
-    int64_t want = ((int64_t)n * nrhs + 255) / 256, most = (int64_t)sms * 8; /* 2048 threads an SM */
+    int64_t want = ((int64_t)n * nrhs + 255) / 256;
+    int64_t most = (int64_t)(num_sms > 0 ? num_sms : 1) * 8; /* 2048 threads an SM */
     int blocks = (int)(want < most ? want : most);
     if (type == DOMINO_FLOAT64)
         diagonal_solve_kernel<double><<<blocks, 256, 0, stream>>>(n, nrhs, ptr, (const double *)val, unit,

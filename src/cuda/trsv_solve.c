@@ -71,8 +71,8 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     /* the thread engine on a diagonal system: no dependencies, no flags, a
      * streaming kernel (a trace wants the pull kernel's) */
     if (p->engine == DOMINO_ENGINE_THREAD && p->diagonal_only && !trace) {
-        cudaError_t e = domino_launch_trsv_diagonal(gpu->stream, p->type, p->n, p->nrhs, p->dA->ptr,
-                                                    p->dA->val, unit, B, ldb, X, ldx);
+        cudaError_t e = domino_launch_trsv_diagonal(gpu->stream, gpu->num_sms, p->type, p->n, p->nrhs,
+                                                    p->dA->ptr, p->dA->val, unit, B, ldb, X, ldx);
         if (!e && check_pivot) e = cudaStreamSynchronize(gpu->stream);
         return domino_cuda_status(h, e, fn);
     }
