@@ -217,6 +217,12 @@ __device__ __forceinline__ int64_t find_column(const int32_t *__restrict__ ind, 
  * within 1% (1024 lost up to 2.2x on the real matrices) */
 #define FACTOR_SLEEP_CAP 64
 
+extern "C" int domino_factor_poll_cap(void)
+{
+    const char *env = getenv("DOMINO_FACTOR_POLL"); /* experiments */
+    return env && atoi(env) >= 32 && atoi(env) <= 1000000 ? atoi(env) : FACTOR_SLEEP_CAP;
+}
+
 /* sum of v over the LANES lanes of a row's group (mask gmask), in a fixed
  * shuffle order */
 template <int LANES> __device__ __forceinline__ double group_sum(double v, unsigned gmask)
@@ -443,9 +449,7 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
     int sten = stencil->nx > 0;
     factor_kernel_fn k = kind == 0 ? (sten ? factor_kernel_of<0, true>(lanes) : factor_kernel_of<0, false>(lanes))
                                    : (sten ? factor_kernel_of<1, true>(lanes) : factor_kernel_of<1, false>(lanes));
-    int cap = FACTOR_SLEEP_CAP;
-    const char *env = getenv("DOMINO_FACTOR_POLL"); /* experiments */
-    if (env && atoi(env) >= 32 && atoi(env) <= 1000000) cap = atoi(env);
+    int cap = domino_factor_poll_cap();
     k<<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(n, batch, ptr, ind, diag, order,
                                                                     nnz, work, val, pivot_shift,
                                                                     cap, *stencil, st);

@@ -177,7 +177,7 @@ static domino_status allocate_values(domino_handle h, struct domino_factor_plan_
     cudaError_t e;
     size_t bytes = (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8;
     if ((e = cudaMalloc((void **)&p->val, bytes)) ||
-        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path &&
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path &&
          (e = cudaMalloc((void **)&p->work, bytes))))
         return domino_cuda_status(h, e, fn);
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
@@ -254,6 +254,10 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                       p->line_order, p->pivots, p->pivot_shift,
                                       env && strcmp(env, "serial") == 0, p->st);
+    } else if (!e && p->stencil.box_path) {
+        e = domino_launch_factor_box(gpu->stream, ic0, &p->stencil, p->batch, p->order, p->dA->ptr,
+                                     p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pivot_shift,
+                                     domino_factor_poll_cap(), p->st);
     } else if (!e && p->stencil.line_path)
         e = domino_launch_factor_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
                                        p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
@@ -299,8 +303,8 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
      * into our kernel's working copy */
     double *init = p->use_cusparse ? p->val : p->work;
     cudaError_t e = cudaSuccess;
-    if (p->stencil.line_path || p->stencil.scan_path)
-        ; /* the line and scan kernels read src themselves */
+    if (p->stencil.line_path || p->stencil.scan_path || p->stencil.box_path)
+        ; /* the line, scan and box kernels read src themselves */
     else if (p->kind == DOMINO_FACTOR_ILU0)
         e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
                             cudaMemcpyDeviceToDevice, gpu->stream);
@@ -362,5 +366,6 @@ const char *domino_factor_plan_method(domino_factor_plan p)
     if (p->use_cusparse) return "cusparse";
     if (p->stencil.line_path) return "stencil-lines";
     if (p->stencil.scan_path) return "stencil-scan";
+    if (p->stencil.box_path) return "stencil-box";
     return p->stencil.nx > 0 ? "stencil-table" : "rows";
 }

@@ -42,7 +42,9 @@ typedef struct domino_factor_status {
  *    factors a grid line (y, z) 32 rows at a time, waiting on the lines it
  *    reads, not on rows: the scan path (factor_scan.cu) for stencils
  *    without triangles, whose factorization changes only the pivots, or
- *    the experimental line path (factor_lines.cu). */
+ *    the experimental line path (factor_lines.cu);
+ *  - on such rows of the 3x3x3 box (D3N27), the box path (factor_box.cu):
+ *    a thread a row, its slots compile-time constants. */
 #define FACTOR_STENCIL_LINES 8 /* other lines a line reads, at most */
 typedef struct factor_stencil_args {
     int32_t nx, ny, nz;     /* the grid; nx == 0: no stencil path */
@@ -52,6 +54,7 @@ typedef struct factor_stencil_args {
     int32_t lower;          /* entries left of the diagonal in an interior row (slot of the diagonal) */
     int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
     int32_t scan_path;      /* 1: the scan path (every row checked, triangle_free), 0: not */
+    int32_t box_path;       /* 1: the box path (every row checked, the 3x3x3 box), 0: not */
     int32_t triangle_free;  /* 1: no two offsets differ by an offset: no point's neighbours are
                                neighbours of each other, so ILU(0) / IC(0) change only the
                                diagonal (D2N5, D3N7) */
@@ -255,6 +258,57 @@ cudaError_t domino_launch_factor_scan(cudaStream_t stream, int kind, int num_sms
                                       const int32_t *line_order, double *pivots,
                                       double pivot_shift, int serial, domino_factor_status *st);
 
+/* ---- factor_box.cu: the box path ---- */
+
+/* The 3x3x3 box (D3N27): slot s is (dx, dy, dz) in [-1, 1]^3, x fastest,
+ * the diagonal slot 13.  Its tables as functions, which the box kernel
+ * unrolls into constants (test_factor_stencil_table checks them against
+ * domino_factor_stencil_table's). */
+#define DOMINO_FACTOR_BOX_LOWER 13
+static inline DOMINO_FACTOR_HD int domino_factor_box_dx(int s) { return s % 3 - 1; }
+static inline DOMINO_FACTOR_HD int domino_factor_box_dy(int s) { return s / 3 % 3 - 1; }
+static inline DOMINO_FACTOR_HD int domino_factor_box_dz(int s) { return s / 9 - 1; }
+/* the slot of offset (dx, dy, dz), -1 outside the box */
+static inline DOMINO_FACTOR_HD int domino_factor_box_index(int dx, int dy, int dz)
+{
+    return (dx < -1 || dx > 1 || dy < -1 || dy > 1 || dz < -1 || dz > 1) ? -1
+                                                                       : (dz + 1) * 9 + (dy + 1) * 3 + dx + 1;
+}
+/* ILU(0) (slot[s * 27 + t]): the slot of row k = i + offset(s) that holds
+ * the column of row i's slot t > s, -1 unless right of k's diagonal */
+static inline DOMINO_FACTOR_HD int domino_factor_box_ilu_slot(int s, int t)
+{
+    int q = domino_factor_box_index(domino_factor_box_dx(t) - domino_factor_box_dx(s),
+                                    domino_factor_box_dy(t) - domino_factor_box_dy(s),
+                                    domino_factor_box_dz(t) - domino_factor_box_dz(s));
+    return t > s && q > DOMINO_FACTOR_BOX_LOWER ? q : -1;
+}
+/* IC(0) (slot[s * 13 + s2]): the slot of row i that holds the column of
+ * row k's slot s2 < 13 (k = i + offset(s)), -1 unless left of slot s */
+static inline DOMINO_FACTOR_HD int domino_factor_box_ic_slot(int s, int s2)
+{
+    int q = domino_factor_box_index(domino_factor_box_dx(s) + domino_factor_box_dx(s2),
+                                    domino_factor_box_dy(s) + domino_factor_box_dy(s2),
+                                    domino_factor_box_dz(s) + domino_factor_box_dz(s2));
+    return q >= 0 && q < s ? q : -1;
+}
+/* 1 if stencil a (domino_factor_stencil_table's) is the box, its slots in
+ * the order above, on a grid of fewer than 2^31 points (factor_stencil_table.c) */
+int domino_factor_box_fits(const factor_stencil_args *a);
+/* the box-path factorization (a box stencil, every row exactly its entries
+ * inside the grid; kind 0 ILU0 on A's pattern, ptr == ptrA; 1 IC0 on the
+ * lower triangle ptr) from A's values into val, batch matrices; a thread
+ * per row, rows ticketed in order (by level); val all pending and st reset
+ * on entry; waits back off up to cap ns */
+cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, const factor_stencil_args *a,
+                                     int32_t batch, const int32_t *order, const int64_t *ptrA,
+                                     int64_t nnzA, const double *valA, const int64_t *ptr,
+                                     int64_t nnz, double *val, double pivot_shift, int cap,
+                                     domino_factor_status *st);
+
+/* the back-off cap of the row and box kernels' waits, ns (FACTOR_SLEEP_CAP
+ * in factor_ilu0.cu, or DOMINO_FACTOR_POLL) */
+int domino_factor_poll_cap(void);
 /* val[0, count) := the pending sentinel */
 cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);
 /* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),

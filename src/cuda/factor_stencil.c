@@ -7,6 +7,9 @@
  * boundary rows too, holds exactly its entries inside the grid:
  *  - the scan path (factor_scan.cu) for a stencil without triangles (D2N5,
  *    D3N7), whose factorization changes only the pivots;
+ *  - the box path (factor_box.cu) for the 3x3x3 box (D3N27), a thread a
+ *    row in the level order; DOMINO_FACTOR_BOX=0 leaves such a stencil to
+ *    the table path;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
  *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
@@ -45,6 +48,11 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
+    if (hst.line_mismatch == INT32_MAX && mode == 3 && domino_factor_box_fits(&a) &&
+        domino_env_int("DOMINO_FACTOR_BOX", 1)) {
+        p->stencil.box_path = 1; /* the level order is made by the analysis, as for the table path */
+        return DOMINO_SUCCESS;
+    }
     if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || mode < 2) return DOMINO_SUCCESS;
     /* the line order: keys y + w z, w = 1 where every line read has dy + dz
      * < 0 (D2N5, D3N7: the wavefront; on H100 the scan path at 192^3 was

@@ -4,6 +4,7 @@
  * searches in generated matrices. */
 #include "factor_plan.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* slot of column offset c among offset[0, count), -1 if none */
@@ -114,4 +115,14 @@ int domino_factor_stencil_table(const int *off, int npoints, int32_t nx, int32_t
     a->lower = lower;
     for (int s = 0; s < width; s++) a->offset[s] = all[s];
     return 1;
+}
+
+int domino_factor_box_fits(const factor_stencil_args *a)
+{
+    if (a->nx == 0 || a->npoints != 27 || a->lower != DOMINO_FACTOR_BOX_LOWER) return 0;
+    for (int s = 0; s < 27; s++)
+        if (a->dxyz[s][0] != domino_factor_box_dx(s) || a->dxyz[s][1] != domino_factor_box_dy(s) ||
+            a->dxyz[s][2] != domino_factor_box_dz(s))
+            return 0;
+    return (int64_t)a->nx * a->ny * a->nz < INT32_MAX;
 }

@@ -11,7 +11,9 @@
  * row i, left of column k, of each column of row k's lower part.  Tables
  * are refused for grids without deep rows and for offsets that are not
  * symmetric or not in increasing order.  The flag of the scan path
- * (triangle_free) equals a search for triangles in the matrix. */
+ * (triangle_free) equals a search for triangles in the matrix.  The box
+ * path's functions (domino_factor_box_*) equal D3N27's tables, and no
+ * other stencil passes domino_factor_box_fits. */
 #include "check.h"
 #include "domino.h"
 #include "cuda/factor_plan.h"
@@ -164,6 +166,13 @@ int main(void)
                                 : q < a.nlines && a.line_dy[q] == a.dxyz[p][1] &&
                                       a.line_dz[q] == a.dxyz[p][2] && a.line_dx[q] >= a.dxyz[p][0]);
                 }
+                CHECK(domino_factor_box_fits(&a) == (st == DOMINO_D3N27));
+                for (int s1 = 0; st == DOMINO_D3N27 && s1 < a.lower; s1++)
+                    for (int t = 0; t < a.width; t++) {
+                        int q = kind == 0 ? domino_factor_box_ilu_slot(s1, t) : domino_factor_box_ic_slot(s1, t);
+                        CHECK(kind == 0 ? a.slot[s1 * a.width + t] == q
+                                        : t >= a.lower || a.slot[s1 * a.lower + t] == q);
+                    }
                 int64_t deep = check_table(kind ? &vl : &v, &a, kind, &bad);
                 int64_t want_deep = (int64_t)(nx - 4 * rad[0]) * (ny - 4 * rad[1]) * (nz - 4 * rad[2]);
                 CHECK(deep == want_deep);

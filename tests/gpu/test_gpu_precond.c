@@ -25,10 +25,11 @@
  *    searching kernel's; the line path (a warp a grid line), factors bit
  *    for bit the CPU's; the scan path (stencils without triangles: pivots
  *    by a warp scan along a grid line), factors within FACTOR_EPS of the
- *    CPU's, bit for bit when walked serially; bad pivots named and
- *    replaced as on the CPU on both;
+ *    CPU's, bit for bit when walked serially; the box path (D3N27, a
+ *    thread a row), factors bit for bit the CPU's; bad pivots named and
+ *    replaced as on the CPU on all of them;
  *  - batched (3 matrices, different values) equals one by one, and a bad
- *    pivot in the batch names its batch index (scan, line and table paths);
+ *    pivot in the batch names its batch index (scan and box paths);
  *  - GPU CG / BiCGSTAB with NONE, JACOBI, ILU0, IC0 (ours and the cuSPARSE
  *    baseline loop) converge to the CPU solution, iterations within +-1 of
  *    the CPU's. */
@@ -273,11 +274,13 @@ static double *factor_values(domino_handle h, domino_factor_plan plan, int64_t *
  * DOMINO_FACTOR_LINES=walk; unset (the default) the scan path for such a
  * stencil without triangles (want_scan: D2N5, D3N7), its factors within
  * FACTOR_EPS of the CPU's and, with DOMINO_FACTOR_SCAN=serial, bit for bit
- * the CPU's, else the table path.
+ * the CPU's, the box path for the 3x3x3 box (want_box: D3N27), its factors
+ * bit for bit the CPU's, else the table path.
  * Stencils a pair of entries short or long in the interior take no path, a
  * pair short at a boundary row only the table path. */
 static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_kind kind,
-                               int want_table, int want_line, int want_scan, const char *label)
+                               int want_table, int want_line, int want_scan, int want_box,
+                               const char *label)
 {
     enum { MODES = 6 };
     domino_matrix F = NULL;
@@ -298,15 +301,18 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
         CHECK_OK(h, domino_factor_analysis(h, kind, dA, NULL, &plan));
         unsetenv("DOMINO_FACTOR_STENCIL");
         if (!plan) continue;
-        int line = plan->stencil.line_path, scan = plan->stencil.scan_path;
-        int table = plan->stencil.nx > 0 && !line && !scan;
+        int line = plan->stencil.line_path, scan = plan->stencil.scan_path, box = plan->stencil.box_path;
+        int table = plan->stencil.nx > 0 && !line && !scan && !box;
         int want_l = (mode == 2 || mode == 3) && want_line, want_s = mode >= 4 && want_scan;
+        int want_b = mode >= 4 && want_box;
         int walked = mode == 3 || mode == 5;
         CHECK(line == want_l);
         CHECK(scan == want_s);
-        CHECK(table == (mode >= 1 && want_table && !want_l && !want_s));
+        CHECK(box == want_b);
+        CHECK(table == (mode >= 1 && want_table && !want_l && !want_s && !want_b));
         CHECK(strcmp(domino_factor_plan_method(plan), line   ? "stencil-lines"
                                                       : scan  ? "stencil-scan"
+                                                      : box   ? "stencil-box"
                                                       : table ? "stencil-table"
                                                               : "rows") == 0);
         if (mode == 3) setenv("DOMINO_FACTOR_LINES", "walk", 1);
@@ -320,13 +326,13 @@ static void check_stencil_path(domino_handle h, domino_matrix A, domino_factor_k
             printf("%-34s %s %-6s path%s max rel diff %.2e (%.1f eps), pivots %.1f eps  analysis %.3f"
                    " compute %.3f ms  walked %lld\n",
                    label, kind == DOMINO_FACTOR_ILU0 ? "ILU0" : "IC0 ",
-                   line ? "line" : scan ? "scan" : table ? "table" : "no",
+                   line ? "line" : scan ? "scan" : box ? "box" : table ? "table" : "no",
                    (line || scan) && walked ? " (walk)" : "", diff, diff / eps, pdiff / eps,
                    1e3 * domino_factor_plan_analysis_seconds(plan),
                    1e3 * domino_factor_plan_compute_seconds(plan), (long long)plan->walked);
         CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
         if (line || scan) CHECK(pdiff >= 0.0 && pdiff <= FACTOR_EPS * eps);
-        if ((line || scan) && walked) CHECK(diff == 0.0);
+        if (((line || scan) && walked) || box) CHECK(diff == 0.0);
         got[mode] = factor_values(h, plan, &nnz[mode]);
         domino_factor_plan_free(plan);
     }
@@ -365,8 +371,8 @@ static void test_stencil_path(domino_handle h)
             char label[64];
             int exact = m < 6 || m > 8, scan = m == 0 || m > 8;
             snprintf(label, sizeof label, "%s, %s lanes", names[m], lanes[l]);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6 && m != 8, exact, scan, label);
-            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6 && m != 8, exact, scan, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_ILU0, m != 6 && m != 8, exact, scan, m == 1, label);
+            check_stencil_path(h, A[m], DOMINO_FACTOR_IC0, m != 6 && m != 8, exact, scan, m == 1, label);
         }
     }
     unsetenv("DOMINO_FACTOR_LANES");
@@ -386,7 +392,7 @@ static void test_stencil_path(domino_handle h)
             double u = (double)(state >> 11) * 0x1p-53;
             val[k] = v.ind[k] == i ? 2.0 + u : 2.0 * u - 1.0;
         }
-    check_stencil_path(h, R, DOMINO_FACTOR_ILU0, 1, 1, 1, "d3n7 75x10x9, values without dominance");
+    check_stencil_path(h, R, DOMINO_FACTOR_ILU0, 1, 1, 1, 0, "d3n7 75x10x9, values without dominance");
     domino_matrix_free(R);
 }
 
@@ -414,8 +420,8 @@ static void test_scan_accuracy(domino_handle h)
         for (int64_t k = 0; k < v.nnz; k++) val[k] = ldexp(val[k], powers[p]);
         char label[64];
         snprintf(label, sizeof label, "d2n5 64x40 times 2^%d", powers[p]);
-        check_stencil_path(h, A, DOMINO_FACTOR_ILU0, 1, 1, 1, label);
-        check_stencil_path(h, A, DOMINO_FACTOR_IC0, 1, 1, 1, label);
+        check_stencil_path(h, A, DOMINO_FACTOR_ILU0, 1, 1, 1, 0, label);
+        check_stencil_path(h, A, DOMINO_FACTOR_IC0, 1, 1, 1, 0, label);
         domino_matrix_free(A);
     }
     for (int shape = 0; shape < 2; shape++)
@@ -441,7 +447,7 @@ static void test_scan_accuracy(domino_handle h)
                 }
             }
             const char *label = shape ? "d3n7 70x6x5 halving pivots" : "d3n7 70x6x5 anisotropic";
-            check_stencil_path(h, A, (domino_factor_kind)kind, 1, 1, 1, label);
+            check_stencil_path(h, A, (domino_factor_kind)kind, 1, 1, 1, 0, label);
             if (shape == 1) {
                 domino_dmatrix dA = NULL;
                 domino_factor_plan plan = NULL;
@@ -461,7 +467,7 @@ static void test_scan_accuracy(domino_handle h)
  * pivot): the factorization names the row the CPU names, and with a shift
  * replaces what the CPU replaces, its factor the CPU's bit for bit (exact)
  * or within FACTOR_EPS.  The caller's environment picks the path; the plan
- * must take path (0 line, 1 scan, 2 table with lanes lanes a row). */
+ * must take path (0 line, 1 scan, 2 table with lanes lanes a row, 3 box). */
 static void check_bad_pivot(domino_handle h, domino_matrix A, int kind, int32_t r, int path,
                             int lanes, int exact, const char *label)
 {
@@ -479,8 +485,10 @@ static void check_bad_pivot(domino_handle h, domino_matrix A, int kind, int32_t 
     CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
     CHECK(plan && (path == 0   ? plan->stencil.line_path
                    : path == 1 ? plan->stencil.scan_path
+                   : path == 3 ? plan->stencil.box_path
                                : plan->stencil.nx > 0 && !plan->stencil.line_path &&
-                                     !plan->stencil.scan_path && plan->lanes == lanes));
+                                     !plan->stencil.scan_path && !plan->stencil.box_path &&
+                                     plan->lanes == lanes));
     CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, NULL, NULL));
     char want[32];
     snprintf(want, sizeof want, "row %d", r);
@@ -523,13 +531,16 @@ static void test_stencil_pivots(domino_handle h)
         }
 }
 
-/* bad pivots on a deep row of the table path (D3N27; 32, 16 and 8 lanes a
- * row; ILU(0) the CPU's operations bit for bit, IC(0) sums in another
- * order) */
+/* bad pivots on a deep row of the table path (D3N27 with
+ * DOMINO_FACTOR_BOX=0; 32, 16 and 8 lanes a row; ILU(0) the CPU's
+ * operations bit for bit, IC(0) sums in another order), and on the box path
+ * (the default for D3N27, both kinds bit for bit) on a deep row, a corner
+ * and a face */
 static void test_deep_pivots(domino_handle h)
 {
     const char *lanes[3] = {"32", "16", "8"};
     const int32_t r = 6 + 12 * (6 + 11 * 5); /* (6, 6, 5) of 12 x 11 x 10 */
+    setenv("DOMINO_FACTOR_BOX", "0", 1);
     for (int l = 0; l < 3; l++)
         for (int kind = 0; kind < 2; kind++) {
             char label[64];
@@ -539,6 +550,12 @@ static void test_deep_pivots(domino_handle h)
                             kind == 0, label);
             unsetenv("DOMINO_FACTOR_LANES");
         }
+    unsetenv("DOMINO_FACTOR_BOX");
+    const int32_t rows[3] = {r, 0, 11 + 12 * (0 + 11 * 4)}; /* (6, 6, 5), (0, 0, 0), (11, 0, 4) */
+    for (int q = 0; q < 3; q++)
+        for (int kind = 0; kind < 2; kind++)
+            check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), kind, rows[q], 3, 0, 1,
+                            "d3n27 12x11x10, box path");
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -610,10 +627,10 @@ static void test_pivots(domino_handle h)
 }
 
 /* 3 matrices of one pattern factored in one launch equal one by one */
-static void test_batch(domino_handle h)
+static void check_batch(domino_handle h, domino_matrix A, const char *method)
 {
     enum { BATCH = 3 };
-    domino_matrix A = stencil(h, DOMINO_D3N7, 40, 9, 8), M[BATCH]; /* lines of two chunks */
+    domino_matrix M[BATCH];
     domino_matrix_view v;
     CHECK_OK(h, domino_matrix_get_view(h, A, &v));
     size_t bytes = (size_t)v.nnz * sizeof(double);
@@ -635,6 +652,7 @@ static void test_batch(domino_handle h)
             opt.use_cusparse = cus;
             domino_factor_plan plan = NULL;
             CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dA, &opt, &plan));
+            CHECK(plan && strcmp(domino_factor_plan_method(plan), cus ? "cusparse" : method) == 0);
             CHECK_OK(h, domino_factor_compute(h, plan, values, NULL));
             for (int b = 0; b < BATCH; b++) {
                 domino_matrix F = NULL;
@@ -642,8 +660,8 @@ static void test_batch(domino_handle h)
                 else CHECK_OK(h, domino_ref_ilu0(h, M[b], 0.0, &F, NULL));
                 double diff = factor_difference(h, plan, b, F);
                 CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
-                printf("batch %d of %d %s %-8s: max rel diff to the CPU %.2e\n", b, BATCH,
-                       kind ? "IC0 " : "ILU0", cus ? "cusparse" : "domino", diff);
+                printf("batch %d of %d %s %-13s: max rel diff to the CPU %.2e\n", b, BATCH,
+                       kind ? "IC0 " : "ILU0", cus ? "cusparse" : method, diff);
                 domino_matrix_free(F);
             }
             domino_factor_plan_free(plan);
@@ -669,6 +687,14 @@ static void test_batch(domino_handle h)
     domino_dmatrix_free(dA);
     domino_gpu_free(values);
     domino_matrix_free(A);
+}
+
+/* the batch on D3N7 40x9x8 (lines of two chunks; the path of the caller's
+ * environment: method) and, with_box, on D3N27 12x9x8 (the box path) */
+static void test_batch(domino_handle h, const char *method, int with_box)
+{
+    check_batch(h, stencil(h, DOMINO_D3N7, 40, 9, 8), method);
+    if (with_box) check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-box");
 }
 
 /* ------------------------------------------------------------ Krylov */
@@ -833,17 +859,17 @@ int main(void)
     test_stencil_pivots(h);
     test_deep_pivots(h);
     test_pivots(h);
-    test_batch(h);
+    test_batch(h, "stencil-scan", 1);
     setenv("DOMINO_FACTOR_STENCIL", "2", 1); /* the batch on the line path (an exact D3N7) */
-    test_batch(h);
+    test_batch(h, "stencil-lines", 0);
     setenv("DOMINO_FACTOR_STENCIL", "1", 1); /* on the table path (the default takes the scan path) */
-    test_batch(h);
+    test_batch(h, "stencil-table", 0);
     unsetenv("DOMINO_FACTOR_STENCIL");
     /* the grouped kernel (8 lanes a row: what plans of 1e6 rows and more
      * take) on the bad pivots, the shifts and the batches too */
     setenv("DOMINO_FACTOR_LANES", "8", 1);
     test_pivots(h);
-    test_batch(h);
+    test_batch(h, "stencil-scan", 1);
     unsetenv("DOMINO_FACTOR_LANES");
     test_krylov(h);
     test_misuse(h);
