@@ -37,6 +37,7 @@
  * the CPU's bit for bit. */
 #include "factor_plan.h"
 #include "device_util.cuh"
+#include "internal.h"
 
 #define BOX_THREADS 128     /* threads a block */
 /* blocks an SM at least: ILU(0) 3 (159 registers a thread, none spilled;
@@ -44,6 +45,7 @@
 #define BOX_MIN_BLOCKS(KIND) ((KIND) == 0 ? 3 : 4)
 #define BOX_LOWER DOMINO_FACTOR_BOX_LOWER
 #define BOX_LATE 8          /* the first slot of the second phase */
+#define BOX_LEVELS_IN_FLIGHT 4 /* rows in flight: this many levels' worth */
 #define FULL_MASK 0xffffffffu
 
 #define box_dx domino_factor_box_dx
@@ -70,17 +72,42 @@ __device__ __forceinline__ double box_published(const double *at, double u, int 
     return u;
 }
 
+/* Values of row k a step reads: ILU(0) u_kq for the slots t > s that row k
+ * meets, IC(0) l_k,s2 for the slots s2 row i meets (compile-time tests) */
+__device__ __forceinline__ bool box_reads(int kind, int s, int t)
+{
+    return kind == 0 ? box_ilu_slot(s, t) >= 0 : (t < BOX_LOWER && box_ic_slot(s, t) >= 0);
+}
+/* the slot of row k that step s reads for t, and the slot of row i whose
+ * mask bit says whether it exists */
+__device__ __forceinline__ int box_k_slot(int kind, int s, int t) { return kind == 0 ? box_ilu_slot(s, t) : t; }
+__device__ __forceinline__ int box_i_slot(int kind, int s, int t) { return kind == 0 ? t : box_ic_slot(s, t); }
+
+/* 8 bytes from global to shared memory without registers (cp.async, sm_80 on) */
+__device__ __forceinline__ void box_copy_async(double *dst, const double *src)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void box_copy_wait(void)
+{
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+}
+
 /* The steps s in [S0, S1) of row i (at x, y, z, mask m; its factor row at
  * pf): find the rows k, poll their pivots together, then apply each row k
  * in increasing s.  w: the row's working values (KIND 0: all 27 slots; 1:
- * slots 0-13); pivot (IC(0)): a_ii less the squares so far. */
-template <int KIND, int S0, int S1>
+ * slots 0-13); pivot (IC(0)): a_ii less the squares so far.  ASYNC: the
+ * values the steps read are first copied together into the thread's column
+ * of buf (one memory latency for the phase; else a latency a step). */
+template <int KIND, bool ASYNC, int S0, int S1>
 __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
                                           int32_t z, uint32_t m, int64_t pf,
                                           const int64_t *__restrict__ ptr, double *w, const double *v,
-                                          int cap, double *pivot)
+                                          double *buf, int cap, double *pivot)
 {
     constexpr int K = S1 - S0;
+    constexpr int T = KIND == 0 ? 27 : BOX_LOWER; /* the t a step may read */
     int32_t dk[K];  /* row k starts at pf + dk */
     uint32_t mk[K]; /* its mask */
     double d[K];    /* its pivot */
@@ -108,65 +135,73 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
             if ((m >> s & 1) && is_pending(d[s - S0]))
                 d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
     }
+    if (ASYNC) {
+        int j = 0; /* the value's row of buf: a compile-time count */
+#pragma unroll
+        for (int s = S0; s < S1; s++)
+#pragma unroll
+            for (int t = 0; t < T; t++)
+                if (box_reads(KIND, s, t)) {
+                    if ((m >> s & 1) && (m >> box_i_slot(KIND, s, t) & 1))
+                        box_copy_async(&buf[j * BOX_THREADS],
+                                       &v[box_at(pf + dk[s - S0], mk[s - S0], box_k_slot(KIND, s, t))]);
+                    j++;
+                }
+        box_copy_wait();
+    }
+    int j = 0;
 #pragma unroll
     for (int s = S0; s < S1; s++) {
-        if (!(m >> s & 1)) continue;
         const int64_t pk = pf + dk[s - S0];
         const uint32_t mks = mk[s - S0];
+        const bool has = m >> s & 1;
+        /* the values of the step: into registers (ASYNC: from buf) */
+        double u[T];
+        int jt[T];
+#pragma unroll
+        for (int t = 0; t < T; t++)
+            if (box_reads(KIND, s, t)) {
+                jt[t] = j++;
+                if (has && (m >> box_i_slot(KIND, s, t) & 1))
+                    u[t] = ASYNC ? buf[jt[t] * BOX_THREADS] : __ldcg(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
+            }
+        if (!has) continue;
+        double acc = w[s];
+        const double l0 = w[s] / d[s - S0]; /* ILU(0)'s l_is */
+#pragma unroll
+        for (int t = 0; t < T; t++)
+            if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) {
+                double ut = u[t];
+                if (is_pending(ut)) ut = box_published(&v[box_at(pk, mks, box_k_slot(KIND, s, t))], ut, cap);
+                if (KIND == 0) /* w_t -= l_is u_kq */
+                    w[t] = __dsub_rn(w[t], __dmul_rn(l0, ut));
+                else /* a_is - sum over row k's slots of l_i,g l_k,t */
+                    acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(s, t)], ut));
+            }
         if (KIND == 0) {
-            /* l_is = w_s / u_kk; w_t -= l_is u_kq for the slots t > s row k meets */
-            double u[27];
-#pragma unroll
-            for (int t = s + 1; t < 27; t++)
-                if (box_ilu_slot(s, t) >= 0 && (m >> t & 1)) u[t] = __ldcg(&v[box_at(pk, mks, box_ilu_slot(s, t))]);
-            const double l = w[s] / d[s - S0];
-#pragma unroll
-            for (int t = s + 1; t < 27; t++)
-                if (box_ilu_slot(s, t) >= 0 && (m >> t & 1)) {
-                    double ut = u[t];
-                    if (is_pending(ut)) ut = box_published(&v[box_at(pk, mks, box_ilu_slot(s, t))], ut, cap);
-                    w[t] = __dsub_rn(w[t], __dmul_rn(l, ut));
-                }
-            w[s] = l;
+            w[s] = l0;
         } else {
-            /* l_is = (a_is - sum over row k's slots s2 of l_i,g l_k,s2) / l_kk */
-            double lk[BOX_LOWER];
-#pragma unroll
-            for (int s2 = 0; s2 < BOX_LOWER; s2++)
-                if (box_ic_slot(s, s2) >= 0 && (m >> box_ic_slot(s, s2) & 1)) lk[s2] = __ldcg(&v[box_at(pk, mks, s2)]);
-            double sum = w[s];
-#pragma unroll
-            for (int s2 = 0; s2 < BOX_LOWER; s2++)
-                if (box_ic_slot(s, s2) >= 0 && (m >> box_ic_slot(s, s2) & 1)) {
-                    double l2 = lk[s2];
-                    if (is_pending(l2)) l2 = box_published(&v[box_at(pk, mks, s2)], l2, cap);
-                    sum = __dsub_rn(sum, __dmul_rn(w[box_ic_slot(s, s2)], l2));
-                }
-            const double l = sum / d[s - S0];
+            const double l = acc / d[s - S0];
             w[s] = l;
             *pivot = __dsub_rn(*pivot, __dmul_rn(l, l));
         }
     }
 }
 
-/* KIND 0 ILU(0) on A's pattern (ptr == ptrA), 1 IC(0) on its lower triangle
- * (ptr); the factor into val (all pending on entry), st reset */
-template <int KIND>
-__global__ void __launch_bounds__(BOX_THREADS, BOX_MIN_BLOCKS(KIND))
-factor_box_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ order,
-                  const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
-                  const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
-                  int cap, domino_factor_status *st)
+/* the values a phase reads, at most (ILU(0): 65 in slots 0-7, 36 in 8-12;
+ * IC(0): 17 and 27) */
+#define BOX_BUF(KIND) ((KIND) == 0 ? 65 : 27)
+
+/* row i of matrix b: load, the two phases, publish */
+template <int KIND, bool ASYNC>
+__device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i, int32_t b,
+                                        const int64_t *__restrict__ ptrA, int64_t nnzA,
+                                        const double *__restrict__ valA, const int64_t *__restrict__ ptr,
+                                        int64_t nnz, double *val, double *buf, double pivot_shift, int cap,
+                                        domino_factor_status *st)
 {
     constexpr int W = KIND == 0 ? 27 : BOX_LOWER + 1; /* slots of a factor row */
     const int32_t n = a.nx * a.ny * a.nz;
-    const int lane = threadIdx.x & 31;
-    unsigned long long t0 = 0;
-    if (lane == 0) t0 = atomicAdd(&st->ticket, 32ULL);
-    const unsigned long long t = __shfl_sync(FULL_MASK, t0, 0) + (unsigned long long)lane;
-    if (t >= (unsigned long long)n * (unsigned long long)batch) return;
-    const int32_t i = __ldg(&order[t / (unsigned long long)batch]);
-    const int32_t b = (int32_t)(t % (unsigned long long)batch);
     const double *A = valA + (int64_t)b * nnzA;
     double *v = val + (int64_t)b * nnz;
     const int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
@@ -177,8 +212,8 @@ factor_box_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__r
     for (int s = 0; s < W; s++)
         w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
     double pivot = w[BOX_LOWER];
-    box_steps<KIND, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, cap, &pivot);
-    box_steps<KIND, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, cap, &pivot);
+    box_steps<KIND, ASYNC, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot);
+    box_steps<KIND, ASYNC, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot);
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
     if (bad && pivot_shift != 0.0) pivot = pivot_shift;
@@ -201,7 +236,40 @@ factor_box_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__r
     }
 }
 
-extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, const factor_stencil_args *a,
+/* KIND 0 ILU(0) on A's pattern (ptr == ptrA), 1 IC(0) on its lower triangle
+ * (ptr); the factor into val (all pending on entry), st reset.  A warp
+ * takes 32 tickets at a time until none is left: the grid bounds the rows
+ * in flight (waiting rows poll, and too many polls slow the L2 for all). */
+template <int KIND, bool ASYNC>
+__global__ void __launch_bounds__(BOX_THREADS, BOX_MIN_BLOCKS(KIND))
+factor_box_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ order,
+                  const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
+                  const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
+                  int cap, domino_factor_status *st)
+{
+    extern __shared__ double box_buf[];
+    const unsigned long long total = (unsigned long long)a.nx * a.ny * a.nz * (unsigned long long)batch;
+    const int lane = threadIdx.x & 31;
+    for (;;) {
+        unsigned long long t0 = 0;
+        if (lane == 0) t0 = atomicAdd(&st->ticket, 32ULL);
+        t0 = __shfl_sync(FULL_MASK, t0, 0);
+        if (t0 >= total) return;
+        const unsigned long long t = t0 + (unsigned long long)lane;
+        if (t < total)
+            box_row<KIND, ASYNC>(a, __ldg(&order[t / (unsigned long long)batch]),
+                                 (int32_t)(t % (unsigned long long)batch), ptrA, nnzA, valA, ptr, nnz, val,
+                                 box_buf + threadIdx.x, pivot_shift, cap, st);
+        __syncwarp();
+    }
+}
+
+typedef void (*box_kernel_fn)(const factor_stencil_args, int32_t, const int32_t *, const int64_t *,
+                              int64_t, const double *, const int64_t *, int64_t, double *, double,
+                              int, domino_factor_status *);
+
+extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
+                                                int32_t nlevels, const factor_stencil_args *a,
                                                 int32_t batch, const int32_t *order, const int64_t *ptrA,
                                                 int64_t nnzA, const double *valA, const int64_t *ptr,
                                                 int64_t nnz, double *val, double pivot_shift, int cap,
@@ -209,13 +277,27 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, c
 {
     int64_t rows = (int64_t)a->nx * a->ny * a->nz * batch;
     if (rows == 0) return cudaSuccess;
-    int64_t blocks = (rows + BOX_THREADS - 1) / BOX_THREADS;
-    if (blocks > INT32_MAX) return cudaErrorInvalidValue;
-    if (kind == 0)
-        factor_box_kernel<0><<<(unsigned)blocks, BOX_THREADS, 0, stream>>>(*a, batch, order, ptrA, nnzA, valA,
-                                                                           ptr, nnz, val, pivot_shift, cap, st);
-    else
-        factor_box_kernel<1><<<(unsigned)blocks, BOX_THREADS, 0, stream>>>(*a, batch, order, ptrA, nnzA, valA,
-                                                                           ptr, nnz, val, pivot_shift, cap, st);
+    /* experiments: DOMINO_FACTOR_BOX_ASYNC=0 reads a step's values when it
+     * runs; DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels (0: as
+     * many as the device holds) */
+    static int async = -1, levels = -1;
+    if (async < 0) async = domino_env_int("DOMINO_FACTOR_BOX_ASYNC", 1) != 0;
+    if (levels < 0) levels = domino_env_int("DOMINO_FACTOR_BOX_LEVELS", BOX_LEVELS_IN_FLIGHT);
+    box_kernel_fn k = kind == 0 ? (async ? factor_box_kernel<0, true> : factor_box_kernel<0, false>)
+                                : (async ? factor_box_kernel<1, true> : factor_box_kernel<1, false>);
+    size_t smem = async ? (size_t)BOX_BUF(kind) * BOX_THREADS * sizeof(double) : 0;
+    cudaError_t e = cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    int per_sm = 0;
+    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, BOX_THREADS, smem);
+    if (e) return e;
+    if (per_sm < 1) return cudaErrorLaunchOutOfResources;
+    int64_t blocks = (int64_t)per_sm * num_sms, whole = (rows + BOX_THREADS - 1) / BOX_THREADS;
+    if (levels > 0 && nlevels > 0) {
+        int64_t want = ((int64_t)levels * (rows / nlevels) + BOX_THREADS - 1) / BOX_THREADS;
+        if (want < blocks) blocks = want < 1 ? 1 : want;
+    }
+    if (blocks > whole) blocks = whole;
+    k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
+                                                       pivot_shift, cap, st);
     return cudaGetLastError();
 }

@@ -255,7 +255,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       p->line_order, p->pivots, p->pivot_shift,
                                       env && strcmp(env, "serial") == 0, p->st);
     } else if (!e && p->stencil.box_path) {
-        e = domino_launch_factor_box(gpu->stream, ic0, &p->stencil, p->batch, p->order, p->dA->ptr,
+        e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->batch, p->order, p->dA->ptr,
                                      p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pivot_shift,
                                      domino_factor_poll_cap(), p->st);
     } else if (!e && p->stencil.line_path)

@@ -298,9 +298,11 @@ int domino_factor_box_fits(const factor_stencil_args *a);
 /* the box-path factorization (a box stencil, every row exactly its entries
  * inside the grid; kind 0 ILU0 on A's pattern, ptr == ptrA; 1 IC0 on the
  * lower triangle ptr) from A's values into val, batch matrices; a thread
- * per row, rows ticketed in order (by level); val all pending and st reset
- * on entry; waits back off up to cap ns */
-cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, const factor_stencil_args *a,
+ * per row, rows ticketed in order (by level; nlevels of them: the grid
+ * keeps a few levels' rows in flight); val all pending and st reset on
+ * entry; waits back off up to cap ns */
+cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms, int32_t nlevels,
+                                     const factor_stencil_args *a,
                                      int32_t batch, const int32_t *order, const int64_t *ptrA,
                                      int64_t nnzA, const double *valA, const int64_t *ptr,
                                      int64_t nnz, double *val, double pivot_shift, int cap,
