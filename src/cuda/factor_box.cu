@@ -24,10 +24,10 @@
  * device_util.cuh; the pivot is stored last but relaxed stores are not
  * ordered, so nothing is assumed).
  *
- * Rows are ticketed in the plan's level order (every row read holds a
- * smaller ticket: no deadlock, as in factor_ilu0.cu), 32 a warp; batch
- * matrices interleave as there (ticket t: row order[t / batch], matrix
- * t % batch).  Values are read from A itself (no working copy): slot s of
+ * Rows are ticketed by the key x + 2 y + 4 z (every row read holds a
+ * smaller ticket: no deadlock, as in factor_ilu0.cu), 32 a warp, each
+ * key's rows padded to a multiple of 32 (factor_stencil.c: a warp never
+ * holds a row and a row it reads), matrix after matrix.  Values are read from A itself (no working copy): slot s of
  * row i sits at ptr[i] + popcount(mask & below(s)) in the factor and in A
  * (IC(0)'s tril rows are prefixes of A's).
  *
@@ -242,40 +242,40 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
  * in flight (waiting rows poll, and too many polls slow the L2 for all). */
 template <int KIND, bool ASYNC>
 __global__ void __launch_bounds__(BOX_THREADS, BOX_MIN_BLOCKS(KIND))
-factor_box_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ order,
+factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, const int32_t *__restrict__ order,
                   const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                   const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
                   int cap, domino_factor_status *st)
 {
     extern __shared__ double box_buf[];
-    const unsigned long long total = (unsigned long long)a.nx * a.ny * a.nz * (unsigned long long)batch;
+    const unsigned long long total = (unsigned long long)tickets * (unsigned long long)batch;
     const int lane = threadIdx.x & 31;
     for (;;) {
         unsigned long long t0 = 0;
         if (lane == 0) t0 = atomicAdd(&st->ticket, 32ULL);
         t0 = __shfl_sync(FULL_MASK, t0, 0);
         if (t0 >= total) return;
-        const unsigned long long t = t0 + (unsigned long long)lane;
-        if (t < total)
-            box_row<KIND, ASYNC>(a, __ldg(&order[t / (unsigned long long)batch]),
-                                 (int32_t)(t % (unsigned long long)batch), ptrA, nnzA, valA, ptr, nnz, val,
-                                 box_buf + threadIdx.x, pivot_shift, cap, st);
+        const unsigned long long t = t0 + (unsigned long long)lane; /* < total: tickets % 32 == 0 */
+        const int32_t i = __ldg(&order[t % (unsigned long long)tickets]);
+        if (i >= 0)
+            box_row<KIND, ASYNC>(a, i, (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz,
+                                 val, box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
     }
 }
 
-typedef void (*box_kernel_fn)(const factor_stencil_args, int32_t, const int32_t *, const int64_t *,
+typedef void (*box_kernel_fn)(const factor_stencil_args, int64_t, int32_t, const int32_t *, const int64_t *,
                               int64_t, const double *, const int64_t *, int64_t, double *, double,
                               int, domino_factor_status *);
 
 extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                                 int32_t nlevels, const factor_stencil_args *a,
-                                                int32_t batch, const int32_t *order, const int64_t *ptrA,
+                                                int64_t tickets, int32_t batch, const int32_t *order, const int64_t *ptrA,
                                                 int64_t nnzA, const double *valA, const int64_t *ptr,
                                                 int64_t nnz, double *val, double pivot_shift, int cap,
                                                 domino_factor_status *st)
 {
-    int64_t rows = (int64_t)a->nx * a->ny * a->nz * batch;
+    int64_t rows = tickets * batch;
     if (rows == 0) return cudaSuccess;
     /* experiments: DOMINO_FACTOR_BOX_ASYNC=0 reads a step's values when it
      * runs; DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels (0: as
@@ -297,7 +297,7 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
         if (want < blocks) blocks = want < 1 ? 1 : want;
     }
     if (blocks > whole) blocks = whole;
-    k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
+    k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, tickets, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
                                                        pivot_shift, cap, st);
     return cudaGetLastError();
 }

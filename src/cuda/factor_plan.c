@@ -217,7 +217,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
      * and no working copy */
     if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
-        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path &&
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path &&
          (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
@@ -255,7 +255,8 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       p->line_order, p->pivots, p->pivot_shift,
                                       env && strcmp(env, "serial") == 0, p->st);
     } else if (!e && p->stencil.box_path) {
-        e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->batch, p->order, p->dA->ptr,
+        e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->box_tickets,
+                                     p->batch, p->line_order, p->dA->ptr,
                                      p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pivot_shift,
                                      domino_factor_poll_cap(), p->st);
     } else if (!e && p->stencil.line_path)

@@ -177,7 +177,9 @@ struct domino_factor_plan_s {
     int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
-    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz */
+    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz;
+                                    box path: its tickets' rows (-1: padding), box_tickets */
+    int64_t box_tickets;         /* box path: tickets a matrix (rows and padding) */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
@@ -298,11 +300,11 @@ int domino_factor_box_fits(const factor_stencil_args *a);
 /* the box-path factorization (a box stencil, every row exactly its entries
  * inside the grid; kind 0 ILU0 on A's pattern, ptr == ptrA; 1 IC0 on the
  * lower triangle ptr) from A's values into val, batch matrices; a thread
- * per row, rows ticketed in order (by level; nlevels of them: the grid
- * keeps a few levels' rows in flight); val all pending and st reset on
- * entry; waits back off up to cap ns */
+ * per row, tickets t of matrix t / tickets the rows order[t % tickets] (-1:
+ * none; nlevels keys: the grid keeps a few keys' rows in flight); val all
+ * pending and st reset on entry; waits back off up to cap ns */
 cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms, int32_t nlevels,
-                                     const factor_stencil_args *a,
+                                     const factor_stencil_args *a, int64_t tickets,
                                      int32_t batch, const int32_t *order, const int64_t *ptrA,
                                      int64_t nnzA, const double *valA, const int64_t *ptr,
                                      int64_t nnz, double *val, double pivot_shift, int cap,

@@ -22,6 +22,54 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The box path's tickets (p->line_order, p->box_tickets of them): the rows
+ * by key x + 2 y + 4 z, which is larger than the key of every row a row
+ * reads (its lower neighbours have keys at least 1 smaller: (x + 1, y + 1,
+ * z - 1), (x + 1, y - 1, z) and (x - 1, y, z) exactly 1), each key's rows
+ * padded with -1 to a multiple of 32.  So a warp never holds a row and a
+ * row it reads: such a warp stalls (the reader spins while the other
+ * waits at the branch's reconvergence).  Host work, O(n). */
+static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
+                               struct domino_factor_plan_s *p, const char *fn)
+{
+    const factor_stencil_args *a = &p->stencil;
+    int64_t keys = (int64_t)(a->nx - 1) + 2 * (int64_t)(a->ny - 1) + 4 * (int64_t)(a->nz - 1) + 1;
+    int64_t *start = domino_calloc((size_t)keys + 1, sizeof(int64_t));
+    int32_t *order = NULL;
+    domino_status s = DOMINO_SUCCESS;
+    cudaError_t e = cudaSuccess;
+    if (!start) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    for (int64_t z = 0; z < a->nz; z++)
+        for (int64_t y = 0; y < a->ny; y++)
+            for (int64_t x = 0; x < a->nx; x++) start[x + 2 * y + 4 * z + 1]++;
+    for (int64_t k = 0; k < keys; k++) start[k + 1] = start[k] + (start[k + 1] + 31) / 32 * 32;
+    int64_t tickets = start[keys];
+    order = domino_malloc((size_t)tickets * sizeof(int32_t));
+    if (!order) {
+        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+        goto cleanup;
+    }
+    memset(order, 0xff, (size_t)tickets * sizeof(int32_t)); /* -1: padding */
+    for (int64_t z = 0, i = 0; z < a->nz; z++)
+        for (int64_t y = 0; y < a->ny; y++)
+            for (int64_t x = 0; x < a->nx; x++, i++) order[start[x + 2 * y + 4 * z]++] = (int32_t)i;
+    if ((e = cudaMalloc((void **)&p->line_order, (size_t)tickets * sizeof(int32_t))) ||
+        (e = cudaMemcpyAsync(p->line_order, order, (size_t)tickets * sizeof(int32_t), cudaMemcpyHostToDevice,
+                             gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream))) {
+        s = domino_cuda_status(h, e, fn);
+        goto cleanup;
+    }
+    p->box_tickets = tickets;
+    p->nlevels = (int32_t)keys;
+    p->stencil.box_path = 1;
+cleanup:
+    domino_free(start);
+    domino_free(order);
+    return s;
+}
 
 domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_context *gpu,
                                           struct domino_factor_plan_s *p, const char *fn)
@@ -49,10 +97,8 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
     if (hst.line_mismatch == INT32_MAX && mode == 3 && domino_factor_box_fits(&a) &&
-        domino_env_int("DOMINO_FACTOR_BOX", 1)) {
-        p->stencil.box_path = 1; /* the level order is made by the analysis, as for the table path */
-        return DOMINO_SUCCESS;
-    }
+        domino_env_int("DOMINO_FACTOR_BOX", 1))
+        return box_order(h, gpu, p, fn);
     if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || mode < 2) return DOMINO_SUCCESS;
     /* the line order: keys y + w z, w = 1 where every line read has dy + dz
      * < 0 (D2N5, D3N7: the wavefront; on H100 the scan path at 192^3 was
