@@ -61,17 +61,6 @@ __device__ __forceinline__ int64_t box_at(int64_t p, uint32_t m, int s)
     return p + __popc(m & ((1u << s) - 1u));
 }
 
-/* *at once it is published (the rare value still pending after its row's pivot was seen) */
-__device__ __forceinline__ double box_published(const double *at, double u, int cap)
-{
-    unsigned ns = 32;
-    while (is_pending(u)) {
-        back_off(&ns, cap);
-        u = load_relaxed(at);
-    }
-    return u;
-}
-
 /* Values of row k a step reads: ILU(0) u_kq for the slots t > s that row k
  * meets, IC(0) l_k,s2 for the slots s2 row i meets (compile-time tests) */
 __device__ __forceinline__ bool box_reads(int kind, int s, int t)
@@ -104,7 +93,7 @@ template <int KIND, bool ASYNC, int S0, int S1>
 __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
                                           int32_t z, uint32_t m, int64_t pf,
                                           const int64_t *__restrict__ ptr, double *w, const double *v,
-                                          double *buf, int cap, double *pivot)
+                                          double *buf, int cap, double *pivot, domino_factor_status *st)
 {
     constexpr int K = S1 - S0;
     constexpr int T = KIND == 0 ? 27 : BOX_LOWER; /* the t a step may read */
@@ -157,22 +146,45 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
         const bool has = m >> s & 1;
         /* the values of the step: into registers (ASYNC: from buf) */
         double u[T];
-        int jt[T];
 #pragma unroll
         for (int t = 0; t < T; t++)
             if (box_reads(KIND, s, t)) {
-                jt[t] = j++;
+                const int jt = j++;
                 if (has && (m >> box_i_slot(KIND, s, t) & 1))
-                    u[t] = ASYNC ? buf[jt[t] * BOX_THREADS] : __ldcg(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
+                    u[t] = ASYNC ? buf[jt * BOX_THREADS] : __ldcg(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
             }
         if (!has) continue;
+        /* the step's values still pending (row k's pivot was seen; its other
+         * stores may reach the L2 later): reloaded together, a round a latency */
+        bool missing = false;
+        int late = 0;
+#pragma unroll
+        for (int t = 0; t < T; t++)
+            if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) {
+                missing |= is_pending(u[t]);
+                late += is_pending(u[t]);
+            }
+        if (missing) {
+            atomicAdd(&st->walked, (unsigned long long)late);
+            unsigned ns2 = 32;
+            while (missing) {
+                back_off(&ns2, cap);
+#pragma unroll
+                for (int t = 0; t < T; t++)
+                    if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1) && is_pending(u[t]))
+                        u[t] = load_relaxed(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
+                missing = false;
+#pragma unroll
+                for (int t = 0; t < T; t++)
+                    if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) missing |= is_pending(u[t]);
+            }
+        }
         double acc = w[s];
         const double l0 = w[s] / d[s - S0]; /* ILU(0)'s l_is */
 #pragma unroll
         for (int t = 0; t < T; t++)
             if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) {
-                double ut = u[t];
-                if (is_pending(ut)) ut = box_published(&v[box_at(pk, mks, box_k_slot(KIND, s, t))], ut, cap);
+                const double ut = u[t];
                 if (KIND == 0) /* w_t -= l_is u_kq */
                     w[t] = __dsub_rn(w[t], __dmul_rn(l0, ut));
                 else /* a_is - sum over row k's slots of l_i,g l_k,t */
@@ -212,8 +224,8 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
     for (int s = 0; s < W; s++)
         w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
     double pivot = w[BOX_LOWER];
-    box_steps<KIND, ASYNC, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot);
-    box_steps<KIND, ASYNC, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot);
+    box_steps<KIND, ASYNC, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, ASYNC, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
     if (bad && pivot_shift != 0.0) pivot = pivot_shift;

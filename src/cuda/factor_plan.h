@@ -16,7 +16,8 @@ typedef struct domino_factor_status {
     unsigned long long ticket;   /* next logical row (row-major over rows x batch); line and
                                     scan paths: next (line, batch) */
     unsigned long long replaced; /* pivots replaced */
-    unsigned long long walked;   /* scan path: chunks walked lane after lane */
+    unsigned long long walked;   /* scan path: chunks walked lane after lane; box path: values
+                                    found pending after their row's pivot */
     long long bad_pivot;         /* smallest b * n + row with a bad pivot, LLONG_MAX if none */
     int32_t missing_diag;        /* smallest row without a diagonal, INT32_MAX if none */
     int32_t unsorted_row;        /* smallest row unsorted or with a duplicate, INT32_MAX if none */
