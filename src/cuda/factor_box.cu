@@ -124,6 +124,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
             if ((m >> s & 1) && is_pending(d[s - S0]))
                 d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
     }
+    __syncwarp(); /* the lanes left the wait at different rounds: one path again */
     if (ASYNC) {
         int j = 0; /* the value's row of buf: a compile-time count */
 #pragma unroll
@@ -153,14 +154,13 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
                 if (has && (m >> box_i_slot(KIND, s, t) & 1))
                     u[t] = ASYNC ? buf[jt * BOX_THREADS] : __ldcg(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
             }
-        if (!has) continue;
         /* the step's values still pending (row k's pivot was seen; its other
          * stores may reach the L2 later): reloaded together, a round a latency */
         bool missing = false;
         int late = 0;
 #pragma unroll
         for (int t = 0; t < T; t++)
-            if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) {
+            if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1)) {
                 missing |= is_pending(u[t]);
                 late += is_pending(u[t]);
             }
@@ -171,14 +171,16 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
                 back_off(&ns2, cap);
 #pragma unroll
                 for (int t = 0; t < T; t++)
-                    if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1) && is_pending(u[t]))
+                    if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1) && is_pending(u[t]))
                         u[t] = load_relaxed(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
                 missing = false;
 #pragma unroll
                 for (int t = 0; t < T; t++)
-                    if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) missing |= is_pending(u[t]);
+                    if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1)) missing |= is_pending(u[t]);
             }
         }
+        __syncwarp();
+        if (!has) continue;
         double acc = w[s];
         const double l0 = w[s] / d[s - S0]; /* ILU(0)'s l_is */
 #pragma unroll
@@ -216,8 +218,12 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
     const int32_t n = a.nx * a.ny * a.nz;
     const double *A = valA + (int64_t)b * nnzA;
     double *v = val + (int64_t)b * nnz;
+    /* a padding lane (i < 0) takes part with no slots: the warp waits on its
+     * lanes together (__syncwarp in box_steps) */
+    const bool real = i >= 0;
+    if (!real) i = 0;
     const int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
-    const uint32_t m = (uint32_t)domino_factor_row_mask(&a, x, y, z);
+    const uint32_t m = real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
     const int64_t pa = __ldg(&ptrA[i]), pf = __ldg(&ptr[i]);
     double w[W];
 #pragma unroll
@@ -226,6 +232,7 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
     double pivot = w[BOX_LOWER];
     box_steps<KIND, ASYNC, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
     box_steps<KIND, ASYNC, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    if (!real) return;
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
     if (bad && pivot_shift != 0.0) pivot = pivot_shift;
@@ -268,10 +275,9 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
         t0 = __shfl_sync(FULL_MASK, t0, 0);
         if (t0 >= total) return;
         const unsigned long long t = t0 + (unsigned long long)lane; /* < total: tickets % 32 == 0 */
-        const int32_t i = __ldg(&order[t % (unsigned long long)tickets]);
-        if (i >= 0)
-            box_row<KIND, ASYNC>(a, i, (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz,
-                                 val, box_buf + threadIdx.x, pivot_shift, cap, st);
+        box_row<KIND, ASYNC>(a, __ldg(&order[t % (unsigned long long)tickets]),
+                             (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz, val,
+                             box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
     }
 }
