@@ -1,6 +1,6 @@
 /* factor_box.cu: the box path of the GPU ILU(0) / IC(0): a thread per row of
  * a 3x3x3 box stencil (D3N27) whose every row holds exactly its stencil
- * entries inside the grid (factor_stencil.c decides).
+ * entries inside the grid (factor_stencil.c decides: IC(0) from 2^20 rows).
  *
  * Why: the table path (factor_ilu0.cu) gives a row a group of lanes that
  * walk its 13 steps (one per lower neighbour k) through working values in
@@ -8,28 +8,33 @@
  * (bench/results/h100-precond17), and at 128^3 and up it is bound by the
  * rows it can hold in flight.  Here one thread holds its whole row in
  * registers; the slots an update meets are compile-time constants of the
- * box (box_ilu_slot, box_ic_slot), and a boundary row only masks slots out
- * (the bits of domino_factor_row_mask), so no row searches and no table is
- * read.
+ * box (domino_factor_box_* in factor_plan.h), and a boundary row only masks
+ * slots out (the bits of domino_factor_row_mask), so no row searches and
+ * no table is read.
  *
  * A row's steps come in two phases: the neighbours k two or more levels
  * behind (slots 0-7: z - 1, and (x - 1, y + 1, z - 1)) are usually done
  * long before the row's last dependency, so their steps run first; the
  * last five (slots 8-12: (x + 1, y + 1, z - 1) and the row's own plane)
- * hold the neighbours one level behind and run once those are published.
- * Each phase first polls the published pivots of its rows k together (one
- * memory latency however many are missing), then reads the other values
- * of row k with plain L2 loads the compiler may issue together, and re-polls
- * the rare one still pending (a value is its own ready flag:
- * device_util.cuh; the pivot is stored last but relaxed stores are not
- * ordered, so nothing is assumed).
+ * hold the neighbours one level behind.  A phase polls the published
+ * pivots of its rows k together (one memory latency however many are
+ * missing), then copies every value its steps read into the thread's
+ * column of shared memory at once (cp.async: one latency for the phase),
+ * and reloads together a step's values still pending (a value is its own
+ * ready flag, device_util.cuh; the pivot is stored last, but relaxed stores
+ * to different addresses may reach the L2 in any order).  The warp
+ * reconverges after every wait: a warp whose lanes left a wait at
+ * different rounds ran the long unrolled steps lane group by lane group
+ * (H200: D3N27 192^3 IC(0) 13.4 -> 8.3 ms, bench/results/h200-box18).
  *
  * Rows are ticketed by the key x + 2 y + 4 z (every row read holds a
  * smaller ticket: no deadlock, as in factor_ilu0.cu), 32 a warp, each
  * key's rows padded to a multiple of 32 (factor_stencil.c: a warp never
- * holds a row and a row it reads), matrix after matrix.  Values are read from A itself (no working copy): slot s of
- * row i sits at ptr[i] + popcount(mask & below(s)) in the factor and in A
- * (IC(0)'s tril rows are prefixes of A's).
+ * holds a row and a row it reads), matrix after matrix; warps loop over
+ * tickets, and the grid holds about BOX_LEVELS_IN_FLIGHT keys' rows (more
+ * waiting rows only poll).  Values are read from A itself (no working
+ * copy): slot s of row i sits at ptr[i] + popcount(mask & below(s)) in the
+ * factor and in A (IC(0)'s tril rows are prefixes of A's).
  *
  * Arithmetic: the CPU reference's (ref_ilu0.c, ref_ic0.c), each entry
  * updated in increasing column order with __dmul_rn / __dsub_rn and IEEE

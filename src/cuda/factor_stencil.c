@@ -7,9 +7,9 @@
  * boundary rows too, holds exactly its entries inside the grid:
  *  - the scan path (factor_scan.cu) for a stencil without triangles (D2N5,
  *    D3N7), whose factorization changes only the pivots;
- *  - the box path (factor_box.cu) for the 3x3x3 box (D3N27), a thread a
- *    row in the level order; DOMINO_FACTOR_BOX=0 leaves such a stencil to
- *    the table path;
+ *  - the box path (factor_box.cu) for IC(0) of the 3x3x3 box (D3N27) from
+ *    2^20 rows, a thread a row; DOMINO_FACTOR_BOX=1 takes it for every
+ *    such system (ILU(0) too), =0 never;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
  *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
@@ -23,6 +23,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* AUTO takes the box path for IC(0) of D3N27 from this many rows.  H200,
+ * bench/results/h200-box18 (same run, ms, table path / box path): IC(0)
+ * 64^3 1.75 / 2.31, 128^3 6.20 / 4.74, 192^3 13.6 / 8.34; ILU(0) lost at
+ * every size (1.74 / 4.34, 6.54 / 8.85, 16.1 / 19.1): its 101 values a row
+ * (IC(0) 44) take 168 registers, 3 blocks an SM. */
+#define FACTOR_BOX_MIN_ROWS (1 << 20)
 
 /* The box path's tickets (p->line_order, p->box_tickets of them): the rows
  * by key x + 2 y + 4 z, which is larger than the key of every row a row
@@ -96,8 +103,11 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
-    if (hst.line_mismatch == INT32_MAX && mode == 3 && domino_factor_box_fits(&a) &&
-        domino_env_int("DOMINO_FACTOR_BOX", 1))
+    /* the box path: IC(0) from FACTOR_BOX_MIN_ROWS rows (unset), every
+     * box-shaped system (1), none (0) */
+    int box = domino_env_int("DOMINO_FACTOR_BOX", -1);
+    if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && (int64_t)nx * ny * nz >= FACTOR_BOX_MIN_ROWS;
+    if (hst.line_mismatch == INT32_MAX && mode == 3 && box && domino_factor_box_fits(&a))
         return box_order(h, gpu, p, fn);
     if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || mode < 2) return DOMINO_SUCCESS;
     /* the line order: keys y + w z, w = 1 where every line read has dy + dz

@@ -550,12 +550,13 @@ static void test_deep_pivots(domino_handle h)
                             kind == 0, label);
             unsetenv("DOMINO_FACTOR_LANES");
         }
-    unsetenv("DOMINO_FACTOR_BOX");
+    setenv("DOMINO_FACTOR_BOX", "1", 1);
     const int32_t rows[3] = {r, 0, 11 + 12 * (0 + 11 * 4)}; /* (6, 6, 5), (0, 0, 0), (11, 0, 4) */
     for (int q = 0; q < 3; q++)
         for (int kind = 0; kind < 2; kind++)
             check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), kind, rows[q], 3, 0, 1,
                             "d3n27 12x11x10, box path");
+    unsetenv("DOMINO_FACTOR_BOX");
 }
 
 /* first bad pivot's row as the CPU's; replaced counts as the CPU's */
@@ -690,11 +691,27 @@ static void check_batch(domino_handle h, domino_matrix A, const char *method)
 }
 
 /* the batch on D3N7 40x9x8 (lines of two chunks; the path of the caller's
- * environment: method) and, with_box, on D3N27 12x9x8 (the box path) */
+ * environment: method) and, with_box, on D3N27 12x9x8 (the box path,
+ * forced), and AUTO's choice of the box path (IC(0) of 2^20 rows) */
 static void test_batch(domino_handle h, const char *method, int with_box)
 {
     check_batch(h, stencil(h, DOMINO_D3N7, 40, 9, 8), method);
-    if (with_box) check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-box");
+    if (!with_box) return;
+    setenv("DOMINO_FACTOR_BOX", "1", 1);
+    check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-box");
+    unsetenv("DOMINO_FACTOR_BOX");
+    /* AUTO: IC(0) of a box of 2^20 rows and more (64 x 128 x 128) takes it */
+    domino_matrix B = stencil(h, DOMINO_D3N27, 64, 128, 128);
+    domino_dmatrix dB = NULL;
+    CHECK_OK(h, domino_dmatrix_upload(h, B, &dB));
+    for (int kind = 0; kind < 2; kind++) {
+        domino_factor_plan plan = NULL;
+        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dB, NULL, &plan));
+        CHECK(plan && strcmp(domino_factor_plan_method(plan), kind ? "stencil-box" : "stencil-table") == 0);
+        domino_factor_plan_free(plan);
+    }
+    domino_dmatrix_free(dB);
+    domino_matrix_free(B);
 }
 
 /* ------------------------------------------------------------ Krylov */
@@ -854,7 +871,9 @@ int main(void)
     int64_t live = domino_debug_alloc_live();
     test_factors(h);
     test_factor_lanes(h);
+    setenv("DOMINO_FACTOR_BOX", "1", 1); /* the box path on small grids too (AUTO: IC(0) of 2^20 rows) */
     test_stencil_path(h);
+    unsetenv("DOMINO_FACTOR_BOX");
     test_scan_accuracy(h);
     test_stencil_pivots(h);
     test_deep_pivots(h);
