@@ -287,6 +287,59 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
     }
 }
 
+/* ------------------------------------------------------ the tickets */
+
+/* rows y of the line set {x + 2 y = r} inside the grid: y in [lo, hi] */
+__host__ __device__ __forceinline__ int64_t box_key_y_lo(int64_t r, int32_t nx)
+{
+    int64_t c = r - nx + 1; /* x = r - 2 y <= nx - 1 */
+    return c > 0 ? (c + 1) / 2 : 0;
+}
+__host__ __device__ __forceinline__ int64_t box_key_y_hi(int64_t r, int32_t ny)
+{
+    int64_t h = r / 2; /* x >= 0; r >= 0 here */
+    return h < ny - 1 ? h : ny - 1;
+}
+/* rows of plane z whose key is r + 4 z */
+__host__ __device__ __forceinline__ int64_t box_key_count(int64_t r, int32_t nx, int32_t ny)
+{
+    if (r < 0) return 0;
+    int64_t c = box_key_y_hi(r, ny) - box_key_y_lo(r, nx) + 1;
+    return c > 0 ? c : 0;
+}
+
+extern "C" int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz)
+{
+    int64_t c = 0;
+    for (int64_t z = 0; z < nz; z++) c += box_key_count(key - 4 * z, nx, ny);
+    return c;
+}
+
+/* order[start[key] + rank] = i for every row i = (x, y, z) of the grid,
+ * key = x + 2 y + 4 z, rank its place among the key's rows by z, then y;
+ * grid-stride, O(z) a row */
+__global__ void box_order_kernel(int32_t nx, int32_t ny, int32_t nz, const int64_t *__restrict__ start,
+                                 int32_t *order)
+{
+    const int64_t n = (int64_t)nx * ny * nz, stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+        int64_t x = i % nx, y = i / nx % ny, z = i / ((int64_t)nx * ny), key = x + 2 * y + 4 * z;
+        int64_t rank = y - box_key_y_lo(key - 4 * z, nx);
+        for (int64_t zz = 0; zz < z; zz++) rank += box_key_count(key - 4 * zz, nx, ny);
+        order[start[key] + rank] = (int32_t)i;
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
+                                                      const int64_t *start, int32_t *order)
+{
+    int64_t blocks = ((int64_t)nx * ny * nz + 255) / 256;
+    if (blocks > 8192) blocks = 8192;
+    if (blocks < 1) blocks = 1;
+    box_order_kernel<<<(unsigned)blocks, 256, 0, stream>>>(nx, ny, nz, start, order);
+    return cudaGetLastError();
+}
+
 typedef void (*box_kernel_fn)(const factor_stencil_args, int64_t, int32_t, const int32_t *, const int64_t *,
                               int64_t, const double *, const int64_t *, int64_t, double *, double,
                               int, domino_factor_status *);

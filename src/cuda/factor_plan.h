@@ -311,6 +311,13 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                      int64_t nnz, double *val, double pivot_shift, int cap,
                                      domino_factor_status *st);
 
+/* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
+int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
+/* the box path's tickets: order[start[key] + rank] = each row of the grid,
+ * rank its place among the rows of its key (start on the device, from
+ * domino_factor_box_key_rows, padded as the caller likes) */
+cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
+                                           const int64_t *start, int32_t *order);
 /* the back-off cap of the row and box kernels' waits, ns (FACTOR_SLEEP_CAP
  * in factor_ilu0.cu, or DOMINO_FACTOR_POLL) */
 int domino_factor_poll_cap(void);

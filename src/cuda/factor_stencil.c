@@ -37,45 +37,37 @@
  * z - 1), (x + 1, y - 1, z) and (x - 1, y, z) exactly 1), each key's rows
  * padded with -1 to a multiple of 32.  So a warp never holds a row and a
  * row it reads: such a warp stalls (the reader spins while the other
- * waits at the branch's reconvergence).  Host work, O(n). */
+ * waits at the branch's reconvergence).  The key counts on the host
+ * (O(keys nz)), the order by a kernel (O(nz) a row). */
 static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
                                struct domino_factor_plan_s *p, const char *fn)
 {
     const factor_stencil_args *a = &p->stencil;
     int64_t keys = (int64_t)(a->nx - 1) + 2 * (int64_t)(a->ny - 1) + 4 * (int64_t)(a->nz - 1) + 1;
-    int64_t *start = domino_calloc((size_t)keys + 1, sizeof(int64_t));
-    int32_t *order = NULL;
-    domino_status s = DOMINO_SUCCESS;
-    cudaError_t e = cudaSuccess;
+    int64_t *start = domino_malloc(((size_t)keys + 1) * sizeof(int64_t)), *dstart = NULL;
     if (!start) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    for (int64_t z = 0; z < a->nz; z++)
-        for (int64_t y = 0; y < a->ny; y++)
-            for (int64_t x = 0; x < a->nx; x++) start[x + 2 * y + 4 * z + 1]++;
-    for (int64_t k = 0; k < keys; k++) start[k + 1] = start[k] + (start[k + 1] + 31) / 32 * 32;
+    start[0] = 0;
+    for (int64_t k = 0; k < keys; k++)
+        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, a->nx, a->ny, a->nz) + 31) / 32 * 32;
     int64_t tickets = start[keys];
-    order = domino_malloc((size_t)tickets * sizeof(int32_t));
-    if (!order) {
-        s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-        goto cleanup;
-    }
-    memset(order, 0xff, (size_t)tickets * sizeof(int32_t)); /* -1: padding */
-    for (int64_t z = 0, i = 0; z < a->nz; z++)
-        for (int64_t y = 0; y < a->ny; y++)
-            for (int64_t x = 0; x < a->nx; x++, i++) order[start[x + 2 * y + 4 * z]++] = (int32_t)i;
+    cudaError_t e;
     if ((e = cudaMalloc((void **)&p->line_order, (size_t)tickets * sizeof(int32_t))) ||
-        (e = cudaMemcpyAsync(p->line_order, order, (size_t)tickets * sizeof(int32_t), cudaMemcpyHostToDevice,
+        (e = cudaMalloc((void **)&dstart, ((size_t)keys + 1) * sizeof(int64_t))) ||
+        (e = cudaMemcpyAsync(dstart, start, ((size_t)keys + 1) * sizeof(int64_t), cudaMemcpyHostToDevice,
                              gpu->stream)) ||
+        (e = cudaMemsetAsync(p->line_order, 0xff, (size_t)tickets * sizeof(int32_t), gpu->stream)) || /* -1 */
+        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, p->line_order)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {
-        s = domino_cuda_status(h, e, fn);
-        goto cleanup;
+        cudaFree(dstart);
+        domino_free(start);
+        return domino_cuda_status(h, e, fn);
     }
+    cudaFree(dstart);
+    domino_free(start);
     p->box_tickets = tickets;
     p->nlevels = (int32_t)keys;
     p->stencil.box_path = 1;
-cleanup:
-    domino_free(start);
-    domino_free(order);
-    return s;
+    return DOMINO_SUCCESS;
 }
 
 domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_context *gpu,
