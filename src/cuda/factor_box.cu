@@ -45,12 +45,12 @@
 #include "internal.h"
 
 #define BOX_THREADS 128     /* threads a block */
-/* blocks an SM at least: ILU(0) 3 (159 registers a thread, none spilled;
- * with 4, 128 registers spilled 136 bytes), IC(0) 4 (114) */
+/* blocks an SM at least: ILU(0) 3 (168 registers a thread, about 100
+ * bytes spilled; with 4, more spills), IC(0) 4 (128, none spilled) */
 #define BOX_MIN_BLOCKS(KIND) ((KIND) == 0 ? 3 : 4)
 #define BOX_LOWER DOMINO_FACTOR_BOX_LOWER
 #define BOX_LATE 8          /* the first slot of the second phase */
-#define BOX_LEVELS_IN_FLIGHT 4 /* rows in flight: this many levels' worth */
+#define BOX_LEVELS_IN_FLIGHT 4 /* rows in flight: this many keys' worth (h200-box18: 2, 16 and all slower) */
 #define FULL_MASK 0xffffffffu
 
 #define box_dx domino_factor_box_dx
@@ -102,7 +102,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
 {
     constexpr int K = S1 - S0;
     constexpr int T = KIND == 0 ? 27 : BOX_LOWER; /* the t a step may read */
-    int32_t dk[K];  /* row k starts at pf + dk */
+    int32_t dk[K];  /* row k starts at pf + dk (> -2^31: domino_factor_box_fits) */
     uint32_t mk[K]; /* its mask */
     double d[K];    /* its pivot */
 #pragma unroll

@@ -296,7 +296,8 @@ static inline DOMINO_FACTOR_HD int domino_factor_box_ic_slot(int s, int s2)
     return q >= 0 && q < s ? q : -1;
 }
 /* 1 if stencil a (domino_factor_stencil_table's) is the box, its slots in
- * the order above, on a grid of fewer than 2^31 points (factor_stencil_table.c) */
+ * the order above, on a grid of fewer than 2^31 points whose planes hold
+ * fewer than 2^31 / 27 (factor_stencil_table.c) */
 int domino_factor_box_fits(const factor_stencil_args *a);
 /* the box-path factorization (a box stencil, every row exactly its entries
  * inside the grid; kind 0 ILU0 on A's pattern, ptr == ptrA; 1 IC0 on the

@@ -124,5 +124,7 @@ int domino_factor_box_fits(const factor_stencil_args *a)
         if (a->dxyz[s][0] != domino_factor_box_dx(s) || a->dxyz[s][1] != domino_factor_box_dy(s) ||
             a->dxyz[s][2] != domino_factor_box_dz(s))
             return 0;
-    return (int64_t)a->nx * a->ny * a->nz < INT32_MAX;
+    /* rows as int32; a row's lower neighbours start less than 2^31 entries before it */
+    return (int64_t)a->nx * a->ny * a->nz < INT32_MAX &&
+           27 * ((int64_t)a->nx * a->ny + a->nx + 1) < INT32_MAX;
 }
