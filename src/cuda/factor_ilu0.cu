@@ -369,8 +369,9 @@ template <int KIND, int LANES, bool STENCIL>
 __global__ void __launch_bounds__(32 * FACTOR_WARPS_PER_BLOCK)
 factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
               const int32_t *__restrict__ ind, const int64_t *__restrict__ diag,
-              const int32_t *__restrict__ order, int64_t nnz, double *work, double *val,
-              double pivot_shift, int cap, const factor_stencil_args sa, domino_factor_status *st)
+              const int32_t *__restrict__ order, int64_t tickets, int64_t nnz, double *work,
+              double *val, double pivot_shift, int cap, const factor_stencil_args sa,
+              domino_factor_status *st)
 {
     __shared__ int8_t tab[FACTOR_STENCIL_LOWER * FACTOR_STENCIL_SLOTS];
     if (STENCIL) {
@@ -384,8 +385,9 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
     unsigned long long t0 = 0;
     if (lane == 0) t0 = atomicAdd(&st->ticket, (unsigned long long)(32 / LANES));
     unsigned long long t = __shfl_sync(FULL_MASK, t0, 0) + (unsigned long long)(lane / LANES);
-    if (t >= (unsigned long long)n * (unsigned long long)batch) return;
+    if (t >= (unsigned long long)tickets * (unsigned long long)batch) return;
     int32_t i = __ldg(&order[t / (unsigned long long)batch]);
+    if (i < 0) return; /* padding of the key order: no row */
     int32_t b = (int32_t)(t % (unsigned long long)batch);
     double *w = work + (int64_t)b * nnz, *v = val + (int64_t)b * nnz;
     int64_t di = __ldg(&diag[i]);
@@ -417,7 +419,7 @@ factor_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
 /* the kernel of KIND for lanes per row 4, 8, 16 or 32, with or without the
  * stencil path */
 typedef void (*factor_kernel_fn)(int32_t, int32_t, const int64_t *, const int32_t *,
-                                 const int64_t *, const int32_t *, int64_t, double *, double *,
+                                 const int64_t *, const int32_t *, int64_t, int64_t, double *, double *,
                                  double, int, const factor_stencil_args,
                                  domino_factor_status *);
 template <int KIND, bool STENCIL> static factor_kernel_fn factor_kernel_of(int lanes)
@@ -433,12 +435,12 @@ template <int KIND, bool STENCIL> static factor_kernel_fn factor_kernel_of(int l
 extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n,
                                             int32_t batch, const int64_t *ptr, const int32_t *ind,
                                             const int64_t *diag, const int32_t *order,
-                                            int64_t nnz, double *work, double *val,
+                                            int64_t tickets, int64_t nnz, double *work, double *val,
                                             double pivot_shift, domino_factor_status *st, int lanes,
                                             const factor_stencil_args *stencil)
 {
     if (lanes != 4 && lanes != 8 && lanes != 16) lanes = 32;
-    int64_t rows = (int64_t)n * batch, rows_per_warp = 32 / lanes;
+    int64_t rows = tickets * batch, rows_per_warp = 32 / lanes;
     if (rows == 0) return cudaSuccess;
     int64_t warps = (rows + rows_per_warp - 1) / rows_per_warp;
     int64_t blocks = (warps + FACTOR_WARPS_PER_BLOCK - 1) / FACTOR_WARPS_PER_BLOCK;
@@ -451,7 +453,7 @@ extern "C" cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32
                                    : (sten ? factor_kernel_of<1, true>(lanes) : factor_kernel_of<1, false>(lanes));
     int cap = domino_factor_poll_cap();
     k<<<(unsigned)blocks, 32 * FACTOR_WARPS_PER_BLOCK, 0, stream>>>(n, batch, ptr, ind, diag, order,
-                                                                    nnz, work, val, pivot_shift,
+                                                                    tickets, nnz, work, val, pivot_shift,
                                                                     cap, *stencil, st);
     return cudaGetLastError();
 }

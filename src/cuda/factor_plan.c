@@ -217,7 +217,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
      * and no working copy */
     if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
-        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path &&
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->box_tickets &&
          (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
@@ -264,9 +264,10 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                        p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                        p->padded, p->line_order, p->progress, p->pivot_shift, p->st);
     else if (!e)
-        e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag, p->order,
-                                 p->nnz, p->work, p->val, p->pivot_shift, p->st, p->lanes,
-                                 &p->stencil);
+        e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
+                                 p->box_tickets ? p->line_order : p->order,
+                                 p->box_tickets ? p->box_tickets : p->n, p->nnz, p->work, p->val,
+                                 p->pivot_shift, p->st, p->lanes, &p->stencil);
     if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);

@@ -179,8 +179,9 @@ struct domino_factor_plan_s {
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
     int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz;
-                                    box path: its tickets' rows (-1: padding), box_tickets */
-    int64_t box_tickets;         /* box path: tickets a matrix (rows and padding) */
+                                    box system: its tickets' rows (-1: padding), box_tickets */
+    int64_t box_tickets;         /* box system (box and table paths): tickets a matrix in line_order
+                                    (rows and padding); 0: none */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
@@ -328,13 +329,13 @@ cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, dou
  * kind 1 IC0 on the tril pattern; the rows' initial values in work (batch *
  * nnz, overwritten), the factor into val (batch * nnz, all pending on entry:
  * each value is published once, final, and is its own ready flag); rows
- * taken in the given order (a topological order of the lower triangle: rows
- * sorted by level); st reset; lanes per row 4, 8, 16 or 32 (anything else:
+ * taken in the given order of tickets entries (a topological order of the
+ * lower triangle: rows sorted by level, or by key with -1 padding); st reset; lanes per row 4, 8, 16 or 32 (anything else:
  * 32); deep rows of stencil (nx 0: none) take their positions from its
  * tables */
 cudaError_t domino_launch_factor(cudaStream_t stream, int kind, int32_t n, int32_t batch,
                                  const int64_t *ptr, const int32_t *ind, const int64_t *diag,
-                                 const int32_t *order, int64_t nnz, double *work, double *val,
+                                 const int32_t *order, int64_t tickets, int64_t nnz, double *work, double *val,
                                  double pivot_shift, domino_factor_status *st, int lanes,
                                  const factor_stencil_args *stencil);
 

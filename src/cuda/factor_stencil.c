@@ -9,7 +9,9 @@
  *    D3N7), whose factorization changes only the pivots;
  *  - the box path (factor_box.cu) for IC(0) of the 3x3x3 box (D3N27) from
  *    2^20 rows, a thread a row; DOMINO_FACTOR_BOX=1 takes it for every
- *    such system (ILU(0) too), =0 never;
+ *    such system (ILU(0) too), =0 never; the table path on such a system
+ *    takes its rows in the box path's order (keys x + 2 y + 4 z, made by a
+ *    kernel) instead of the analysis's level order;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
  *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
@@ -31,7 +33,8 @@
  * (IC(0) 44) take 168 registers, 3 blocks an SM. */
 #define FACTOR_BOX_MIN_ROWS (1 << 20)
 
-/* The box path's tickets (p->line_order, p->box_tickets of them): the rows
+/* The tickets of a box system (p->line_order, p->box_tickets of them; the
+ * box path's, and the table path's instead of the level order): the rows
  * by key x + 2 y + 4 z, which is larger than the key of every row a row
  * reads (its lower neighbours have keys at least 1 smaller: (x + 1, y + 1,
  * z - 1), (x + 1, y - 1, z) and (x - 1, y, z) exactly 1), each key's rows
@@ -66,7 +69,6 @@ static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
     domino_free(start);
     p->box_tickets = tickets;
     p->nlevels = (int32_t)keys;
-    p->stencil.box_path = 1;
     return DOMINO_SUCCESS;
 }
 
@@ -95,12 +97,19 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
-    /* the box path: IC(0) from FACTOR_BOX_MIN_ROWS rows (unset), every
-     * box-shaped system (1), none (0) */
-    int box = domino_env_int("DOMINO_FACTOR_BOX", -1);
-    if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && (int64_t)nx * ny * nz >= FACTOR_BOX_MIN_ROWS;
-    if (hst.line_mismatch == INT32_MAX && mode == 3 && box && domino_factor_box_fits(&a))
-        return box_order(h, gpu, p, fn);
+    /* the box (every row exactly its entries): the tickets by key, for the
+     * box path (IC(0) from FACTOR_BOX_MIN_ROWS rows when DOMINO_FACTOR_BOX
+     * is unset, every such system with 1, none with 0) or the table path
+     * (instead of the level order: no level pass in the analysis) */
+    if (hst.line_mismatch == INT32_MAX && mode == 3 && domino_factor_box_fits(&a)) {
+        int box = domino_env_int("DOMINO_FACTOR_BOX", -1);
+        if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && (int64_t)nx * ny * nz >= FACTOR_BOX_MIN_ROWS;
+        /* experiments: DOMINO_FACTOR_KEY_ORDER=0 leaves the table path the level order */
+        if (!box && !domino_env_int("DOMINO_FACTOR_KEY_ORDER", 1)) return DOMINO_SUCCESS;
+        if ((s = box_order(h, gpu, p, fn))) return s;
+        p->stencil.box_path = box != 0;
+        return DOMINO_SUCCESS;
+    }
     if (hst.line_mismatch != INT32_MAX || a.same_line < 0 || mode < 2) return DOMINO_SUCCESS;
     /* the line order: keys y + w z, w = 1 where every line read has dy + dz
      * < 0 (D2N5, D3N7: the wavefront; on H100 the scan path at 192^3 was
