@@ -5,7 +5,8 @@
  * or fewer lanes on matrices of millions of rows); a group takes its logical row from an atomic ticket (row-major
  * over rows x batch: ticket t is row order[t / batch] of matrix t % batch),
  * never from blockIdx.  order lists the rows by level of the
- * lower triangle (the analysis computes it once per pattern), so every row
+ * lower triangle (the analysis computes it once per pattern; on a D3N27
+ * box, by the key x + 2 y + 4 z with -1 padding, factor_stencil.c), so every row
  * a row waits for holds a smaller ticket and was taken by a warp that is
  * already running (or by an earlier group of its own warp): no deadlock whatever the scheduling.  Row i waits only
  * for the rows k < i it reads.  Level order, rather than natural order,
