@@ -692,13 +692,16 @@ static void check_batch(domino_handle h, domino_matrix A, const char *method)
 
 /* the batch on D3N7 40x9x8 (lines of two chunks; the path of the caller's
  * environment: method) and, with_box, on D3N27 12x9x8 (the box path,
- * forced), and AUTO's choice of the box path (IC(0) of 2^20 rows) */
+ * forced, and the table path in the key order), and AUTO's choice of the
+ * box path (IC(0) of 2^20 rows) */
 static void test_batch(domino_handle h, const char *method, int with_box)
 {
     check_batch(h, stencil(h, DOMINO_D3N7, 40, 9, 8), method);
     if (!with_box) return;
     setenv("DOMINO_FACTOR_BOX", "1", 1);
     check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-box");
+    setenv("DOMINO_FACTOR_BOX", "0", 1); /* the table path in the box's key order, padded */
+    check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-table");
     unsetenv("DOMINO_FACTOR_BOX");
     /* AUTO: IC(0) of a box of 2^20 rows and more (64 x 128 x 128) takes it */
     domino_matrix B = stencil(h, DOMINO_D3N27, 64, 128, 128);
