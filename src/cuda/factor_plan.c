@@ -165,6 +165,7 @@ static domino_status build_order(domino_handle h, struct domino_gpu_context *gpu
     if (row_level && (e2 = cudaFreeAsync(row_level, s)) && !e) e = e2;
     if (sort_scratch && (e2 = cudaFreeAsync(sort_scratch, s)) && !e) e = e2;
     if (st && (e2 = cudaFreeAsync(st, s)) && !e) e = e2;
+    p->order_tickets = n;
     /* the order is complete when the analysis returns (its time, its errors) */
     if ((e2 = cudaStreamSynchronize(s)) && !e) e = e2;
     return domino_cuda_status(h, e, fn);
@@ -217,7 +218,7 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
      * and no working copy */
     if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
-        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->box_tickets &&
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->order &&
          (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
@@ -255,8 +256,8 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       p->line_order, p->pivots, p->pivot_shift,
                                       env && strcmp(env, "serial") == 0, p->st);
     } else if (!e && p->stencil.box_path) {
-        e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->box_tickets,
-                                     p->batch, p->line_order, p->dA->ptr,
+        e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->order_tickets,
+                                     p->batch, p->order, p->dA->ptr,
                                      p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pivot_shift,
                                      domino_factor_poll_cap(), p->st);
     } else if (!e && p->stencil.line_path)
@@ -264,10 +265,9 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                        p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                        p->padded, p->line_order, p->progress, p->pivot_shift, p->st);
     else if (!e)
-        e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag,
-                                 p->box_tickets ? p->line_order : p->order,
-                                 p->box_tickets ? p->box_tickets : p->n, p->nnz, p->work, p->val,
-                                 p->pivot_shift, p->st, p->lanes, &p->stencil);
+        e = domino_launch_factor(gpu->stream, ic0, p->n, p->batch, p->ptr, p->ind, p->diag, p->order,
+                                 p->order_tickets, p->nnz, p->work, p->val, p->pivot_shift, p->st,
+                                 p->lanes, &p->stencil);
     if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);

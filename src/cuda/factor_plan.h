@@ -174,14 +174,13 @@ struct domino_factor_plan_s {
     int64_t *diag;               /* position of the diagonal of each row in the factor, n */
     double *val;                 /* factor values, batch * nnz (owned) */
     double *work;                /* the rows' working values, batch * nnz (owned; not with use_cusparse) */
-    int32_t *order;              /* rows sorted by (level, row) of the lower triangle, n */
-    int32_t nlevels;             /* levels of the lower triangle (dependency depth) */
+    int32_t *order;              /* the rows' tickets, order_tickets: sorted by (level, row) of the
+                                    lower triangle (n), or on a box system by key with -1 padding */
+    int64_t order_tickets;       /* entries of order (tickets a matrix) */
+    int32_t nlevels;             /* levels of the lower triangle (dependency depth), or keys */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
-    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz;
-                                    box system: its tickets' rows (-1: padding), box_tickets */
-    int64_t box_tickets;         /* box system (box and table paths): tickets a matrix in line_order
-                                    (rows and padding); 0: none */
+    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */

@@ -33,7 +33,7 @@
  * (IC(0) 44) take 168 registers, 3 blocks an SM. */
 #define FACTOR_BOX_MIN_ROWS (1 << 20)
 
-/* The tickets of a box system (p->line_order, p->box_tickets of them; the
+/* The tickets of a box system (p->order, p->order_tickets of them; the
  * box path's, and the table path's instead of the level order): the rows
  * by key x + 2 y + 4 z, which is larger than the key of every row a row
  * reads (its lower neighbours have keys at least 1 smaller: (x + 1, y + 1,
@@ -54,12 +54,12 @@ static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
         start[k + 1] = start[k] + (domino_factor_box_key_rows(k, a->nx, a->ny, a->nz) + 31) / 32 * 32;
     int64_t tickets = start[keys];
     cudaError_t e;
-    if ((e = cudaMalloc((void **)&p->line_order, (size_t)tickets * sizeof(int32_t))) ||
+    if ((e = cudaMalloc((void **)&p->order, (size_t)tickets * sizeof(int32_t))) ||
         (e = cudaMalloc((void **)&dstart, ((size_t)keys + 1) * sizeof(int64_t))) ||
         (e = cudaMemcpyAsync(dstart, start, ((size_t)keys + 1) * sizeof(int64_t), cudaMemcpyHostToDevice,
                              gpu->stream)) ||
-        (e = cudaMemsetAsync(p->line_order, 0xff, (size_t)tickets * sizeof(int32_t), gpu->stream)) || /* -1 */
-        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, p->line_order)) ||
+        (e = cudaMemsetAsync(p->order, 0xff, (size_t)tickets * sizeof(int32_t), gpu->stream)) || /* -1 */
+        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, p->order)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {
         cudaFree(dstart);
         domino_free(start);
@@ -67,7 +67,7 @@ static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
     }
     cudaFree(dstart);
     domino_free(start);
-    p->box_tickets = tickets;
+    p->order_tickets = tickets;
     p->nlevels = (int32_t)keys;
     return DOMINO_SUCCESS;
 }
