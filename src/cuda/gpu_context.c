@@ -125,6 +125,16 @@ void *domino_gpu_staging(struct domino_gpu_context *gpu, size_t bytes)
     return pinned_grow(&gpu->staging, &gpu->staging_bytes, grown_to);
 }
 
+cudaError_t domino_solve_status_read(struct domino_gpu_context *gpu, const domino_solve_status *st,
+                                     domino_solve_status *hst)
+{
+    domino_solve_status *pinned = domino_gpu_staging(gpu, sizeof(*pinned));
+    cudaError_t e = cudaMemcpyAsync(pinned ? pinned : hst, st, sizeof(*hst), cudaMemcpyDeviceToHost, gpu->stream);
+    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (!e && pinned) *hst = *pinned;
+    return e;
+}
+
 domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **out)
 {
     *out = NULL;

@@ -96,6 +96,11 @@ __device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
 }
 #endif
 
+/* *hst = the device status st, after everything queued on the handle's
+ * stream before it (a pinned copy when the staging buffer can be had) */
+struct domino_gpu_context;
+cudaError_t domino_solve_status_read(struct domino_gpu_context *gpu, const domino_solve_status *st,
+                                     domino_solve_status *hst);
 /* get (creating on first use) the GPU context of h */
 domino_status domino_gpu_context_get(domino_handle h, struct domino_gpu_context **gpu);
 /* the context's pinned host buffer, grown to at least bytes (kept until
@@ -108,6 +113,15 @@ domino_status domino_cuda_status(domino_handle h, cudaError_t e, const char *wha
  * zeroed when src is NULL; done when it returns */
 cudaError_t domino_device_copy_new(void **dst, const void *src, size_t bytes);
 domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const char *what);
+/* a plan's device workspace from the process's pool of the current device,
+ * in stream order on `stream` (plain cudaMalloc where no pool can be had);
+ * given back after a device synchronization (gpu_cache.c) */
+cudaError_t domino_pool_malloc(void **ptr, size_t bytes, cudaStream_t stream);
+void domino_pool_free(void *ptr);
+/* a CUDA event (timing enabled) from the process's kept ones, else new;
+ * given back to be kept (destroyed when the list is full) */
+cudaError_t domino_event_take(cudaEvent_t *ev);
+void domino_event_give(cudaEvent_t ev);
 
 /* ---- kernel launchers (the .cu files of src/cuda), asynchronous on stream ---- */
 

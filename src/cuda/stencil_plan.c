@@ -30,10 +30,10 @@ static void env_tile(int t[2])
 void domino_dstencil_free(domino_dstencil D)
 {
     if (!D || D->magic != DOMINO_DSTENCIL_MAGIC) return;
-    cudaFree(D->coef);
-    cudaFree(D->state);
-    cudaFree(D->st);
-    cudaFree(D->tile_order);
+    domino_pool_free(D->coef);
+    domino_pool_free(D->state);
+    domino_pool_free(D->st);
+    domino_pool_free(D->tile_order);
     D->magic = DOMINO_FREED_MAGIC;
     domino_free(D);
 }
@@ -45,6 +45,9 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
 {
     if (fill != DOMINO_LOWER && fill != DOMINO_UPPER)
         return domino_error(h, DOMINO_INVALID_VALUE, "%s: fill must be LOWER or UPPER", fn);
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
     struct domino_dstencil_s *D = domino_calloc(1, sizeof(*D));
     if (!D) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
     D->magic = DOMINO_DSTENCIL_MAGIC;
@@ -69,8 +72,8 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
     D->tune_log = domino_env_int("DOMINO_STENCIL_TUNE_LOG", 0);
     env_tile(D->tile_forced);
     size_t state_words = (size_t)ny * nz + nz;
-    cudaError_t e = cudaMalloc((void **)&D->state, state_words * sizeof(int32_t));
-    if (!e) e = cudaMalloc((void **)&D->st, sizeof(domino_solve_status));
+    cudaError_t e = domino_pool_malloc((void **)&D->state, state_words * sizeof(int32_t), gpu->stream);
+    if (!e) e = domino_pool_malloc((void **)&D->st, sizeof(domino_solve_status), gpu->stream);
     if (e) {
         domino_dstencil_free(D);
         return domino_cuda_status(h, e, fn);
@@ -99,7 +102,7 @@ domino_status domino_dstencil_upload(domino_handle h, const domino_stencil_matri
     /* slots 0 centre, 1 M1, 2 M2, 3.. off-line, each N values; absent ones zero */
     size_t N = (size_t)D->args.n, vsize = domino_type_size(S->type);
     size_t nslots = 3 + (size_t)D->args.noff;
-    cudaError_t e = cudaMalloc(&D->coef, nslots * N * vsize);
+    cudaError_t e = domino_pool_malloc(&D->coef, nslots * N * vsize, gpu->stream);
     if (!e) e = cudaMemsetAsync(D->coef, 0, nslots * N * vsize, gpu->stream);
     for (int p = 0; p < S->npoints && !e; p++) {
         if (slot_of[p] < 0) continue;
@@ -226,10 +229,12 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
 domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D)
 {
     size_t vsize = domino_type_size(D->type), N = (size_t)D->args.n;
-    cudaError_t e = cudaMalloc(&D->coef, (3 + (size_t)D->args.noff) * N * vsize);
-    if (e) return domino_cuda_status(h, e, "stencil engine: compact copy");
-    domino_status s = domino_dstencil_refresh(h, D);
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
+    cudaError_t e = domino_pool_malloc(&D->coef, (3 + (size_t)D->args.noff) * N * vsize, gpu->stream);
+    if (e) return domino_cuda_status(h, e, "stencil engine: compact copy");
+    if ((s = domino_dstencil_refresh(h, D))) return s;
     D->compact = 1;
     D->args.coef = D->coef;
     D->matrix_bytes = (1 + (size_t)D->args.order + (size_t)D->args.noff) * N * vsize;

@@ -87,10 +87,11 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
         s = domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory (tile order)", fn);
         goto cleanup;
     }
-    cudaFree(D->tile_order); /* synchronizes the device: no solve still reads it */
+    domino_pool_free(D->tile_order); /* synchronizes the device: no solve still reads it */
     D->tile_order = NULL;
     D->tile_order_shape[0] = D->tile_order_shape[1] = 0;
-    cudaError_t e = cudaMalloc((void **)&D->tile_order, (size_t)(count > 0 ? count : 1) * sizeof(int32_t));
+    cudaError_t e = domino_pool_malloc((void **)&D->tile_order, (size_t)(count > 0 ? count : 1) * sizeof(int32_t),
+                                       gpu->stream);
     /* residency once per tile, not per solve */
     if (!e) e = domino_stencil_tile_resident(D->type, A, gpu->num_sms, &D->tile_order_blocks);
     if (e) {

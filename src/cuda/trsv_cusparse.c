@@ -30,12 +30,12 @@ void domino_cusparse_trsv_free(struct domino_trsv_plan_s *p)
         if (c->mat) cusparseDestroySpMat(c->mat);
         if (c->spsv) cusparseSpSV_destroyDescr(c->spsv);
         if (c->spsm) cusparseSpSM_destroyDescr(c->spsm);
-        cudaFree(c->buffer);
-        cudaFree(c->dummy);
+        domino_pool_free(c->buffer);
+        domino_pool_free(c->dummy);
         domino_free(c);
         p->cusparse_plan = NULL;
     }
-    cudaFree(p->ptr32);
+    domino_pool_free(p->ptr32);
     p->ptr32 = NULL;
 }
 
@@ -89,9 +89,9 @@ domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_c
     float af;
     const void *alpha;
     set_alpha(p->type, &ad, &af, &alpha);
-    if ((e = cudaMalloc((void **)&p->ptr32, ((size_t)p->n + 1) * sizeof(int32_t))) ||
+    if ((e = domino_pool_malloc((void **)&p->ptr32, ((size_t)p->n + 1) * sizeof(int32_t), gpu->stream)) ||
         (e = domino_launch_offsets_to_int32(gpu->stream, p->n + 1, dA->ptr, p->ptr32)) ||
-        (e = cudaMalloc(&c->dummy, 2 * (size_t)p->n * p->nrhs * vs + 16)))
+        (e = domino_pool_malloc(&c->dummy, 2 * (size_t)p->n * p->nrhs * vs + 16, gpu->stream)))
         return domino_cuda_status(h, e, fn);
     cs = cusparseCreateCsr(&c->mat, p->n, p->n, dA->nnz, p->ptr32, dA->ind, dA->val,
                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, c->dtype);
@@ -103,7 +103,7 @@ domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_c
         cs = cusparseSpSV_createDescr(&c->spsv);
         if (!cs) cs = cusparseSpSV_bufferSize(gpu->cusparse, c->op, alpha, c->mat, vb, vx, c->dtype,
                                               CUSPARSE_SPSV_ALG_DEFAULT, c->spsv, &bytes);
-        if (!cs && (e = cudaMalloc(&c->buffer, bytes + 16))) goto cuda_fail;
+        if (!cs && (e = domino_pool_malloc(&c->buffer, bytes + 16, gpu->stream))) goto cuda_fail;
         if (!cs) cs = cusparseSpSV_analysis(gpu->cusparse, c->op, alpha, c->mat, vb, vx, c->dtype,
                                             CUSPARSE_SPSV_ALG_DEFAULT, c->spsv, c->buffer);
     } else if (!cs) {
@@ -111,13 +111,13 @@ domino_status domino_cusparse_trsv_analysis(domino_handle h, struct domino_gpu_c
         cs = cusparseSpSM_createDescr(&c->spsm);
         if (!cs) cs = cusparseSpSM_bufferSize(gpu->cusparse, c->op, opb, alpha, c->mat, mb, mx,
                                               c->dtype, CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, &bytes);
-        if (!cs && (e = cudaMalloc(&c->buffer, bytes + 16))) goto cuda_fail;
+        if (!cs && (e = domino_pool_malloc(&c->buffer, bytes + 16, gpu->stream))) goto cuda_fail;
         if (!cs) cs = cusparseSpSM_analysis(gpu->cusparse, c->op, opb, alpha, c->mat, mb, mx,
                                             c->dtype, CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, c->buffer);
     }
     free_dense(vb, vx, mb, mx);
     cudaStreamSynchronize(gpu->stream);
-    cudaFree(c->dummy);
+    domino_pool_free(c->dummy);
     c->dummy = NULL;
     c->buffer_bytes = bytes;
     c->ldb = c->ldx = p->n;
@@ -163,9 +163,9 @@ domino_status domino_cusparse_trsv_solve(domino_handle h, struct domino_gpu_cont
                                      CUSPARSE_SPSM_ALG_DEFAULT, c->spsm, &bytes);
         if (!cs && bytes > c->buffer_bytes) {
             cudaStreamSynchronize(gpu->stream);
-            cudaFree(c->buffer);
+            domino_pool_free(c->buffer);
             c->buffer = NULL;
-            if (cudaMalloc(&c->buffer, bytes + 16) != cudaSuccess) cs = CUSPARSE_STATUS_ALLOC_FAILED;
+            if (domino_pool_malloc(&c->buffer, bytes + 16, gpu->stream) != cudaSuccess) cs = CUSPARSE_STATUS_ALLOC_FAILED;
             else c->buffer_bytes = bytes;
         }
         if (!cs) cs = cusparseSpSM_analysis(gpu->cusparse, c->op, opb, alpha, c->mat, mb, mx,

@@ -241,7 +241,7 @@ static domino_status prepare_triangle(domino_handle h, struct domino_gpu_context
         if (!p->tptr) { /* the plan's own workspace: the copy's arrays apart, made now */
             size_t n1 = (size_t)p->n + 1, nnz = (size_t)p->dA->nnz;
             size_t a = ALIGN_UP(n1 * sizeof(int64_t)), b = ALIGN_UP(nnz * sizeof(int32_t) + 4);
-            e = cudaMalloc(&p->copy_alloc, a + b + nnz * domino_type_size(p->type) + 8);
+            e = domino_pool_malloc(&p->copy_alloc, a + b + nnz * domino_type_size(p->type) + 8, gpu->stream);
             if (e) return domino_cuda_status(h, e, fn);
             p->tptr = (int64_t *)p->copy_alloc;
             p->tind = (int32_t *)((char *)p->copy_alloc + a);
@@ -296,8 +296,7 @@ domino_status domino_trsv_prepare_values(domino_handle h, struct domino_gpu_cont
                                       dA->sorted, fused ? DOMINO_FEW_LONG_ROW : -1, p->st)) ||
         (count_long && !fused &&
          (e = domino_launch_long_rows(gpu->stream, n, p->eptr, p->s_upper, DOMINO_FEW_LONG_ROW, p->st))) ||
-        (e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
-        (e = cudaStreamSynchronize(gpu->stream)))
+        (e = domino_solve_status_read(gpu, p->st, &hst)))
         return domino_cuda_status(h, e, "domino_trsv_analysis: diagonal check");
     if (p->diag == DOMINO_NON_UNIT && hst.missing_diag != INT32_MAX)
         return domino_error(h, DOMINO_ZERO_DIAGONAL, "domino_trsv_analysis: row %d has no diagonal entry",
@@ -404,10 +403,10 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
 /* DOMINO_ANALYSIS_TRACE=1: the analysis's phases on stderr, in ms: the
  * argument checks, the pattern's download (AUTO on a small system), the
  * stencil detection, the level-block choice (level count and order), the
- * workspace, then the set-up split into the first solve's flags, the
- * values' work (diagonal check, triangle), the engine's own (block,
- * levels, packing) and the stencil's compact copy (or the start of a small
- * system's deferred choice) */
+ * workspace, then the set-up split into the first solve's flags (and the
+ * start of a small system's deferred choice), the values' work (diagonal
+ * check, triangle), the engine's own (block, levels, packing) and the
+ * stencil's compact copy */
 enum { AT_START, AT_ARGS, AT_DETECT, AT_CHOICE, AT_WORKSPACE, AT_FLAGS, AT_VALUES, AT_ENGINE, AT_END, AT_MARKS };
 static void trace_analysis(domino_engine engine, const domino_dmatrix dA, const double *mark,
                            double download)
@@ -564,7 +563,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     if (buffer) {
         p->buffer = buffer;
     } else {
-        cudaError_t e = cudaMalloc(&p->buffer, L.total);
+        cudaError_t e = domino_pool_malloc(&p->buffer, L.total, gpu->stream);
         if (e) {
             trsv_level_order_free(&order);
             domino_trsv_plan_free(p);
@@ -634,6 +633,12 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
             return domino_cuda_status(h, e, "domino_trsv_analysis: flags");
         }
     }
+    /* a small system's choice beside the first solves: its downloads
+     * queued now, overlapping the diagonal check's wait */
+    if (defer && (s = domino_trsv_deferred_start(h, gpu, p))) {
+        domino_trsv_plan_free(p);
+        return s;
+    }
     mark[AT_FLAGS] = domino_wtime();
     s = domino_trsv_prepare_values(h, gpu, p);
     mark[AT_VALUES] = domino_wtime();
@@ -654,10 +659,6 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
         if (!s) s = domino_dstencil_make_compact(h, p->dstencil);
     }
     if (s) {
-        domino_trsv_plan_free(p);
-        return s;
-    }
-    if (defer && (s = domino_trsv_deferred_start(h, p))) {
         domino_trsv_plan_free(p);
         return s;
     }
@@ -685,9 +686,9 @@ void domino_trsv_plan_free(domino_trsv_plan p)
     domino_cusparse_trsv_free(p);
     domino_walk_trial_free(p);
     domino_step_trial_free(p);
-    cudaFree(p->copy_alloc);
+    domino_pool_free(p->copy_alloc);
     domino_dstencil_free(p->dstencil);
-    if (p->owns_buffer) cudaFree(p->buffer);
+    if (p->owns_buffer) domino_pool_free(p->buffer);
     free(p->level_ptr_host);
     p->magic = DOMINO_FREED_MAGIC;
     domino_free(p);

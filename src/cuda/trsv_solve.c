@@ -27,6 +27,26 @@ static domino_status stencil_solve(domino_handle h, domino_trsv_plan p, const vo
     return DOMINO_SUCCESS;
 }
 
+/* DOMINO_SOLVE_TRACE=1 (diagnostics): each solve's host time, by part, on
+ * stderr; mark[0] entry, [1] after the deferred choice, [2] before the
+ * launch (trials, packing), [3] after it, [4] after the trials' end, [5] at
+ * the return (pivot read-back) */
+static int solve_trace_on(void)
+{
+    static int on = -1;
+    if (on < 0) on = domino_env_int("DOMINO_SOLVE_TRACE", 0);
+    return on;
+}
+
+static void solve_trace(const struct domino_trsv_plan_s *p, domino_engine run, const double *mark, int check)
+{
+    fprintf(stderr,
+            "solve trace: %s n %d%s: choice %.1f, trials %.1f, launch %.1f, after %.1f, read-back %.1f, total %.1f us\n",
+            domino_engine_name(run), p->n, check ? " (checked)" : "", 1e6 * (mark[1] - mark[0]),
+            1e6 * (mark[2] - mark[1]), 1e6 * (mark[3] - mark[2]), 1e6 * (mark[4] - mark[3]),
+            1e6 * (mark[5] - mark[4]), 1e6 * (mark[5] - mark[0]));
+}
+
 domino_status domino_trsv_solve(domino_handle h, domino_trsv_plan p, const void *B, int64_t ldb,
                                 void *X, int64_t ldx, int check_pivot)
 {
@@ -53,10 +73,14 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
     struct domino_gpu_context *gpu;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
+    double mark[6] = {0};
+    const int traced = solve_trace_on() && !trace;
+    if (traced) mark[0] = domino_wtime();
     if (p->values_version != p->dA->values_version && (s = domino_trsv_prepare_values(h, gpu, p))) return s;
     /* AUTO's choice on a small system, once its thread has made it */
     if (p->deferred && !trace && (s = domino_trsv_deferred_apply(h, gpu, p, 0))) return s;
     if (p->deferred) p->solves++;
+    if (traced) mark[1] = domino_wtime();
     /* the values' zero pivot, found when they were prepared: reported before
      * anything runs (X untouched), whatever check_pivot says */
     if (p->zero_pivot_row != INT32_MAX)
@@ -105,6 +129,7 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
         if (!p->pack_warps) p->walk_trials = 4;
     }
     if (!trace && run == p->engine) domino_walk_trial_begin(p, gpu->stream); /* auto: which walk */
+    if (traced) mark[2] = domino_wtime();
     switch (run) {
     case DOMINO_ENGINE_STEPBLOCK:
         e = p->step_warp ? domino_launch_trsv_stepwarp(gpu->stream, p->type, p->n, p->eptr, p->eind,
@@ -167,22 +192,26 @@ domino_status domino_trsv_solve_traced(domino_handle h, domino_trsv_plan p, cons
         return domino_trsv_solve_traced(h, p, B, ldb, X, ldx, check_pivot, trace);
     }
     if (e) return domino_cuda_status(h, e, fn);
+    if (traced) mark[3] = domino_wtime();
     if (one) p->flags_turn = !p->flags_turn;
     if (!trace && run == p->engine) domino_walk_trial_end(p, gpu->stream);
     if (!trace) domino_step_trial_end(p, gpu->stream);
     if (run == DOMINO_ENGINE_STEPBLOCK && p->step_warp && p->step_profile &&
         (e = domino_stepwarp_profile_report(gpu->stream)))
         return domino_cuda_status(h, e, fn);
+    if (traced) mark[4] = domino_wtime();
     if (run == DOMINO_ENGINE_STEPBLOCK) /* no waits, nothing reported; check_pivot synchronizes */
         return check_pivot ? domino_cuda_status(h, cudaStreamSynchronize(gpu->stream), fn) : DOMINO_SUCCESS;
     if (check_pivot || p->max_wait_ns > 0) {
         domino_solve_status hst;
-        if ((e = cudaMemcpyAsync(&hst, st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream)) ||
-            (e = cudaStreamSynchronize(gpu->stream)))
-            return domino_cuda_status(h, e, fn);
+        if ((e = domino_solve_status_read(gpu, st, &hst))) return domino_cuda_status(h, e, fn);
         if (hst.timeout_row != INT32_MAX)
             return domino_error(h, DOMINO_TIMEOUT, "%s: row %d waited more than %lld ms for a dependency",
                                 fn, hst.timeout_row, (long long)(p->max_wait_ns / 1000000));
+    }
+    if (traced) {
+        mark[5] = domino_wtime();
+        solve_trace(p, run, mark, check_pivot);
     }
     return DOMINO_SUCCESS;
 }

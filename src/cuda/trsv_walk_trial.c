@@ -22,7 +22,7 @@ int domino_trial_events_make(cudaEvent_t *ev, int count)
 {
     int failed = 0;
     for (int k = 0; k < count; k++)
-        if (cudaEventCreate(&ev[k]) != cudaSuccess) {
+        if (domino_event_take(&ev[k]) != cudaSuccess) {
             ev[k] = NULL;
             failed = 1;
         }
@@ -33,7 +33,7 @@ int domino_trial_events_make(cudaEvent_t *ev, int count)
 void domino_trial_events_free(cudaEvent_t *ev, int count)
 {
     for (int k = 0; k < count; k++)
-        if (ev[k]) cudaEventDestroy(ev[k]);
+        if (ev[k]) domino_event_give(ev[k]);
 }
 
 /* the walk of trial solve t: 0 stored order, 1 arrival order, 2 packed */

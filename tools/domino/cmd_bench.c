@@ -278,6 +278,20 @@ static int list_problems(const bench_request *rq, problem_spec **specs, int *cou
             fprintf(stderr, "domino bench: out of memory\n");
             return OPTS_ERROR;
         }
+        /* DOMINO_TRSV_ONLY=a,b,... (experiments): the problems whose name holds one of them */
+        const char *only = getenv("DOMINO_TRSV_ONLY");
+        if (only && *only) {
+            int kept = 0;
+            for (int i = 0; i < *count; i++) {
+                char list[256];
+                snprintf(list, sizeof list, "%s", only);
+                int keep = 0;
+                for (char *tok = strtok(list, ","); tok && !keep; tok = strtok(NULL, ","))
+                    keep = strstr((*specs)[i].name, tok) != NULL;
+                if (keep) (*specs)[kept++] = (*specs)[i];
+            }
+            *count = kept;
+        }
         for (int i = 0; rq->upper && i < *count; i++) {
             (*specs)[i].fill = DOMINO_UPPER;
             if (strlen((*specs)[i].name) + 7 < sizeof((*specs)[i].name)) strcat((*specs)[i].name, ":upper");
