@@ -403,10 +403,10 @@ static domino_status prepare_levels(domino_handle h, struct domino_gpu_context *
 /* DOMINO_ANALYSIS_TRACE=1: the analysis's phases on stderr, in ms: the
  * argument checks, the pattern's download (AUTO on a small system), the
  * stencil detection, the level-block choice (level count and order), the
- * workspace, then the set-up split into the first solve's flags (and the
- * start of a small system's deferred choice), the values' work (diagonal
- * check, triangle), the engine's own (block, levels, packing) and the
- * stencil's compact copy */
+ * workspace, then the set-up split into the first solve's flags, the
+ * values' work (diagonal check, triangle), the engine's own (block,
+ * levels, packing) and the stencil's compact copy (or the start of a small
+ * system's deferred choice) */
 enum { AT_START, AT_ARGS, AT_DETECT, AT_CHOICE, AT_WORKSPACE, AT_FLAGS, AT_VALUES, AT_ENGINE, AT_END, AT_MARKS };
 static void trace_analysis(domino_engine engine, const domino_dmatrix dA, const double *mark,
                            double download)
@@ -633,12 +633,6 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
             return domino_cuda_status(h, e, "domino_trsv_analysis: flags");
         }
     }
-    /* a small system's choice beside the first solves: its downloads
-     * queued now, overlapping the diagonal check's wait */
-    if (defer && (s = domino_trsv_deferred_start(h, gpu, p))) {
-        domino_trsv_plan_free(p);
-        return s;
-    }
     mark[AT_FLAGS] = domino_wtime();
     s = domino_trsv_prepare_values(h, gpu, p);
     mark[AT_VALUES] = domino_wtime();
@@ -658,6 +652,11 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
                                              &p->dstencil);
         if (!s) s = domino_dstencil_make_compact(h, p->dstencil);
     }
+    /* a small system's choice beside the first solves: its downloads
+     * queued after the diagonal check's read-back (queued before it, small
+     * systems' analyses took up to 40 us more, bench/results/h100-first19;
+     * the two downloads may hold the read-back up on the copy engine) */
+    if (!s && defer) s = domino_trsv_deferred_start(h, gpu, p);
     if (s) {
         domino_trsv_plan_free(p);
         return s;

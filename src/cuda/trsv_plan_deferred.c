@@ -100,8 +100,7 @@ domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_cont
     d->fill = p->s_upper ? DOMINO_UPPER : DOMINO_LOWER;
     d->pool = p->defer_pool; /* before the host function is queued: it reads it */
     /* the downloads after what the handle's stream has queued (dA's arrays
-     * may come from a kernel there, a factorization's); started before the
-     * analysis's diagonal check, whose wait they overlap */
+     * may come from a kernel there, a factorization's) */
     cudaStream_t side = p->defer_pool->side;
     char *buf = p->defer_pool->buf;
     cudaEvent_t queued = NULL;
