@@ -1057,8 +1057,10 @@ domino_status domino_trsv_buffer_size(domino_handle h, domino_op op, domino_fill
 /* Analysis of op(T) X = B for the fill triangle T of dA: checks the diagonal
  * (a structurally missing one is DOMINO_ZERO_DIAGONAL naming the row) and
  * prepares the engine.  buffer: device memory of domino_trsv_buffer_size
- * bytes owned by the caller, or NULL to let the plan allocate it.  dA must
- * outlive the plan. */
+ * bytes owned by the caller, or NULL to let the plan take it from a
+ * memory pool of the process (one a device; freed plans' memory is kept for
+ * the next, up to DOMINO_POOL_KEEP_MB, default 1024, read once; 0: plain
+ * cudaMalloc).  dA must outlive the plan. */
 domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fill,
                                    domino_diag diag, domino_dmatrix dA, int32_t nrhs,
                                    const domino_trsv_options *opt, void *buffer,
