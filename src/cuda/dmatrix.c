@@ -43,9 +43,9 @@ domino_status domino_dmatrix_upload(domino_handle h, domino_matrix A, domino_dma
             }
     size_t np = (size_t)domino_matrix_nptr(A) + 1, vs = domino_type_size(A->type);
     cudaError_t e;
-    if ((e = cudaMalloc((void **)&d->ptr, np * sizeof(int64_t))) ||
-        (e = cudaMalloc((void **)&d->ind, (size_t)A->nnz * sizeof(int32_t) + 4)) ||
-        (e = cudaMalloc(&d->val, (size_t)A->nnz * vs + 8)) ||
+    if ((e = domino_cuda_malloc((void **)&d->ptr, np * sizeof(int64_t))) ||
+        (e = domino_cuda_malloc((void **)&d->ind, (size_t)A->nnz * sizeof(int32_t) + 4)) ||
+        (e = domino_cuda_malloc(&d->val, (size_t)A->nnz * vs + 8)) ||
         (e = cudaMemcpyAsync(d->ptr, A->ptr, np * sizeof(int64_t), cudaMemcpyHostToDevice, gpu->stream)) ||
         (e = cudaMemcpyAsync(d->ind, A->ind, (size_t)A->nnz * sizeof(int32_t), cudaMemcpyHostToDevice,
                              gpu->stream)) ||

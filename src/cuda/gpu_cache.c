@@ -13,7 +13,8 @@
  * several host threads).  A free synchronizes the device first, as
  * cudaFree did, so no kernel still running reads memory taken again.
  * Out of device memory, the pool gives its reserve back and tries once
- * more. */
+ * more, and so does domino_cuda_malloc, the cudaMalloc of the arrays a
+ * caller owns (matrices, vectors), so the reserve never makes one fail. */
 #include "gpu_internal.h"
 
 #include <pthread.h>
@@ -70,6 +71,25 @@ cudaError_t domino_pool_malloc(void **ptr, size_t bytes, cudaStream_t stream)
             e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
     }
     return e;
+}
+
+cudaError_t domino_cuda_malloc(void **ptr, size_t bytes)
+{
+    cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 1);
+    if (e != cudaErrorMemoryAllocation) return e;
+    (void)cudaGetLastError();
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= CACHE_DEVICES) return e;
+    pthread_mutex_lock(&cache_lock);
+    cudaMemPool_t pool = pools[dev];
+    pthread_mutex_unlock(&cache_lock);
+    /* the pool's reserve given back (after the device is idle: a free's
+     * memory may wait for its stream), then once more */
+    if (!pool || cudaDeviceSynchronize() != cudaSuccess || cudaMemPoolTrimTo(pool, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return e;
+    }
+    return cudaMalloc(ptr, bytes ? bytes : 1);
 }
 
 void domino_pool_free(void *ptr)

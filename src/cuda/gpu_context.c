@@ -30,7 +30,7 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
 
 cudaError_t domino_device_copy_new(void **dst, const void *src, size_t bytes)
 {
-    cudaError_t e = cudaMalloc(dst, bytes ? bytes : 1);
+    cudaError_t e = domino_cuda_malloc(dst, bytes);
     if (e) return e;
     e = src ? cudaMemcpy(*dst, src, bytes, cudaMemcpyHostToDevice) : cudaMemset(*dst, 0, bytes ? bytes : 1);
     /* both run on the legacy stream: a pageable copy may return before its
@@ -205,7 +205,7 @@ domino_status domino_gpu_malloc(domino_handle h, size_t bytes, void **dptr)
     *dptr = NULL;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
-    return domino_cuda_status(h, cudaMalloc(dptr, bytes ? bytes : 1), "domino_gpu_malloc");
+    return domino_cuda_status(h, domino_cuda_malloc(dptr, bytes), "domino_gpu_malloc");
 }
 
 void domino_gpu_free(void *dptr)

@@ -118,6 +118,9 @@ domino_status domino_cusparse_status(domino_handle h, cusparseStatus_t e, const 
  * given back after a device synchronization (gpu_cache.c) */
 cudaError_t domino_pool_malloc(void **ptr, size_t bytes, cudaStream_t stream);
 void domino_pool_free(void *ptr);
+/* cudaMalloc (at least 1 byte) that, out of device memory, gives the
+ * pool's reserve back and tries once more */
+cudaError_t domino_cuda_malloc(void **ptr, size_t bytes);
 /* a CUDA event (timing enabled) from the process's kept ones, else new;
  * given back to be kept (destroyed when the list is full) */
 cudaError_t domino_event_take(cudaEvent_t *ev);
