@@ -656,7 +656,7 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
      * queued after the diagonal check's read-back (queued before it, small
      * systems' analyses took up to 40 us more, bench/results/h100-first19;
      * the two downloads may hold the read-back up on the copy engine) */
-    if (!s && defer) s = domino_trsv_deferred_start(h, gpu, p);
+    if (!s && defer) s = domino_trsv_deferred_start(h, p);
     if (s) {
         domino_trsv_plan_free(p);
         return s;

@@ -183,8 +183,7 @@ domino_status domino_levelblock_values(domino_handle h, struct domino_gpu_contex
  * and, from domino_trsv_plan_free, the wait for it and its findings
  * dropped */
 size_t domino_trsv_deferred_bytes(domino_dmatrix dA);
-domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_context *gpu,
-                                         struct domino_trsv_plan_s *p);
+domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_plan_s *p);
 domino_status domino_trsv_deferred_apply(domino_handle h, struct domino_gpu_context *gpu,
                                          struct domino_trsv_plan_s *p, int force);
 void domino_trsv_deferred_free(struct domino_trsv_plan_s *p);

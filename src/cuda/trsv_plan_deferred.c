@@ -87,8 +87,7 @@ static domino_status not_started(struct domino_trsv_plan_s *p, const char *why)
     return DOMINO_SUCCESS;
 }
 
-domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_context *gpu,
-                                         struct domino_trsv_plan_s *p)
+domino_status domino_trsv_deferred_start(domino_handle h, struct domino_trsv_plan_s *p)
 {
     (void)h;
     domino_dmatrix dA = p->dA;
@@ -99,16 +98,10 @@ domino_status domino_trsv_deferred_start(domino_handle h, struct domino_gpu_cont
     d->dA = dA;
     d->fill = p->s_upper ? DOMINO_UPPER : DOMINO_LOWER;
     d->pool = p->defer_pool; /* before the host function is queued: it reads it */
-    /* the downloads after what the handle's stream has queued (dA's arrays
-     * may come from a kernel there, a factorization's) */
+    /* dA's arrays are on the device: the analysis synchronized its stream */
     cudaStream_t side = p->defer_pool->side;
     char *buf = p->defer_pool->buf;
-    cudaEvent_t queued = NULL;
-    cudaError_t e = domino_event_take(&queued);
-    if (!e) e = cudaEventRecord(queued, gpu->stream);
-    if (!e) e = cudaStreamWaitEvent(side, queued, 0);
-    if (queued) domino_event_give(queued); /* recorded: the wait holds without it */
-    if (!e) e = cudaMemcpyAsync(buf, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, side);
+    cudaError_t e = cudaMemcpyAsync(buf, dA->ptr, ptr_bytes, cudaMemcpyDeviceToHost, side);
     if (!e) e = cudaMemcpyAsync(buf + ptr_bytes, dA->ind, ind_bytes, cudaMemcpyDeviceToHost, side);
     if (!e) e = cudaLaunchHostFunc(side, deferred_choice, d);
     if (e) { /* the host function was not queued: nothing reads d */
