@@ -21,8 +21,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define CACHE_DEVICES 16     /* devices of a process the caches serve */
-#define CACHE_EVENTS 64      /* events kept a device */
+#define CACHE_DEVICES 16 /* devices of a process the caches serve */
+#define CACHE_EVENTS  64 /* events kept a device */
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cudaMemPool_t pools[CACHE_DEVICES];              /* NULL until first used */
@@ -51,7 +51,8 @@ static cudaMemPool_t device_pool(void)
             (void)cudaGetLastError();
             pools[dev] = NULL;
             pool_failed[dev] = 1;
-        } else if (cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess) {
+        } else if (cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, &keep) !=
+                   cudaSuccess) {
             (void)cudaGetLastError(); /* kept nothing: still a pool */
         }
     }
@@ -67,7 +68,8 @@ cudaError_t domino_pool_malloc(void **ptr, size_t bytes, cudaStream_t stream)
     cudaError_t e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
     if (e == cudaErrorMemoryAllocation) { /* the reserve given back, once more */
         (void)cudaGetLastError();
-        if (cudaStreamSynchronize(stream) == cudaSuccess && cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+        if (cudaStreamSynchronize(stream) == cudaSuccess &&
+            cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
             e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
     }
     return e;
@@ -85,7 +87,8 @@ cudaError_t domino_cuda_malloc(void **ptr, size_t bytes)
     pthread_mutex_unlock(&cache_lock);
     /* the pool's reserve given back (after the device is idle: a free's
      * memory may wait for its stream), then once more */
-    if (!pool || cudaDeviceSynchronize() != cudaSuccess || cudaMemPoolTrimTo(pool, 0) != cudaSuccess) {
+    if (!pool || cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemPoolTrimTo(pool, 0) != cudaSuccess) {
         (void)cudaGetLastError();
         return e;
     }
