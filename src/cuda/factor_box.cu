@@ -46,7 +46,9 @@
 
 #define BOX_THREADS 128     /* threads a block */
 /* blocks an SM at least: ILU(0) 3 (168 registers a thread, about 100
- * bytes spilled; with 4, more spills), IC(0) 4 (128, none spilled) */
+ * bytes spilled; with 4, more spills; DOMINO_FACTOR_BOX_BLOCKS=2 takes a
+ * kernel of 2, which may keep all in registers), IC(0) 4 (128, none
+ * spilled) */
 #define BOX_MIN_BLOCKS(KIND) ((KIND) == 0 ? 3 : 4)
 #define BOX_LOWER DOMINO_FACTOR_BOX_LOWER
 #define BOX_LATE 8          /* the first slot of the second phase */
@@ -91,10 +93,11 @@ __device__ __forceinline__ void box_copy_wait(void)
 /* The steps s in [S0, S1) of row i (at x, y, z, mask m; its factor row at
  * pf): find the rows k, poll their pivots together, then apply each row k
  * in increasing s.  w: the row's working values (KIND 0: all 27 slots; 1:
- * slots 0-13); pivot (IC(0)): a_ii less the squares so far.  ASYNC: the
- * values the steps read are first copied together into the thread's column
- * of buf (one memory latency for the phase; else a latency a step). */
-template <int KIND, bool ASYNC, int S0, int S1>
+ * slots 0-13); pivot (IC(0)): a_ii less the squares so far.  The values the
+ * steps read are first copied together into the thread's column of buf
+ * (one memory latency for the phase; reading each step's when it ran was
+ * 10-15 % slower, bench/results/h200-box18). */
+template <int KIND, int S0, int S1>
 __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
                                           int32_t z, uint32_t m, int64_t pf,
                                           const int64_t *__restrict__ ptr, double *w, const double *v,
@@ -130,7 +133,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
                 d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
     }
     __syncwarp(); /* the lanes left the wait at different rounds: one path again */
-    if (ASYNC) {
+    {
         int j = 0; /* the value's row of buf: a compile-time count */
 #pragma unroll
         for (int s = S0; s < S1; s++)
@@ -150,14 +153,14 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
         const int64_t pk = pf + dk[s - S0];
         const uint32_t mks = mk[s - S0];
         const bool has = m >> s & 1;
-        /* the values of the step: into registers (ASYNC: from buf) */
+        /* the values of the step: into registers, from buf */
         double u[T];
 #pragma unroll
         for (int t = 0; t < T; t++)
             if (box_reads(KIND, s, t)) {
                 const int jt = j++;
                 if (has && (m >> box_i_slot(KIND, s, t) & 1))
-                    u[t] = ASYNC ? buf[jt * BOX_THREADS] : __ldcg(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
+                    u[t] = buf[jt * BOX_THREADS];
             }
         /* the step's values still pending (row k's pivot was seen; its other
          * stores may reach the L2 later): reloaded together, a round a latency */
@@ -212,7 +215,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
 #define BOX_BUF(KIND) ((KIND) == 0 ? 65 : 27)
 
 /* row i of matrix b: load, the two phases, publish */
-template <int KIND, bool ASYNC>
+template <int KIND>
 __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i, int32_t b,
                                         const int64_t *__restrict__ ptrA, int64_t nnzA,
                                         const double *__restrict__ valA, const int64_t *__restrict__ ptr,
@@ -235,8 +238,8 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
     for (int s = 0; s < W; s++)
         w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
     double pivot = w[BOX_LOWER];
-    box_steps<KIND, ASYNC, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
-    box_steps<KIND, ASYNC, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
     if (!real) return;
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
@@ -263,9 +266,10 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
 /* KIND 0 ILU(0) on A's pattern (ptr == ptrA), 1 IC(0) on its lower triangle
  * (ptr); the factor into val (all pending on entry), st reset.  A warp
  * takes 32 tickets at a time until none is left: the grid bounds the rows
- * in flight (waiting rows poll, and too many polls slow the L2 for all). */
-template <int KIND, bool ASYNC>
-__global__ void __launch_bounds__(BOX_THREADS, BOX_MIN_BLOCKS(KIND))
+ * in flight (waiting rows poll, and too many polls slow the L2 for all).
+ * MINB: blocks an SM the registers must allow (BOX_MIN_BLOCKS). */
+template <int KIND, int MINB>
+__global__ void __launch_bounds__(BOX_THREADS, MINB)
 factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, const int32_t *__restrict__ order,
                   const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                   const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
@@ -280,7 +284,7 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
         t0 = __shfl_sync(FULL_MASK, t0, 0);
         if (t0 >= total) return;
         const unsigned long long t = t0 + (unsigned long long)lane; /* < total: tickets % 32 == 0 */
-        box_row<KIND, ASYNC>(a, __ldg(&order[t % (unsigned long long)tickets]),
+        box_row<KIND>(a, __ldg(&order[t % (unsigned long long)tickets]),
                              (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz, val,
                              box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
@@ -353,15 +357,16 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
 {
     int64_t rows = tickets * batch;
     if (rows == 0) return cudaSuccess;
-    /* experiments: DOMINO_FACTOR_BOX_ASYNC=0 reads a step's values when it
-     * runs; DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels (0: as
-     * many as the device holds) */
-    static int async = -1, levels = -1;
-    if (async < 0) async = domino_env_int("DOMINO_FACTOR_BOX_ASYNC", 1) != 0;
+    /* experiments: DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels
+     * (0: as many as the device holds); DOMINO_FACTOR_BOX_BLOCKS=2 ILU(0)'s
+     * kernel bounded for 2 blocks an SM instead of 3 */
+    static int levels = -1, ilu_blocks = -1;
     if (levels < 0) levels = domino_env_int("DOMINO_FACTOR_BOX_LEVELS", BOX_LEVELS_IN_FLIGHT);
-    box_kernel_fn k = kind == 0 ? (async ? factor_box_kernel<0, true> : factor_box_kernel<0, false>)
-                                : (async ? factor_box_kernel<1, true> : factor_box_kernel<1, false>);
-    size_t smem = async ? (size_t)BOX_BUF(kind) * BOX_THREADS * sizeof(double) : 0;
+    if (ilu_blocks < 0) ilu_blocks = domino_env_int("DOMINO_FACTOR_BOX_BLOCKS", BOX_MIN_BLOCKS(0));
+    box_kernel_fn k = kind != 0         ? factor_box_kernel<1, BOX_MIN_BLOCKS(1)>
+                      : ilu_blocks == 2 ? factor_box_kernel<0, 2>
+                                        : factor_box_kernel<0, BOX_MIN_BLOCKS(0)>;
+    size_t smem = (size_t)BOX_BUF(kind) * BOX_THREADS * sizeof(double);
     cudaError_t e = cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int per_sm = 0;
     if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, BOX_THREADS, smem);
