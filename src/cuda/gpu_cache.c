@@ -30,17 +30,25 @@ static int pool_failed[CACHE_DEVICES];                  /* 1: no pool here: plai
 static cudaEvent_t events[CACHE_DEVICES][CACHE_EVENTS]; /* kept events */
 static int nevents[CACHE_DEVICES];                      /* how many */
 
-/* the pool of the current device, made on first use; NULL: none (then
- * plain cudaMalloc/cudaFree) */
-static cudaMemPool_t device_pool(void)
+/* the current device as an index of the caches, -1 past them */
+static int cache_device(void)
 {
     int dev = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= CACHE_DEVICES) {
         (void)cudaGetLastError();
-        return NULL;
+        return -1;
     }
+    return dev;
+}
+
+/* the pool of the current device, made on first use when `make` is set;
+ * NULL: none (then plain cudaMalloc/cudaFree) */
+static cudaMemPool_t device_pool(int make)
+{
+    int dev = cache_device();
+    if (dev < 0) return NULL;
     pthread_mutex_lock(&cache_lock);
-    if (!pools[dev] && !pool_failed[dev]) {
+    if (make && !pools[dev] && !pool_failed[dev]) {
         struct cudaMemPoolProps props;
         memset(&props, 0, sizeof(props));
         props.allocType = cudaMemAllocationTypePinned;
@@ -61,16 +69,24 @@ static cudaMemPool_t device_pool(void)
     return pool;
 }
 
+/* the pool's reserve given back after the device is idle (a free's memory
+ * may wait for its stream); 1 when done */
+static int reserve_given_back(cudaMemPool_t pool)
+{
+    if (pool && cudaDeviceSynchronize() == cudaSuccess && cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+        return 1;
+    (void)cudaGetLastError();
+    return 0;
+}
+
 cudaError_t domino_pool_malloc(void **ptr, size_t bytes, cudaStream_t stream)
 {
-    cudaMemPool_t pool = device_pool();
+    cudaMemPool_t pool = device_pool(1);
     if (!pool) return cudaMalloc(ptr, bytes ? bytes : 1);
     cudaError_t e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
-    if (e == cudaErrorMemoryAllocation) { /* the reserve given back, once more */
+    if (e == cudaErrorMemoryAllocation) { /* once more without the reserve */
         (void)cudaGetLastError();
-        if (cudaStreamSynchronize(stream) == cudaSuccess &&
-            cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
-            e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
+        if (reserve_given_back(pool)) e = cudaMallocFromPoolAsync(ptr, bytes ? bytes : 1, pool, stream);
     }
     return e;
 }
@@ -80,25 +96,13 @@ cudaError_t domino_cuda_malloc(void **ptr, size_t bytes)
     cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 1);
     if (e != cudaErrorMemoryAllocation) return e;
     (void)cudaGetLastError();
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= CACHE_DEVICES) return e;
-    pthread_mutex_lock(&cache_lock);
-    cudaMemPool_t pool = pools[dev];
-    pthread_mutex_unlock(&cache_lock);
-    /* the pool's reserve given back (after the device is idle: a free's
-     * memory may wait for its stream), then once more */
-    if (!pool || cudaDeviceSynchronize() != cudaSuccess ||
-        cudaMemPoolTrimTo(pool, 0) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return e;
-    }
-    return cudaMalloc(ptr, bytes ? bytes : 1);
+    return reserve_given_back(device_pool(0)) ? cudaMalloc(ptr, bytes ? bytes : 1) : e;
 }
 
 void domino_pool_free(void *ptr)
 {
     if (!ptr) return;
-    if (!device_pool()) {
+    if (!device_pool(1)) {
         cudaFree(ptr);
         return;
     }
@@ -109,8 +113,8 @@ void domino_pool_free(void *ptr)
 
 cudaError_t domino_event_take(cudaEvent_t *ev)
 {
-    int dev = 0;
-    if (cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < CACHE_DEVICES) {
+    int dev = cache_device();
+    if (dev >= 0) {
         pthread_mutex_lock(&cache_lock);
         *ev = nevents[dev] > 0 ? events[dev][--nevents[dev]] : NULL;
         pthread_mutex_unlock(&cache_lock);
@@ -121,9 +125,9 @@ cudaError_t domino_event_take(cudaEvent_t *ev)
 
 void domino_event_give(cudaEvent_t ev)
 {
-    int dev = 0;
     if (!ev) return;
-    if (cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < CACHE_DEVICES) {
+    int dev = cache_device();
+    if (dev >= 0) {
         pthread_mutex_lock(&cache_lock);
         int kept = nevents[dev] < CACHE_EVENTS;
         if (kept) events[dev][nevents[dev]++] = ev;

@@ -372,8 +372,7 @@ static domino_status prepare_block(domino_handle h, struct domino_gpu_context *g
     e = domino_launch_status_reset(gpu->stream, p->st);
     if (!e) e = domino_launch_trsv_block_levels(gpu->stream, p->n, p->eptr, p->eind, p->s_upper,
                                                 p->block_lanes, 256, p->st);
-    if (!e) e = cudaMemcpyAsync(&hst, p->st, sizeof(hst), cudaMemcpyDeviceToHost, gpu->stream);
-    if (!e) e = cudaStreamSynchronize(gpu->stream);
+    if (!e) e = domino_solve_status_read(gpu, p->st, &hst);
     if (e) return domino_cuda_status(h, e, "domino_trsv_analysis: levels (block engine)");
     p->nlevels = hst.levels;
     p->block_threads = domino_trsv_block_threads(p->block_lanes, (double)p->n / (hst.levels > 0 ? hst.levels : 1));

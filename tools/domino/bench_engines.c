@@ -135,11 +135,11 @@ static domino_status gpu_timed_solves(domino_handle h, domino_trsv_plan plan, so
     domino_status s = DOMINO_SUCCESS;
     if (!times) return domino_error(h, DOMINO_OUT_OF_MEMORY, "bench: out of memory");
     if (repeat > 0) {
-        double start = domino_wtime();
-        if ((s = domino_gpu_timer_begin(h))) goto cleanup;
         /* DOMINO_BENCH_FIRST_CHECK=0 (diagnostics): the first solve without its pivot read-back */
         const char *first_check = getenv("DOMINO_BENCH_FIRST_CHECK");
         int check = !first_check || atoi(first_check) != 0;
+        double start = domino_wtime();
+        if ((s = domino_gpu_timer_begin(h))) goto cleanup;
         if ((s = domino_trsv_solve(h, plan, dB, p->n, dX, p->n, check))) goto cleanup;
         if ((s = domino_gpu_timer_end(h, &t->first_ms))) goto cleanup;
         for (int k = 0; k < BENCH_SETTLE_SOLVES && domino_wtime() - start < BENCH_SETTLE_SECONDS; k++)
