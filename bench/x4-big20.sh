@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# x4-big20.sh: twentieth session's device commands on a 4-GPU machine
+# (issue 7; issues 5 and 3 where the same runs speak to them).
+#   STEPS=big:  the 1000-level random DAG at 10^8 rows (parallelism 10^5,
+#               10.4 GB of L) on 1, 2 and 4 PEs, domino's single GPU and
+#               pull-auto in each command -> big-p*.csv, tables.txt
+#   STEPS=hop:  the 1000-level DAG at 10^7 rows (parallelism 10^4): on 1 PE
+#               (is the pull kernel's per-level cost its own, with no
+#               NVLink?) and on 4 PEs, pull-auto and LINKED -> hop-p*.csv
+#   STEPS=test: ctest -L "gpu|dist" (4 PEs for the dist tests) -> test.log
+# DOMINO_BUILT=1 skips the build (same warm machine).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source bench/device-start.sh
+for step in ${STEPS:-big}; do
+  t0=$(date +%s)
+  case $step in
+    big) for pes in 1 2 4; do
+           run_suite trsv-dist big-p$pes $pes ${BIG_S:-170} --repeat 5 --problem dag:100000000:8:1000 \
+             --engines domino-1gpu,pull-auto
+         done ;;
+    hop) run_suite trsv-dist hop-p1 1 ${HOP_S:-90} --repeat 5 --problem dag:10000000:8:1000 \
+           --engines domino-1gpu,pull-auto,pull-tied-level-copies-lanes1,pull-tied-level-copies-lanes2
+         run_suite trsv-dist hop-p4 4 ${HOP_S:-90} --repeat 5 --problem dag:10000000:8:1000 \
+           --engines domino-1gpu,pull-auto,pull-linked-level-copies ;;
+    test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
+  esac
+  echo "$step: $(( $(date +%s) - t0 )) s"
+done
+( cd "$OUT" && ls *.csv >/dev/null 2>&1 && tar czf csv-${STEPS// /-}.tgz *.csv && rm -f *.csv )
+true
