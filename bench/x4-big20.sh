@@ -7,6 +7,10 @@
 #   STEPS=hop:  the 1000-level DAG at 10^7 rows (parallelism 10^4): on 1 PE
 #               (is the pull kernel's per-level cost its own, with no
 #               NVLink?) and on 4 PEs, pull-auto and LINKED -> hop-p*.csv
+#   STEPS=lanes: lanes per row swept with a thread per row included (1 to 16),
+#               level-tied pool and LINKED, on the 10^7-row DAGs of 100, 1000
+#               and 10^4 levels, 2 and 4 PEs; D3N7 256^3 and D3N27 192^3 on 4
+#               PEs (tied) -> lanes-*.csv
 #   STEPS=test: ctest -L "gpu|dist" (4 PEs for the dist tests) -> test.log
 # DOMINO_BUILT=1 skips the build (same warm machine).
 set -uo pipefail
@@ -23,6 +27,14 @@ for step in ${STEPS:-big}; do
            --engines domino-1gpu,pull-auto,pull-tied-level-copies-lanes1,pull-tied-level-copies-lanes2
          run_suite trsv-dist hop-p4 4 ${HOP_S:-90} --repeat 5 --problem dag:10000000:8:1000 \
            --engines domino-1gpu,pull-auto,pull-linked-level-copies ;;
+    lanes) T="pull-tied-level-copies-lanes"; L="pull-linked-level-copies-lanes"
+           for pes in 4 2; do
+             run_suite trsv-dist lanes-dag-p$pes $pes ${LANES_S:-200} --repeat 5 \
+               --problem dag:10000000:8:1000,dag:10000000:8:100,dag:10000000:8:10000 \
+               --engines domino-1gpu,pull-auto,${T}1,${T}2,${T}4,${T}8,${T}16,pull-linked-level-copies,${L}1,${L}2,${L}4,${L}8,${L}16
+           done
+           run_suite trsv-dist lanes-st-p4 4 ${LANES_S:-200} --repeat 5 --problem d3n7:256,d3n27:192 \
+             --engines domino-1gpu,pull-auto,${T}1,${T}2,${T}4,${T}8,${T}16,pull-tied-level-copies-lanes32 ;;
     test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
   esac
   echo "$step: $(( $(date +%s) - t0 )) s"

@@ -76,6 +76,11 @@ static const dist_config configs[] = {
     {"pull-tied-level-copies-lanes32", K_PULL, 1, 8, 1, 1, 32, 0, 1},
     /* LINKED: a component on the PE of a predecessor one level up (dist_deal_linked.c) */
     {"pull-linked-level-copies", K_PULL, 2, 8, 1, 0, 0, 0, 1},
+    {"pull-linked-level-copies-lanes1", K_PULL, 2, 8, 1, 0, 1, 0, 1},
+    {"pull-linked-level-copies-lanes2", K_PULL, 2, 8, 1, 0, 2, 0, 1},
+    {"pull-linked-level-copies-lanes4", K_PULL, 2, 8, 1, 0, 4, 0, 1},
+    {"pull-linked-level-copies-lanes8", K_PULL, 2, 8, 1, 0, 8, 0, 1},
+    {"pull-linked-level-copies-lanes16", K_PULL, 2, 8, 1, 0, 16, 0, 1},
     {"zerocopy-linked-level", K_ZEROCOPY, 2, 8, 1, 0, 0, 0, 0},
     {"um-linked-level", K_UNIFIED, 2, 8, 1, 0, 0, 0, 0},
     {"pull-tied-level-copies-lanes1", K_PULL, 1, 8, 1, 1, 1, 0, 1},

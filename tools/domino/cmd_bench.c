@@ -65,7 +65,7 @@ static const char bench_usage[] =
     "                   tied to the level width), pull-tasks8-level-copies and\n"
     "                   pull-tied-level-copies (each x_i also stored into the arrays of\n"
     "                   the PEs that read it; -lanes16/8/2/1, and pull-tasks8-level-copies-lanes1),\n"
-    "                   pull-linked-level-copies, zerocopy-linked-level, um-linked-level (each\n"
+    "                   pull-linked-level-copies (-lanes1/2/4/8/16), zerocopy-linked-level, um-linked-level (each\n"
     "                   component on the PE of a predecessor one level up, level by level),\n"
     "                   stencil-slabs (generated stencils: the\n"
     "                   structured solve by slabs of y over the PEs), on stencils,\n"
