@@ -276,13 +276,16 @@ typedef enum domino_dist_scheme {
 } domino_dist_scheme;
 
 /* AUTO takes LINKED at or below this mean parallelism (rows per level).
- * The PULL solver on 4 x H200 (bench/results/h200x4-linked, same command,
- * LINKED over level-tied TASKPOOL): a 10^7-row DAG of 10^4 levels
- * (parallelism 1000) 1.45x on 4 PEs, 1.26x on 2; R-MAT 22 (736) 1.01x,
- * 1.01x; the DAG of 1000 levels (10^4) 0.99x, 1.01x; D3N7 256^3 (21902)
- * 0.96x, 1.02x; the DAGs of 100 and 10 levels (10^5, 10^6) 0.84x and
- * 0.75x on 4 PEs. */
-#define DOMINO_DIST_LINKED_PARALLELISM 3000
+ * The PULL solver on 4 x H200, LINKED over level-tied TASKPOOL in the same
+ * command: a 10^7-row DAG of 10^4 levels (parallelism 1000) 1.45x on 4
+ * PEs, 1.26x on 2; R-MAT 22 (736) 1.01x, 1.01x (bench/results/h200x4-linked);
+ * the DAG of 1000 levels (10^4) 1.22x on 4 PEs (1.738 against 2.126 ms),
+ * 1.03x on 2, since the pull kernel's copies and lanes (it was 0.99x,
+ * 1.01x before them); the DAG of 100 levels (10^5) 0.78x on 4 PEs
+ * (bench/results/h200x4-big20).  Stencils (D3N7 256^3: 21902; D3N27
+ * 192^3: 5290) stay on the pool: LINKED sends more of their entries
+ * across PEs. */
+#define DOMINO_DIST_LINKED_PARALLELISM 10000
 
 typedef struct domino_dist_options {
     domino_dist_scheme scheme; /* CONTIGUOUS, TASKPOOL, LINKED or AUTO (AUTO); LINKED ignores

@@ -125,7 +125,7 @@ static void test_auto_budget(domino_handle h)
 /* AUTO: LINKED where a level holds DOMINO_DIST_LINKED_PARALLELISM rows or
  * fewer on average and LINKED sends fewer entries across PEs (the same plan
  * as LINKED asked), else TASKPOOL (the same plan as TASKPOOL asked): the
- * DAGs of 1000 and 3000 rows a level LINKED, that of 6000 the pool, a 2D
+ * DAGs of 1000 and 10000 rows a level LINKED, that of 15000 the pool, a 2D
  * 5-point 256^2 grid (512 rows a level, its planes kept together by the
  * pool) the pool; an explicit task size is a task pool; in index order
  * with equal tasks the levels it counted are not kept */
@@ -140,7 +140,7 @@ static void test_auto(domino_handle h)
     domino_dist_plan_free(P);
     domino_matrix_free(G);
     test_auto_budget(h);
-    static const int32_t levels[3] = {30, 10, 5}; /* 1000, 3000 and 6000 rows a level */
+    static const int32_t levels[3] = {30, 3, 2}; /* 1000, 10000 and 15000 rows a level */
     for (int k = 0; k < 3; k++) {
         domino_matrix L = NULL;
         domino_dist_options opt;

@@ -75,7 +75,7 @@ static const char solve_usage[] =
     "side.\n"
     "\n"
     "  --dist S         pull, zerocopy, push or unified\n"
-    "  --scheme D       auto (the default: linked where a level holds 3000 rows or\n"
+    "  --scheme D       auto (the default: linked where a level holds 10000 rows or\n"
     "                   fewer on average and linked sends fewer entries across GPUs,\n"
     "                   else taskpool), taskpool (tasks tied to the level width),\n"
     "                   contiguous (a block of rows a PE) or linked (each row on the\n"
