@@ -11,6 +11,10 @@
 #               level-tied pool and LINKED, on the 10^7-row DAGs of 100, 1000
 #               and 10^4 levels, 2 and 4 PEs; D3N7 256^3 and D3N27 192^3 on 4
 #               PEs (tied) -> lanes-*.csv
+#   STEPS=verify: AUTO at its new LINKED threshold (10^4 rows a level) beside
+#               the level-tied pool it took before, the DAGs of 1000 and 10^4
+#               levels, 4 and 2 PEs -> verify-p*.csv; test_dist_trsv on 4 PEs
+#               -> test.log
 #   STEPS=test: ctest -L "gpu|dist" (4 PEs for the dist tests) -> test.log
 # DOMINO_BUILT=1 skips the build (same warm machine).
 set -uo pipefail
@@ -35,6 +39,13 @@ for step in ${STEPS:-big}; do
            done
            run_suite trsv-dist lanes-st-p4 4 ${LANES_S:-200} --repeat 5 --problem d3n7:256,d3n27:192 \
              --engines domino-1gpu,pull-auto,${T}1,${T}2,${T}4,${T}8,${T}16,pull-tied-level-copies-lanes32 ;;
+    verify) for pes in 4 2; do
+              run_suite trsv-dist verify-p$pes $pes ${VERIFY_S:-80} --repeat 5 \
+                --problem dag:10000000:8:1000,dag:10000000:8:10000 \
+                --engines domino-1gpu,pull-auto,pull-tied-level-copies
+            done
+            ( cd $B && timeout 90 ctest -R "test_dist_trsv$" --timeout 80 --output-on-failure ) > "$OUT/test.log" 2>&1
+            grep -E "Test *#|tests passed" "$OUT/test.log" ;;
     test) TEST_S=${TEST_S:-480} run_label_tests "gpu|dist" ;;
   esac
   echo "$step: $(( $(date +%s) - t0 )) s"
