@@ -199,6 +199,36 @@ static void test_bad_arguments(domino_handle h)
     domino_matrix_free(R);
 }
 
+/* bad slices of a matrix large enough to be counted on several threads:
+ * the first in index order is named whichever thread meets which first,
+ * and a negative offset past it is not read through */
+static void test_bad_slices_in_order(domino_handle h)
+{
+    domino_matrix L = NULL;
+    domino_dist_plan *P = NULL;
+    domino_matrix_view v;
+    CHECK_OK(h, domino_gen_dag(h, 40000, 6, 50, 0, 5, DOMINO_FLOAT64, &L));
+    if (!L) return;
+    CHECK_OK(h, domino_matrix_get_view(h, L, &v));
+    int32_t keep_a = v.ind[v.ptr[9000]], keep_b = v.ind[v.ptr[30000]];
+    int64_t keep_p = v.ptr[35001];
+    v.ind[v.ptr[30000]] = -1;
+    v.ptr[35001] = -5; /* row 35000's offsets decrease, row 35001's start is negative */
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
+    CHECK(strstr(domino_last_error(h), "index -1 out of range [0, 40000) in row 30000") != NULL);
+    v.ind[v.ptr[9000]] = 40000;
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
+    CHECK(strstr(domino_last_error(h), "in row 9000") != NULL);
+    v.ind[v.ptr[9000]] = keep_a, v.ind[v.ptr[30000]] = keep_b;
+    CHECK_STATUS(h, DOMINO_BAD_INPUT, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
+    CHECK(strstr(domino_last_error(h), "bad offsets at row 35000") != NULL);
+    CHECK(P == NULL);
+    v.ptr[35001] = keep_p;
+    CHECK_OK(h, domino_dist_plan_make(h, L, DOMINO_LOWER, 4, NULL, &P));
+    domino_dist_plan_free(P);
+    domino_matrix_free(L);
+}
+
 /* upper triangle, CSC equal to CSR, float values */
 static void test_upper_and_csc(domino_handle h)
 {
@@ -463,6 +493,7 @@ int main(void)
     test_weights(h);
     test_budget(h);
     test_bad_arguments(h);
+    test_bad_slices_in_order(h);
     test_upper_and_csc(h);
     test_stencil(h);
     test_shared(h);

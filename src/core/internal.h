@@ -137,6 +137,10 @@ domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t nc
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
                                const int64_t *weight, int32_t nlevels, domino_dist_plan *P);
 
+/* OpenMP threads for one PE's host planning: the node's cores, shared by
+ * the PEs started together with this one (dist_host_threads.c) */
+int dist_host_threads(int npes);
+
 /* The packed walk of the thread engine (src/cuda/trsv_packed.cu): a row of
  * len entries takes DOMINO_PACK_LANES(len) lanes of a warp, at most four
  * of its entries a lane (one lane from 0 to 4 entries, all 32 from 125); a

@@ -55,12 +55,20 @@ domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix 
         goto cleanup;
     }
     for (int32_t i = 0; i < n; i++) link[i] = -1;
-    for (int32_t a = 0; a < n; a++)
-        for (int64_t k = L->ptr[a]; k < L->ptr[a + 1]; k++) {
-            int32_t r = L->format == DOMINO_CSR ? a : L->ind[k], c = L->format == DOMINO_CSR ? L->ind[k] : a;
-            link_entry(fill, level, r, c, link);
-            if (L->symmetry != DOMINO_GENERAL) link_entry(fill, level, c, r, link);
-        }
+    if (L->format == DOMINO_CSR && L->symmetry == DOMINO_GENERAL) {
+        /* a row's link from its own entries only: rows on the host threads */
+#pragma omp parallel for num_threads(dist_host_threads(npes)) schedule(dynamic, 4096)
+        for (int32_t a = 0; a < n; a++)
+            for (int64_t k = L->ptr[a]; k < L->ptr[a + 1] && link[a] < 0; k++)
+                link_entry(fill, level, a, L->ind[k], link);
+    } else {
+        for (int32_t a = 0; a < n; a++)
+            for (int64_t k = L->ptr[a]; k < L->ptr[a + 1]; k++) {
+                int32_t r = L->format == DOMINO_CSR ? a : L->ind[k], c = L->format == DOMINO_CSR ? L->ind[k] : a;
+                link_entry(fill, level, r, c, link);
+                if (L->symmetry != DOMINO_GENERAL) link_entry(fill, level, c, r, link);
+            }
+    }
     /* components level by level, index order within a level (counting sort) */
     for (int32_t i = 0; i < n; i++) start[level[i] + 2]++;
     for (int32_t l = 0; l <= top; l++) start[l + 2] += start[l + 1];

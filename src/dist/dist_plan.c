@@ -103,42 +103,90 @@ static void deal_tasks(domino_dist_plan *P, const int64_t *weight, int64_t *cred
     }
 }
 
-/* count entry (row, col) if it lies in triangle `fill`: its column's PE
- * holds it, and sends it to another PE when the row lives there */
-static void count_entry(domino_dist_plan *P, domino_fill fill, int32_t row, int32_t col)
+/* count an entry of triangle `fill` at (row, col), whose row and column
+ * live on PEs pe_row and pe_col: its column's PE holds it, and sends it
+ * to another PE when the row lives there */
+static inline void count_entry(domino_fill fill, int32_t row, int32_t col, int pe_row, int pe_col,
+                               int64_t *nnz, int64_t *remote)
 {
     if (fill == DOMINO_LOWER ? col > row : col < row) return;
-    int owner = P->task_pe[col / P->task_size];
-    P->pe_nnz[owner]++;
-    if (P->task_pe[row / P->task_size] != owner) P->pe_remote[owner]++;
+    nnz[pe_col]++;
+    remote[pe_col] += pe_row != pe_col;
 }
 
-/* pe_nnz and pe_remote of P from the stored entries of L in triangle
- * `fill` (an entry of a symmetric or skew-symmetric L stands for itself and
- * its mirror).  Bad offsets or indices are DOMINO_BAD_INPUT naming where. */
-static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill fill,
-                                   domino_dist_plan *P)
+/* 1 where slice p of L has bad offsets (beyond nnz, decreasing, negative)
+ * or an index outside [0, n) */
+static int slice_bad(domino_matrix L, int32_t n, int32_t p)
 {
-    int32_t n = P->n;
+    int64_t k0 = L->ptr[p], k1 = L->ptr[p + 1];
+    if (k0 < 0 || k1 < k0 || k1 > L->nnz) return 1;
+    for (int64_t k = k0; k < k1; k++)
+        if (L->ind[k] < 0 || L->ind[k] >= n) return 1;
+    return 0;
+}
+
+/* DOMINO_BAD_INPUT naming the first bad offset or index of L's slices
+ * 0 .. last (slice last is bad: slice_bad) */
+static domino_status report_bad_slice(domino_handle h, domino_matrix L, int32_t n, int32_t last)
+{
     const char *slice = L->format == DOMINO_CSR ? "row" : "column";
-    if (L->ptr[0] != 0)
-        return domino_error(h, DOMINO_BAD_INPUT, WHAT ": ptr[0] = %" PRId64 ", not 0", L->ptr[0]);
-    for (int32_t p = 0; p < n; p++) {
+    for (int32_t p = 0; p <= last; p++) {
         if (L->ptr[p + 1] < L->ptr[p] || L->ptr[p + 1] > L->nnz)
             return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, p);
-        for (int64_t k = L->ptr[p]; k < L->ptr[p + 1]; k++) {
-            int32_t q = L->ind[k];
-            if (q < 0 || q >= n)
+        for (int64_t k = L->ptr[p]; k < L->ptr[p + 1]; k++)
+            if (L->ind[k] < 0 || L->ind[k] >= n)
                 return domino_error(h, DOMINO_BAD_INPUT,
-                                    WHAT ": index %d out of range [0, %d) in %s %d", q, n,
+                                    WHAT ": index %d out of range [0, %d) in %s %d", L->ind[k], n,
                                     slice, p);
-            int32_t row = L->format == DOMINO_CSR ? p : q;
-            int32_t col = L->format == DOMINO_CSR ? q : p;
-            count_entry(P, fill, row, col);
-            if (L->symmetry != DOMINO_GENERAL && row != col) count_entry(P, fill, col, row);
+    }
+    return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, last);
+}
+
+/* pe_nnz and pe_remote of P (zeroed first) from the stored entries of L in
+ * triangle `fill` (an entry of a symmetric or skew-symmetric L stands for
+ * itself and its mirror), on the PE's host threads (dist_host_threads).
+ * With check, bad offsets or indices are DOMINO_BAD_INPUT naming the first
+ * (the slices are walked in parallel, the message found again in order). */
+static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill fill,
+                                   domino_dist_plan *P, int check)
+{
+    int32_t n = P->n;
+    int np = P->npes;
+    int64_t *nnz = P->pe_nnz, *remote = P->pe_remote;
+    memset(nnz, 0, (size_t)np * sizeof(int64_t));
+    memset(remote, 0, (size_t)np * sizeof(int64_t));
+    if (check && L->ptr[0] != 0)
+        return domino_error(h, DOMINO_BAD_INPUT, WHAT ": ptr[0] = %" PRId64 ", not 0", L->ptr[0]);
+    int csr = L->format == DOMINO_CSR, mirror = L->symmetry != DOMINO_GENERAL;
+    const int *task_pe = P->task_pe;
+    const int32_t task_size = P->task_size;
+    const int64_t *ptr = L->ptr;
+    const int32_t *ind = L->ind;
+    int32_t first_bad = n;
+#pragma omp parallel for num_threads(dist_host_threads(np)) schedule(dynamic, 4096) \
+    reduction(+ : nnz[:np], remote[:np]) reduction(min : first_bad)
+    for (int32_t p = 0; p < n; p++) {
+        if (check && slice_bad(L, n, p)) {
+            if (p < first_bad) first_bad = p;
+            continue;
+        }
+        int pe_p = task_pe[p / task_size];
+        for (int64_t k = ptr[p]; k < ptr[p + 1]; k++) {
+            int32_t q = ind[k];
+            int pe_q = task_size == 1 ? task_pe[q] : task_pe[q / task_size];
+            if (csr)
+                count_entry(fill, p, q, pe_p, pe_q, nnz, remote);
+            else
+                count_entry(fill, q, p, pe_q, pe_p, nnz, remote);
+            if (mirror && p != q) {
+                if (csr)
+                    count_entry(fill, q, p, pe_q, pe_p, nnz, remote);
+                else
+                    count_entry(fill, p, q, pe_p, pe_q, nnz, remote);
+            }
         }
     }
-    return DOMINO_SUCCESS;
+    return first_bad < n ? report_bad_slice(h, L, n, first_bad) : DOMINO_SUCCESS;
 }
 
 /* device bytes of each PE's share, the formula of domino.h: entries (value
@@ -204,12 +252,11 @@ static int32_t count_levels(const domino_dist_plan *P)
     return top + 1;
 }
 
-/* pe_nnz and pe_remote of P counted again after a new deal */
+/* pe_nnz and pe_remote of P counted again after a new deal (L checked by
+ * the first count) */
 static domino_status recount_entries(domino_handle h, domino_matrix L, domino_fill fill, domino_dist_plan *P)
 {
-    memset(P->pe_nnz, 0, (size_t)P->npes * sizeof(int64_t));
-    memset(P->pe_remote, 0, (size_t)P->npes * sizeof(int64_t));
-    return count_entries(h, L, fill, P);
+    return count_entries(h, L, fill, P, 0);
 }
 
 /* level_tasks: P's tasks sized to the width of its nlevels levels and
@@ -350,7 +397,7 @@ domino_status domino_dist_plan_make(domino_handle h, domino_matrix L, domino_fil
         goto cleanup;
     }
     deal_tasks(P, opt->weight, credit);
-    s = count_entries(h, L, fill, P);
+    s = count_entries(h, L, fill, P, 1);
     if (s) goto cleanup;
     /* AUTO, level_tasks and LINKED deal again once the levels are known; the
      * budget is checked on the final deal */
