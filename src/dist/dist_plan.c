@@ -172,18 +172,11 @@ static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill
         }
         int pe_p = task_pe[p / task_size];
         for (int64_t k = ptr[p]; k < ptr[p + 1]; k++) {
-            int32_t q = ind[k];
+            int32_t q = ind[k], row = csr ? p : q, col = csr ? q : p;
             int pe_q = task_size == 1 ? task_pe[q] : task_pe[q / task_size];
-            if (csr)
-                count_entry(fill, p, q, pe_p, pe_q, nnz, remote);
-            else
-                count_entry(fill, q, p, pe_q, pe_p, nnz, remote);
-            if (mirror && p != q) {
-                if (csr)
-                    count_entry(fill, q, p, pe_q, pe_p, nnz, remote);
-                else
-                    count_entry(fill, p, q, pe_p, pe_q, nnz, remote);
-            }
+            int pe_row = csr ? pe_p : pe_q, pe_col = csr ? pe_q : pe_p;
+            count_entry(fill, row, col, pe_row, pe_col, nnz, remote);
+            if (mirror && row != col) count_entry(fill, col, row, pe_col, pe_row, nnz, remote);
         }
     }
     return first_bad < n ? report_bad_slice(h, L, n, first_bad) : DOMINO_SUCCESS;
