@@ -67,6 +67,12 @@ static inline void domino_matrix_set_value(struct domino_matrix_s *A, int64_t k,
         ((float *)A->val)[k] = (float)v;
 }
 
+/* OpenMP threads for one process's host work (parsing, planning): the
+ * node's cores, shared among the npes PEs when this process is one of
+ * several started together (domino run -n N, or mpirun; npes <= 0: the
+ * run's PEs); at least 1 (host_threads.c) */
+int domino_host_threads(int npes);
+
 /* ------------------------------------------------------------ errors */
 
 /* Record a message on h (or the thread's slot when h is NULL) and return s.
@@ -136,10 +142,6 @@ domino_status domino_gen_dense_check(domino_handle h, const char *fn, int64_t nc
  * (dist_deal_linked.c) */
 domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix L, domino_fill fill,
                                const int64_t *weight, int32_t nlevels, domino_dist_plan *P);
-
-/* OpenMP threads for one PE's host planning: the node's cores, shared by
- * the PEs started together with this one (dist_host_threads.c) */
-int dist_host_threads(int npes);
 
 /* The packed walk of the thread engine (src/cuda/trsv_packed.cu): a row of
  * len entries takes DOMINO_PACK_LANES(len) lanes of a warp, at most four

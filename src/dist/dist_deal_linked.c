@@ -57,7 +57,7 @@ domino_status dist_deal_linked(domino_handle h, const char *what, domino_matrix 
     for (int32_t i = 0; i < n; i++) link[i] = -1;
     if (L->format == DOMINO_CSR && L->symmetry == DOMINO_GENERAL) {
         /* a row's link from its own entries only: rows on the host threads */
-#pragma omp parallel for num_threads(dist_host_threads(npes)) schedule(dynamic, 4096)
+#pragma omp parallel for num_threads(domino_host_threads(npes)) schedule(dynamic, 4096)
         for (int32_t a = 0; a < n; a++)
             for (int64_t k = L->ptr[a]; k < L->ptr[a + 1] && link[a] < 0; k++)
                 link_entry(fill, level, a, L->ind[k], link);

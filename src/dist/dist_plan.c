@@ -144,7 +144,7 @@ static domino_status report_bad_slice(domino_handle h, domino_matrix L, int32_t 
 
 /* pe_nnz and pe_remote of P (zeroed first) from the stored entries of L in
  * triangle `fill` (an entry of a symmetric or skew-symmetric L stands for
- * itself and its mirror), on the PE's host threads (dist_host_threads).
+ * itself and its mirror), on the PE's host threads (domino_host_threads).
  * With check, bad offsets or indices are DOMINO_BAD_INPUT naming the first
  * (the slices are walked in parallel, the message found again in order). */
 static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill fill,
@@ -163,7 +163,7 @@ static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill
     const int64_t *ptr = L->ptr;
     const int32_t *ind = L->ind;
     int32_t first_bad = n;
-#pragma omp parallel for num_threads(dist_host_threads(np)) schedule(dynamic, 4096) \
+#pragma omp parallel for num_threads(domino_host_threads(np)) schedule(dynamic, 4096) \
     reduction(+ : nnz[:np], remote[:np]) reduction(min : first_bad)
     for (int32_t p = 0; p < n; p++) {
         if (check && slice_bad(L, n, p)) {

@@ -94,7 +94,7 @@ static void walk(const share_walk *w, dist_share *S, dist_count_mode mode, int p
     int32_t nptr = domino_matrix_nptr(A);
     double sign = A->symmetry == DOMINO_SKEW_SYMMETRIC ? -1.0 : 1.0;
     int64_t remote = 0;
-    int threads = dist_host_threads(S->npes); /* PEs started together on one node share its cores */
+    int threads = domino_host_threads(S->npes); /* PEs started together on one node share its cores */
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4096) reduction(+ : remote)
     for (int32_t a = 0; a < nptr; a++)
         for (int64_t k = A->ptr[a]; k < A->ptr[a + 1]; k++) {
