@@ -376,9 +376,10 @@ static domino_status parse_entries(domino_handle h, const char *name, mm_cursor 
  * thread's own slot and are dropped: 1 when a count or a line is wrong,
  * and the caller parses again in order for the message (only bad files
  * pay twice); 0 when every declared entry was read and nothing but
- * comments follows. */
-static int parse_entries_by_chunks(const char *name, const mm_cursor *c, const mm_header *hd,
-                                   domino_type type, int keep_stored, int threads, mm_entries *e)
+ * comments follows.  The first chunk's thread shows the progress on h. */
+static int parse_entries_by_chunks(domino_handle h, const char *name, const mm_cursor *c,
+                                   const mm_header *hd, domino_type type, int keep_stored, int threads,
+                                   mm_entries *e)
 {
     size_t first = c->pos, bytes = c->size - c->pos;
     int chunks = threads;
@@ -409,15 +410,21 @@ static int parse_entries_by_chunks(const char *name, const mm_cursor *c, const m
     }
     int mult = hd->symmetry != DOMINO_GENERAL && !keep_stored ? 2 : 1;
     if (!failed) {
+        domino_progress progress;
+        domino_progress_begin(h, &progress, name);
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(| : failed)
         for (int t = 0; t < chunks; t++) {
             mm_cursor k = {.data = c->data, .size = at[t + 1], .pos = at[t]};
             int64_t base = mult * lines[t];
             mm_entries mine = {e->rows + base, e->cols + base, e->vals ? e->vals + base : NULL, 0};
-            while (!failed && next_content_line(&k))
+            while (!failed && next_content_line(&k)) {
                 failed = parse_entry(NULL, name, &k, hd, type, keep_stored, &mine) != DOMINO_SUCCESS;
+                if (t == 0 && (mine.count & 0xffff) == 0)
+                    domino_progress_update(&progress, (double)(k.pos - at[0]) / (double)(at[1] - at[0]));
+            }
             made[t] = mine.count;
         }
+        domino_progress_end(&progress);
     }
     for (int t = 0; !failed && t < chunks; t++) { /* chunk t's triplets moved down into place */
         int64_t base = mult * lines[t];
@@ -505,7 +512,7 @@ domino_status domino_mm_read_buffer(domino_handle h, const char *data, size_t si
     }
     int threads = domino_host_threads(0);
     if (threads < 2 || c.size - c.pos < MM_PARALLEL_BYTES ||
-        parse_entries_by_chunks(name, &c, &hd, type, keep_stored, threads, &e))
+        parse_entries_by_chunks(h, name, &c, &hd, type, keep_stored, threads, &e))
         s = parse_entries(h, name, &c, &hd, type, keep_stored, &e);
     if (!s) s = build_matrix(h, name, &hd, type, keep_stored, &e, A);
 cleanup:
