@@ -314,11 +314,21 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
 
 /* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
 int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
-/* the box path's tickets: order[start[key] + rank] = each row of the grid,
- * rank its place among the rows of its key (start on the device, from
- * domino_factor_box_key_rows, padded as the caller likes) */
+/* the box path's tickets a key: start[key] (keys + 1 entries, keys = nx +
+ * 2 ny + 4 nz - 6), each key's rows padded to a multiple of 32, and
+ * deep[key] (keys entries), its deep rows (domino_factor_stencil_deep);
+ * returns the tickets, start[keys] */
+int64_t domino_factor_box_starts(int32_t nx, int32_t ny, int32_t nz, int64_t *start, int64_t *deep);
+/* the ticket of row (x, y, z): start[key] + its rank among the key's rows,
+ * the deep rows first (a warp of deep rows takes the box path's constant
+ * masks), each part by z, then y */
+int64_t domino_factor_box_place(int32_t x, int32_t y, int32_t z, int32_t nx, int32_t ny, int32_t nz,
+                                const int64_t *start, const int64_t *deep);
+/* the box path's tickets: order[domino_factor_box_place(row)] = each row of
+ * the grid (start and deep on the device, from domino_factor_box_starts;
+ * order's padding set by the caller) */
 cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
-                                           const int64_t *start, int32_t *order);
+                                           const int64_t *start, const int64_t *deep, int32_t *order);
 /* the back-off cap of the row and box kernels' waits, ns (FACTOR_SLEEP_CAP
  * in factor_ilu0.cu, or DOMINO_FACTOR_POLL) */
 int domino_factor_poll_cap(void);

@@ -40,26 +40,27 @@
  * z - 1), (x + 1, y - 1, z) and (x - 1, y, z) exactly 1), each key's rows
  * padded with -1 to a multiple of 32.  So a warp never holds a row and a
  * row it reads: such a warp stalls (the reader spins while the other
- * waits at the branch's reconvergence).  The key counts on the host
+ * waits at the branch's reconvergence).  Within a key the deep rows come
+ * first (every row they read interior): a warp of 32 of them takes the box
+ * path's constant masks (factor_box.cu).  The key counts on the host
  * (O(keys nz)), the order by a kernel (O(nz) a row). */
 static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
                                struct domino_factor_plan_s *p, const char *fn)
 {
     const factor_stencil_args *a = &p->stencil;
     int64_t keys = (int64_t)(a->nx - 1) + 2 * (int64_t)(a->ny - 1) + 4 * (int64_t)(a->nz - 1) + 1;
-    int64_t *start = domino_malloc(((size_t)keys + 1) * sizeof(int64_t)), *dstart = NULL;
+    /* start[0, keys], then deep[0, keys) */
+    int64_t *start = domino_malloc(((size_t)keys * 2 + 1) * sizeof(int64_t)), *dstart = NULL;
     if (!start) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    start[0] = 0;
-    for (int64_t k = 0; k < keys; k++)
-        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, a->nx, a->ny, a->nz) + 31) / 32 * 32;
-    int64_t tickets = start[keys];
+    int64_t tickets = domino_factor_box_starts(a->nx, a->ny, a->nz, start, start + keys + 1);
+    const size_t bytes = ((size_t)keys * 2 + 1) * sizeof(int64_t);
     cudaError_t e;
     if ((e = cudaMalloc((void **)&p->order, (size_t)tickets * sizeof(int32_t))) ||
-        (e = cudaMalloc((void **)&dstart, ((size_t)keys + 1) * sizeof(int64_t))) ||
-        (e = cudaMemcpyAsync(dstart, start, ((size_t)keys + 1) * sizeof(int64_t), cudaMemcpyHostToDevice,
-                             gpu->stream)) ||
+        (e = cudaMalloc((void **)&dstart, bytes)) ||
+        (e = cudaMemcpyAsync(dstart, start, bytes, cudaMemcpyHostToDevice, gpu->stream)) ||
         (e = cudaMemsetAsync(p->order, 0xff, (size_t)tickets * sizeof(int32_t), gpu->stream)) || /* -1 */
-        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, p->order)) ||
+        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, dstart + keys + 1,
+                                            p->order)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {
         cudaFree(dstart);
         domino_free(start);
