@@ -278,7 +278,7 @@ __global__ void __launch_bounds__(BOX_THREADS, MINB)
 factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, const int32_t *__restrict__ order,
                   const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                   const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
-                  int cap, domino_factor_status *st)
+                  int cap, int full, domino_factor_status *st)
 {
     extern __shared__ double box_buf[];
     const unsigned long long total = (unsigned long long)tickets * (unsigned long long)batch;
@@ -293,7 +293,7 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
         /* a warp of deep rows (the order puts a key's deep rows first) takes
          * the path whose masks are compile-time constants: no slot tests, no
          * popcounts, addresses a row's start plus a constant */
-        if (__all_sync(FULL_MASK, i >= 0 && domino_factor_stencil_deep(&a, i)))
+        if (__all_sync(FULL_MASK, full && i >= 0 && domino_factor_stencil_deep(&a, i)))
             box_row<KIND, true>(a, i, b, ptrA, nnzA, valA, ptr, nnz, val, box_buf + threadIdx.x, pivot_shift,
                                 cap, st);
         else
@@ -331,84 +331,105 @@ extern "C" int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t n
     return c;
 }
 
+extern "C" int64_t domino_factor_box_starts(int32_t nx, int32_t ny, int32_t nz, int64_t *start)
+{
+    const int64_t keys = (int64_t)(nx - 1) + 2 * (int64_t)(ny - 1) + 4 * (int64_t)(nz - 1) + 1;
+    start[0] = 0;
+    for (int64_t k = 0; k < keys; k++)
+        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, nx, ny, nz) + 31) / 32 * 32;
+    return start[keys];
+}
+
 /* The deep rows (2 <= x < nx - 2, likewise y and z: every row they read is
  * interior) of key r are the rows of the inner grid (nx - 4, ny - 4, nz - 4)
  * of key r - 14, at (x - 2, y - 2, z - 2); none below 5 a side. */
 #define BOX_DEEP_KEY 14
 
-extern "C" int64_t domino_factor_box_starts(int32_t nx, int32_t ny, int32_t nz, int64_t *start, int64_t *deep)
+/* deep rows of the key before row (y, z) of it, by z then y: O(z) */
+__host__ __device__ __forceinline__ int64_t box_deep_before(int64_t key, int64_t y, int64_t z, int32_t nx,
+                                                            int32_t ny, int32_t nz)
 {
-    const int64_t keys = (int64_t)(nx - 1) + 2 * (int64_t)(ny - 1) + 4 * (int64_t)(nz - 1) + 1;
-    const int inner = nx >= 5 && ny >= 5 && nz >= 5;
-    start[0] = 0;
-    for (int64_t k = 0; k < keys; k++) {
-        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, nx, ny, nz) + 31) / 32 * 32;
-        deep[k] = inner ? domino_factor_box_key_rows(k - BOX_DEEP_KEY, nx - 4, ny - 4, nz - 4) : 0;
-    }
-    return start[keys];
-}
-
-/* Where row (x, y, z) goes: start[key] + its rank among the key's rows,
- * the deep rows first (by z, then y), then the others (by z, then y).
- * O(z) a row. */
-__host__ __device__ __forceinline__ int64_t box_place(int64_t x, int64_t y, int64_t z, int32_t nx, int32_t ny,
-                                                      int32_t nz, const int64_t *start, const int64_t *deep)
-{
-    const int64_t key = x + 2 * y + 4 * z;
-    const int inner = nx >= 5 && ny >= 5 && nz >= 5;
+    if (nx < 5 || ny < 5 || nz < 5) return 0;
     const int32_t sx = nx - 4, sy = ny - 4;
     const int64_t r = key - BOX_DEEP_KEY; /* the key in the inner grid */
-    if (inner && x >= 2 && x < nx - 2 && y >= 2 && y < ny - 2 && z >= 2 && z < nz - 2) {
-        int64_t rank = (y - 2) - box_key_y_lo(r - 4 * (z - 2), sx);
-        for (int64_t zz = 0; zz < z - 2; zz++) rank += box_key_count(r - 4 * zz, sx, sy);
-        return start[key] + rank;
+    const int64_t planes = z - 2 < nz - 4 ? z - 2 : nz - 4; /* inner planes before z */
+    int64_t before = 0;
+    for (int64_t zz = 0; zz < planes; zz++) before += box_key_count(r - 4 * zz, sx, sy);
+    const int64_t rp = r - 4 * (z - 2);
+    if (z >= 2 && z < nz - 2 && rp >= 0) { /* plane z's deep rows at y' < y */
+        const int64_t hi = box_key_y_hi(rp, sy), lo = box_key_y_lo(rp, sx);
+        const int64_t c = (y - 3 < hi ? y - 3 : hi) - lo + 1;
+        if (c > 0) before += c;
     }
-    int64_t rank = y - box_key_y_lo(key - 4 * z, nx), before = 0; /* deep rows of the key before it */
-    for (int64_t zz = 0; zz < z; zz++) rank += box_key_count(key - 4 * zz, nx, ny);
-    if (inner) {
-        const int64_t planes = z - 2 < nz - 4 ? z - 2 : nz - 4; /* inner planes before z */
-        for (int64_t zz = 0; zz < planes; zz++) before += box_key_count(r - 4 * zz, sx, sy);
-        const int64_t rp = r - 4 * (z - 2);
-        if (z >= 2 && z < nz - 2 && rp >= 0) { /* plane z's deep rows at y' < y */
-            const int64_t hi = box_key_y_hi(rp, sy), lo = box_key_y_lo(rp, sx);
-            const int64_t c = (y - 3 < hi ? y - 3 : hi) - lo + 1;
-            if (c > 0) before += c;
-        }
+    return before;
+}
+
+/* deep rows among the key's first q rows (by z, then y; rows: the key's) */
+__host__ __device__ __forceinline__ int64_t box_deep_first(int64_t key, int64_t q, int64_t rows, int32_t nx,
+                                                           int32_t ny, int32_t nz)
+{
+    if (q >= rows) return box_deep_before(key, 0, nz + 2, nx, ny, nz); /* past the last plane: all */
+    int64_t z = 0, c;
+    while (q >= (c = box_key_count(key - 4 * z, nx, ny))) q -= c, z++;
+    return box_deep_before(key, box_key_y_lo(key - 4 * z, nx) + q, z, nx, ny, nz);
+}
+
+/* Where row (x, y, z) goes: start[key] + its rank among the key's rows by
+ * z, then y, except that within each chunk of that order (chunk rows, a
+ * multiple of 32; 0: the whole key) the deep rows come first.  chunk < 0:
+ * the plain order.  O(z) a row. */
+__host__ __device__ __forceinline__ int64_t box_place(int64_t x, int64_t y, int64_t z, int32_t nx, int32_t ny,
+                                                      int32_t nz, const int64_t *start, int32_t chunk)
+{
+    const int64_t key = x + 2 * y + 4 * z;
+    int64_t q = y - box_key_y_lo(key - 4 * z, nx), rows = q; /* its rank; the key's rows */
+    for (int64_t zz = 0; zz < nz; zz++) {
+        const int64_t c = box_key_count(key - 4 * zz, nx, ny);
+        if (zz < z) q += c;
+        rows += c;
     }
-    return start[key] + deep[key] + rank - before;
+    rows -= y - box_key_y_lo(key - 4 * z, nx);
+    if (chunk < 0) return start[key] + q;
+    const int64_t size = chunk > 0 ? chunk : rows;
+    const int64_t c0 = q / size * size, c1 = c0 + size < rows ? c0 + size : rows;
+    const int64_t d0 = box_deep_first(key, c0, rows, nx, ny, nz), d1 = box_deep_first(key, c1, rows, nx, ny, nz);
+    const int64_t dq = box_deep_before(key, y, z, nx, ny, nz);
+    const bool deep = nx >= 5 && ny >= 5 && nz >= 5 && x >= 2 && x < nx - 2 && y >= 2 && y < ny - 2 && z >= 2 &&
+                      z < nz - 2;
+    return start[key] + c0 + (deep ? dq - d0 : (d1 - d0) + (q - c0) - (dq - d0));
 }
 
 extern "C" int64_t domino_factor_box_place(int32_t x, int32_t y, int32_t z, int32_t nx, int32_t ny, int32_t nz,
-                                           const int64_t *start, const int64_t *deep)
+                                           const int64_t *start, int32_t chunk)
 {
-    return box_place(x, y, z, nx, ny, nz, start, deep);
+    return box_place(x, y, z, nx, ny, nz, start, chunk);
 }
 
 /* order[box_place(row)] = i for every row i = (x, y, z) of the grid;
  * grid-stride */
 __global__ void box_order_kernel(int32_t nx, int32_t ny, int32_t nz, const int64_t *__restrict__ start,
-                                 const int64_t *__restrict__ deep, int32_t *order)
+                                 int32_t chunk, int32_t *order)
 {
     const int64_t n = (int64_t)nx * ny * nz, stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
         int64_t x = i % nx, y = i / nx % ny, z = i / ((int64_t)nx * ny);
-        order[box_place(x, y, z, nx, ny, nz, start, deep)] = (int32_t)i;
+        order[box_place(x, y, z, nx, ny, nz, start, chunk)] = (int32_t)i;
     }
 }
 
 extern "C" cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
-                                                      const int64_t *start, const int64_t *deep, int32_t *order)
+                                                      const int64_t *start, int32_t chunk, int32_t *order)
 {
     int64_t blocks = ((int64_t)nx * ny * nz + 255) / 256;
     if (blocks > 8192) blocks = 8192;
     if (blocks < 1) blocks = 1;
-    box_order_kernel<<<(unsigned)blocks, 256, 0, stream>>>(nx, ny, nz, start, deep, order);
+    box_order_kernel<<<(unsigned)blocks, 256, 0, stream>>>(nx, ny, nz, start, chunk, order);
     return cudaGetLastError();
 }
 
 typedef void (*box_kernel_fn)(const factor_stencil_args, int64_t, int32_t, const int32_t *, const int64_t *,
                               int64_t, const double *, const int64_t *, int64_t, double *, double,
-                              int, domino_factor_status *);
+                              int, int, domino_factor_status *);
 
 extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                                 int32_t nlevels, const factor_stencil_args *a,
@@ -422,8 +443,9 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
     /* experiments: DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels
      * (0: as many as the device holds); DOMINO_FACTOR_BOX_BLOCKS=2 ILU(0)'s
      * kernel bounded for 2 blocks an SM instead of 3 */
-    static int levels = -1, ilu_blocks = -1;
+    static int levels = -1, ilu_blocks = -1, full = -1;
     if (levels < 0) levels = domino_env_int("DOMINO_FACTOR_BOX_LEVELS", BOX_LEVELS_IN_FLIGHT);
+    if (full < 0) full = domino_env_int("DOMINO_FACTOR_BOX_FULL", 1); /* 0: the general path for every warp */
     if (ilu_blocks < 0) ilu_blocks = domino_env_int("DOMINO_FACTOR_BOX_BLOCKS", BOX_MIN_BLOCKS(0));
     box_kernel_fn k = kind != 0         ? factor_box_kernel<1, BOX_MIN_BLOCKS(1)>
                       : ilu_blocks == 2 ? factor_box_kernel<0, 2>
@@ -441,6 +463,6 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
     }
     if (blocks > whole) blocks = whole;
     k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, tickets, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
-                                                       pivot_shift, cap, st);
+                                                       pivot_shift, cap, full, st);
     return cudaGetLastError();
 }
