@@ -30,10 +30,7 @@
  * Rows are ticketed by the key x + 2 y + 4 z (every row read holds a
  * smaller ticket: no deadlock, as in factor_ilu0.cu), 32 a warp, each
  * key's rows padded to a multiple of 32 (factor_stencil.c: a warp never
- * holds a row and a row it reads), its deep rows first (every row they
- * read is interior: 62-79 % of the warps at 40^3-64^3 hold 32 of them and
- * take a path whose masks are compile-time constants, a third of the
- * general path's instructions), matrix after matrix; warps loop over
+ * holds a row and a row it reads), matrix after matrix; warps loop over
  * tickets, and the grid holds about BOX_LEVELS_IN_FLIGHT keys' rows (more
  * waiting rows only poll).  Values are read from A itself (no working
  * copy): slot s of row i sits at ptr[i] + popcount(mask & below(s)) in the
@@ -57,7 +54,6 @@
 #define BOX_LATE 8          /* the first slot of the second phase */
 #define BOX_LEVELS_IN_FLIGHT 4 /* rows in flight: this many keys' worth (h200-box18: 2, 16 and all slower) */
 #define FULL_MASK 0xffffffffu
-#define BOX_ALL ((1u << 27) - 1u) /* the mask of an interior row: all 27 slots */
 
 #define box_dx domino_factor_box_dx
 #define box_dy domino_factor_box_dy
@@ -101,7 +97,7 @@ __device__ __forceinline__ void box_copy_wait(void)
  * steps read are first copied together into the thread's column of buf
  * (one memory latency for the phase; reading each step's when it ran was
  * 10-15 % slower, bench/results/h200-box18). */
-template <int KIND, int S0, int S1, bool FULL>
+template <int KIND, int S0, int S1>
 __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
                                           int32_t z, uint32_t m, int64_t pf,
                                           const int64_t *__restrict__ ptr, double *w, const double *v,
@@ -116,10 +112,9 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
     for (int s = S0; s < S1; s++) {
         const int32_t k = i + box_dx(s) + a.nx * (box_dy(s) + a.ny * box_dz(s));
         dk[s - S0] = (m >> s & 1) ? (int32_t)(__ldg(&ptr[k]) - pf) : 0;
-        mk[s - S0] = FULL           ? BOX_ALL
-                     : (m >> s & 1) ? (uint32_t)domino_factor_row_mask(&a, x + box_dx(s), y + box_dy(s),
-                                                                       z + box_dz(s))
-                                    : 0u;
+        mk[s - S0] = (m >> s & 1) ? (uint32_t)domino_factor_row_mask(&a, x + box_dx(s), y + box_dy(s),
+                                                                     z + box_dz(s))
+                                  : 0u;
     }
 #pragma unroll
     for (int s = S0; s < S1; s++)
@@ -220,7 +215,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
 #define BOX_BUF(KIND) ((KIND) == 0 ? 65 : 27)
 
 /* row i of matrix b: load, the two phases, publish */
-template <int KIND, bool FULL>
+template <int KIND>
 __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i, int32_t b,
                                         const int64_t *__restrict__ ptrA, int64_t nnzA,
                                         const double *__restrict__ valA, const int64_t *__restrict__ ptr,
@@ -236,15 +231,15 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
     const bool real = i >= 0;
     if (!real) i = 0;
     const int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
-    const uint32_t m = FULL ? BOX_ALL : real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
+    const uint32_t m = real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
     const int64_t pa = __ldg(&ptrA[i]), pf = __ldg(&ptr[i]);
     double w[W];
 #pragma unroll
     for (int s = 0; s < W; s++)
         w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
     double pivot = w[BOX_LOWER];
-    box_steps<KIND, 0, BOX_LATE, FULL>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
-    box_steps<KIND, BOX_LATE, BOX_LOWER, FULL>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
     if (!real) return;
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
@@ -278,7 +273,7 @@ __global__ void __launch_bounds__(BOX_THREADS, MINB)
 factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, const int32_t *__restrict__ order,
                   const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                   const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
-                  int cap, int full, domino_factor_status *st)
+                  int cap, domino_factor_status *st)
 {
     extern __shared__ double box_buf[];
     const unsigned long long total = (unsigned long long)tickets * (unsigned long long)batch;
@@ -289,16 +284,9 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
         t0 = __shfl_sync(FULL_MASK, t0, 0);
         if (t0 >= total) return;
         const unsigned long long t = t0 + (unsigned long long)lane; /* < total: tickets % 32 == 0 */
-        const int32_t i = __ldg(&order[t % (unsigned long long)tickets]), b = (int32_t)(t / (unsigned long long)tickets);
-        /* a warp of deep rows (the order puts a key's deep rows first) takes
-         * the path whose masks are compile-time constants: no slot tests, no
-         * popcounts, addresses a row's start plus a constant */
-        if (__all_sync(FULL_MASK, full && i >= 0 && domino_factor_stencil_deep(&a, i)))
-            box_row<KIND, true>(a, i, b, ptrA, nnzA, valA, ptr, nnz, val, box_buf + threadIdx.x, pivot_shift,
-                                cap, st);
-        else
-            box_row<KIND, false>(a, i, b, ptrA, nnzA, valA, ptr, nnz, val, box_buf + threadIdx.x, pivot_shift,
-                                 cap, st);
+        box_row<KIND>(a, __ldg(&order[t % (unsigned long long)tickets]),
+                             (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz, val,
+                             box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
     }
 }
@@ -331,105 +319,34 @@ extern "C" int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t n
     return c;
 }
 
-extern "C" int64_t domino_factor_box_starts(int32_t nx, int32_t ny, int32_t nz, int64_t *start)
-{
-    const int64_t keys = (int64_t)(nx - 1) + 2 * (int64_t)(ny - 1) + 4 * (int64_t)(nz - 1) + 1;
-    start[0] = 0;
-    for (int64_t k = 0; k < keys; k++)
-        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, nx, ny, nz) + 31) / 32 * 32;
-    return start[keys];
-}
-
-/* The deep rows (2 <= x < nx - 2, likewise y and z: every row they read is
- * interior) of key r are the rows of the inner grid (nx - 4, ny - 4, nz - 4)
- * of key r - 14, at (x - 2, y - 2, z - 2); none below 5 a side. */
-#define BOX_DEEP_KEY 14
-
-/* deep rows of the key before row (y, z) of it, by z then y: O(z) */
-__host__ __device__ __forceinline__ int64_t box_deep_before(int64_t key, int64_t y, int64_t z, int32_t nx,
-                                                            int32_t ny, int32_t nz)
-{
-    if (nx < 5 || ny < 5 || nz < 5) return 0;
-    const int32_t sx = nx - 4, sy = ny - 4;
-    const int64_t r = key - BOX_DEEP_KEY; /* the key in the inner grid */
-    const int64_t planes = z - 2 < nz - 4 ? z - 2 : nz - 4; /* inner planes before z */
-    int64_t before = 0;
-    for (int64_t zz = 0; zz < planes; zz++) before += box_key_count(r - 4 * zz, sx, sy);
-    const int64_t rp = r - 4 * (z - 2);
-    if (z >= 2 && z < nz - 2 && rp >= 0) { /* plane z's deep rows at y' < y */
-        const int64_t hi = box_key_y_hi(rp, sy), lo = box_key_y_lo(rp, sx);
-        const int64_t c = (y - 3 < hi ? y - 3 : hi) - lo + 1;
-        if (c > 0) before += c;
-    }
-    return before;
-}
-
-/* deep rows among the key's first q rows (by z, then y; rows: the key's) */
-__host__ __device__ __forceinline__ int64_t box_deep_first(int64_t key, int64_t q, int64_t rows, int32_t nx,
-                                                           int32_t ny, int32_t nz)
-{
-    if (q >= rows) return box_deep_before(key, 0, nz + 2, nx, ny, nz); /* past the last plane: all */
-    int64_t z = 0, c;
-    while (q >= (c = box_key_count(key - 4 * z, nx, ny))) q -= c, z++;
-    return box_deep_before(key, box_key_y_lo(key - 4 * z, nx) + q, z, nx, ny, nz);
-}
-
-/* Where row (x, y, z) goes: start[key] + its rank among the key's rows by
- * z, then y, except that within each chunk of that order (chunk rows, a
- * multiple of 32; 0: the whole key) the deep rows come first.  chunk < 0:
- * the plain order.  O(z) a row. */
-__host__ __device__ __forceinline__ int64_t box_place(int64_t x, int64_t y, int64_t z, int32_t nx, int32_t ny,
-                                                      int32_t nz, const int64_t *start, int32_t chunk)
-{
-    const int64_t key = x + 2 * y + 4 * z;
-    int64_t q = y - box_key_y_lo(key - 4 * z, nx), rows = q; /* its rank; the key's rows */
-    for (int64_t zz = 0; zz < nz; zz++) {
-        const int64_t c = box_key_count(key - 4 * zz, nx, ny);
-        if (zz < z) q += c;
-        rows += c;
-    }
-    rows -= y - box_key_y_lo(key - 4 * z, nx);
-    if (chunk < 0) return start[key] + q;
-    const int64_t size = chunk > 0 ? chunk : rows;
-    const int64_t c0 = q / size * size, c1 = c0 + size < rows ? c0 + size : rows;
-    const int64_t d0 = box_deep_first(key, c0, rows, nx, ny, nz), d1 = box_deep_first(key, c1, rows, nx, ny, nz);
-    const int64_t dq = box_deep_before(key, y, z, nx, ny, nz);
-    const bool deep = nx >= 5 && ny >= 5 && nz >= 5 && x >= 2 && x < nx - 2 && y >= 2 && y < ny - 2 && z >= 2 &&
-                      z < nz - 2;
-    return start[key] + c0 + (deep ? dq - d0 : (d1 - d0) + (q - c0) - (dq - d0));
-}
-
-extern "C" int64_t domino_factor_box_place(int32_t x, int32_t y, int32_t z, int32_t nx, int32_t ny, int32_t nz,
-                                           const int64_t *start, int32_t chunk)
-{
-    return box_place(x, y, z, nx, ny, nz, start, chunk);
-}
-
-/* order[box_place(row)] = i for every row i = (x, y, z) of the grid;
- * grid-stride */
+/* order[start[key] + rank] = i for every row i = (x, y, z) of the grid,
+ * key = x + 2 y + 4 z, rank its place among the key's rows by z, then y;
+ * grid-stride, O(z) a row */
 __global__ void box_order_kernel(int32_t nx, int32_t ny, int32_t nz, const int64_t *__restrict__ start,
-                                 int32_t chunk, int32_t *order)
+                                 int32_t *order)
 {
     const int64_t n = (int64_t)nx * ny * nz, stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-        int64_t x = i % nx, y = i / nx % ny, z = i / ((int64_t)nx * ny);
-        order[box_place(x, y, z, nx, ny, nz, start, chunk)] = (int32_t)i;
+        int64_t x = i % nx, y = i / nx % ny, z = i / ((int64_t)nx * ny), key = x + 2 * y + 4 * z;
+        int64_t rank = y - box_key_y_lo(key - 4 * z, nx);
+        for (int64_t zz = 0; zz < z; zz++) rank += box_key_count(key - 4 * zz, nx, ny);
+        order[start[key] + rank] = (int32_t)i;
     }
 }
 
 extern "C" cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
-                                                      const int64_t *start, int32_t chunk, int32_t *order)
+                                                      const int64_t *start, int32_t *order)
 {
     int64_t blocks = ((int64_t)nx * ny * nz + 255) / 256;
     if (blocks > 8192) blocks = 8192;
     if (blocks < 1) blocks = 1;
-    box_order_kernel<<<(unsigned)blocks, 256, 0, stream>>>(nx, ny, nz, start, chunk, order);
+    box_order_kernel<<<(unsigned)blocks, 256, 0, stream>>>(nx, ny, nz, start, order);
     return cudaGetLastError();
 }
 
 typedef void (*box_kernel_fn)(const factor_stencil_args, int64_t, int32_t, const int32_t *, const int64_t *,
                               int64_t, const double *, const int64_t *, int64_t, double *, double,
-                              int, int, domino_factor_status *);
+                              int, domino_factor_status *);
 
 extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                                 int32_t nlevels, const factor_stencil_args *a,
@@ -443,9 +360,8 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
     /* experiments: DOMINO_FACTOR_BOX_LEVELS the rows in flight, in levels
      * (0: as many as the device holds); DOMINO_FACTOR_BOX_BLOCKS=2 ILU(0)'s
      * kernel bounded for 2 blocks an SM instead of 3 */
-    static int levels = -1, ilu_blocks = -1, full = -1;
+    static int levels = -1, ilu_blocks = -1;
     if (levels < 0) levels = domino_env_int("DOMINO_FACTOR_BOX_LEVELS", BOX_LEVELS_IN_FLIGHT);
-    if (full < 0) full = domino_env_int("DOMINO_FACTOR_BOX_FULL", 1); /* 0: the general path for every warp */
     if (ilu_blocks < 0) ilu_blocks = domino_env_int("DOMINO_FACTOR_BOX_BLOCKS", BOX_MIN_BLOCKS(0));
     box_kernel_fn k = kind != 0         ? factor_box_kernel<1, BOX_MIN_BLOCKS(1)>
                       : ilu_blocks == 2 ? factor_box_kernel<0, 2>
@@ -463,6 +379,6 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
     }
     if (blocks > whole) blocks = whole;
     k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, tickets, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
-                                                       pivot_shift, cap, full, st);
+                                                       pivot_shift, cap, st);
     return cudaGetLastError();
 }

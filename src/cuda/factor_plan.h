@@ -314,22 +314,11 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
 
 /* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
 int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
-/* the box path's tickets a key: start[key] (keys + 1 entries, keys = nx +
- * 2 ny + 4 nz - 6), each key's rows padded to a multiple of 32; returns
- * the tickets, start[keys] */
-int64_t domino_factor_box_starts(int32_t nx, int32_t ny, int32_t nz, int64_t *start);
-/* the ticket of row (x, y, z): start[key] + its rank among the key's rows
- * by z, then y, except that within each chunk of chunk rows of that order
- * (a multiple of 32; 0: the whole key) the deep rows come first (a warp of
- * 32 deep rows takes the box path's constant masks); chunk < 0: the plain
- * order */
-int64_t domino_factor_box_place(int32_t x, int32_t y, int32_t z, int32_t nx, int32_t ny, int32_t nz,
-                                const int64_t *start, int32_t chunk);
-/* the box path's tickets: order[domino_factor_box_place(row)] = each row of
- * the grid (start on the device, from domino_factor_box_starts; order's
- * padding set by the caller) */
+/* the box path's tickets: order[start[key] + rank] = each row of the grid,
+ * rank its place among the rows of its key (start on the device, from
+ * domino_factor_box_key_rows, padded as the caller likes) */
 cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int32_t ny, int32_t nz,
-                                           const int64_t *start, int32_t chunk, int32_t *order);
+                                           const int64_t *start, int32_t *order);
 /* the back-off cap of the row and box kernels' waits, ns (FACTOR_SLEEP_CAP
  * in factor_ilu0.cu, or DOMINO_FACTOR_POLL) */
 int domino_factor_poll_cap(void);

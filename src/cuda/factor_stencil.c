@@ -32,14 +32,6 @@
  * every size (1.74 / 4.34, 6.54 / 8.85, 16.1 / 19.1): its 101 values a row
  * (IC(0) 44) take 168 registers, 3 blocks an SM. */
 #define FACTOR_BOX_MIN_ROWS (1 << 20)
-/* Within each chunk of this many rows of a key (by z, then y), the deep
- * rows come first: a warp of 32 of them takes the box path's constant
- * masks, and a row's dependencies stay within a chunk of its place in the
- * key before.  With the whole key as the chunk, the deep rows next to the
- * boundary waited on the key before's last tickets: D3N27 192^3 IC(0) 8.4
- * -> 9.3 ms, ILU(0) 3 blocks an SM 19.1 -> 26.5 ms (H200,
- * bench/results/h200x2-next21). */
-#define FACTOR_BOX_CHUNK 256
 
 /* The tickets of a box system (p->order, p->order_tickets of them; the
  * box path's, and the table path's instead of the level order): the rows
@@ -48,10 +40,8 @@
  * z - 1), (x + 1, y - 1, z) and (x - 1, y, z) exactly 1), each key's rows
  * padded with -1 to a multiple of 32.  So a warp never holds a row and a
  * row it reads: such a warp stalls (the reader spins while the other
- * waits at the branch's reconvergence).  Within each FACTOR_BOX_CHUNK
- * rows of a key the deep rows come first (every row they read interior).
- * The key counts on the host (O(keys nz)), the order by a kernel (O(nz) a
- * row). */
+ * waits at the branch's reconvergence).  The key counts on the host
+ * (O(keys nz)), the order by a kernel (O(nz) a row). */
 static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
                                struct domino_factor_plan_s *p, const char *fn)
 {
@@ -59,18 +49,17 @@ static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
     int64_t keys = (int64_t)(a->nx - 1) + 2 * (int64_t)(a->ny - 1) + 4 * (int64_t)(a->nz - 1) + 1;
     int64_t *start = domino_malloc(((size_t)keys + 1) * sizeof(int64_t)), *dstart = NULL;
     if (!start) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    int64_t tickets = domino_factor_box_starts(a->nx, a->ny, a->nz, start);
-    const size_t bytes = ((size_t)keys + 1) * sizeof(int64_t);
-    /* experiments: DOMINO_FACTOR_BOX_CHUNK the chunk whose deep rows come
-     * first (0: the key; -1: none) */
-    int chunk = domino_env_int("DOMINO_FACTOR_BOX_CHUNK", FACTOR_BOX_CHUNK);
-    if (chunk > 0) chunk = (chunk + 31) / 32 * 32;
+    start[0] = 0;
+    for (int64_t k = 0; k < keys; k++)
+        start[k + 1] = start[k] + (domino_factor_box_key_rows(k, a->nx, a->ny, a->nz) + 31) / 32 * 32;
+    int64_t tickets = start[keys];
     cudaError_t e;
     if ((e = cudaMalloc((void **)&p->order, (size_t)tickets * sizeof(int32_t))) ||
-        (e = cudaMalloc((void **)&dstart, bytes)) ||
-        (e = cudaMemcpyAsync(dstart, start, bytes, cudaMemcpyHostToDevice, gpu->stream)) ||
+        (e = cudaMalloc((void **)&dstart, ((size_t)keys + 1) * sizeof(int64_t))) ||
+        (e = cudaMemcpyAsync(dstart, start, ((size_t)keys + 1) * sizeof(int64_t), cudaMemcpyHostToDevice,
+                             gpu->stream)) ||
         (e = cudaMemsetAsync(p->order, 0xff, (size_t)tickets * sizeof(int32_t), gpu->stream)) || /* -1 */
-        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, chunk, p->order)) ||
+        (e = domino_launch_factor_box_order(gpu->stream, a->nx, a->ny, a->nz, dstart, p->order)) ||
         (e = cudaStreamSynchronize(gpu->stream))) {
         cudaFree(dstart);
         domino_free(start);
