@@ -8,15 +8,9 @@
  * (bench/results/h100-precond17), and at 128^3 and up it is bound by the
  * rows it can hold in flight.  Here one thread holds its whole row in
  * registers; the slots an update meets are compile-time constants of the
- * box (domino_factor_box_* in factor_plan.h), so no row searches and no
- * table is read.  The rows publish what later rows read (pivot and U part,
- * or L part and pivot) on the grid with a ghost layer (pub, below): every
- * row reads its neighbours at constant offsets with no masks, and only its
- * own load from A and its factor row's store mask slots out (the bits of
- * domino_factor_row_mask).  With the masks in every read, the kernel was
- * 8,400 instructions (ILU(0), 134 KB; IC(0) 5,200) against 3,960 (2,620),
- * and adding a second, mask-free copy of the steps for warps of interior
- * rows made it slower (bench/results/h200x2-next21: the code's size).
+ * box (domino_factor_box_* in factor_plan.h), and a boundary row only masks
+ * slots out (the bits of domino_factor_row_mask), so no row searches and
+ * no table is read.
  *
  * A row's steps come in two phases: the neighbours k two or more levels
  * behind (slots 0-7: z - 1, and (x - 1, y + 1, z - 1)) are usually done
@@ -40,8 +34,7 @@
  * tickets, and the grid holds about BOX_LEVELS_IN_FLIGHT keys' rows (more
  * waiting rows only poll).  Values are read from A itself (no working
  * copy): slot s of row i sits at ptr[i] + popcount(mask & below(s)) in the
- * factor and in A (IC(0)'s tril rows are prefixes of A's); the factor is
- * written there once, after the row has published.
+ * factor and in A (IC(0)'s tril rows are prefixes of A's).
  *
  * Arithmetic: the CPU reference's (ref_ilu0.c, ref_ic0.c), each entry
  * updated in increasing column order with __dmul_rn / __dsub_rn and IEEE
@@ -52,8 +45,10 @@
 #include "internal.h"
 
 #define BOX_THREADS 128     /* threads a block */
-/* blocks an SM at least: ILU(0) 3 (156 registers a thread, none spilled;
- * DOMINO_FACTOR_BOX_BLOCKS=2 takes a kernel of 2), IC(0) 4 (106) */
+/* blocks an SM at least: ILU(0) 3 (168 registers a thread, about 100
+ * bytes spilled; with 4, more spills; DOMINO_FACTOR_BOX_BLOCKS=2 takes a
+ * kernel of 2, which may keep all in registers), IC(0) 4 (128, none
+ * spilled) */
 #define BOX_MIN_BLOCKS(KIND) ((KIND) == 0 ? 3 : 4)
 #define BOX_LOWER DOMINO_FACTOR_BOX_LOWER
 #define BOX_LATE 8          /* the first slot of the second phase */
@@ -79,8 +74,10 @@ __device__ __forceinline__ bool box_reads(int kind, int s, int t)
 {
     return kind == 0 ? box_ilu_slot(s, t) >= 0 : (t < BOX_LOWER && box_ic_slot(s, t) >= 0);
 }
-/* the slot of row k that step s reads for t */
+/* the slot of row k that step s reads for t, and the slot of row i whose
+ * mask bit says whether it exists */
 __device__ __forceinline__ int box_k_slot(int kind, int s, int t) { return kind == 0 ? box_ilu_slot(s, t) : t; }
+__device__ __forceinline__ int box_i_slot(int kind, int s, int t) { return kind == 0 ? t : box_ic_slot(s, t); }
 
 /* 8 bytes from global to shared memory without registers (cp.async, sm_80 on) */
 __device__ __forceinline__ void box_copy_async(double *dst, const double *src)
@@ -93,54 +90,47 @@ __device__ __forceinline__ void box_copy_wait(void)
     asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
 }
 
-/* The published values: each row of the grid with a ghost layer (px = nx +
- * 2, py = ny + 2 a side; row (x, y, z) at (x + 1) + px ((y + 1) + py (z +
- * 1))) holds BOX_PUB values at a stride of BOX_STRIDE: ILU(0) its pivot,
- * then its U slots 14-26; IC(0) its L slots 0-12, then its pivot.  A ghost
- * row holds pivot 1 and zeros from the start, so a row's steps read every
- * neighbour k with no mask: a slot of row i outside the grid holds 0, its
- * l is 0 / 1, and the updates it makes subtract +-0 (the CPU's values, bit
- * for bit, the factor entries compared as numbers).  Reads need no row
- * offsets and no popcounts: one path for every row, about a third of the
- * masked code. */
-#define BOX_PUB 14
-#define BOX_STRIDE 16 /* 128 bytes a row */
-__device__ __forceinline__ int box_pub(int kind, int q) { return kind == 0 ? q - BOX_LOWER : q; }
-#define BOX_PIVOT(KIND) ((KIND) == 0 ? 0 : BOX_LOWER)
-
-/* the published row of neighbour s of padded row ip */
-__device__ __forceinline__ const double *box_row_k(const double *pub, int64_t ip, int32_t px, int64_t pxy, int s)
-{
-    return pub + (ip + box_dx(s) + (int64_t)px * box_dy(s) + pxy * box_dz(s)) * BOX_STRIDE;
-}
-
-/* The steps s in [S0, S1) of padded row ip: poll the pivots of its rows k
- * together, then apply each row k in increasing s.  w: the row's working
- * values (KIND 0: all 27 slots; 1: slots 0-13); pivot (IC(0)): a_ii less
- * the squares so far.  The values the steps read are first copied together
- * into the thread's column of buf (one memory latency for the phase;
- * reading each step's when it ran was 10-15 % slower,
- * bench/results/h200-box18). */
+/* The steps s in [S0, S1) of row i (at x, y, z, mask m; its factor row at
+ * pf): find the rows k, poll their pivots together, then apply each row k
+ * in increasing s.  w: the row's working values (KIND 0: all 27 slots; 1:
+ * slots 0-13); pivot (IC(0)): a_ii less the squares so far.  The values the
+ * steps read are first copied together into the thread's column of buf
+ * (one memory latency for the phase; reading each step's when it ran was
+ * 10-15 % slower, bench/results/h200-box18). */
 template <int KIND, int S0, int S1>
-__device__ __forceinline__ void box_steps(int64_t ip, int32_t px, int64_t pxy, const double *pub, double *w,
+__device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
+                                          int32_t z, uint32_t m, int64_t pf,
+                                          const int64_t *__restrict__ ptr, double *w, const double *v,
                                           double *buf, int cap, double *pivot, domino_factor_status *st)
 {
     constexpr int K = S1 - S0;
     constexpr int T = KIND == 0 ? 27 : BOX_LOWER; /* the t a step may read */
-    double d[K];                                  /* the pivots of the rows k */
+    int32_t dk[K];  /* row k starts at pf + dk (> -2^31: domino_factor_box_fits) */
+    uint32_t mk[K]; /* its mask */
+    double d[K];    /* its pivot */
 #pragma unroll
-    for (int s = S0; s < S1; s++) d[s - S0] = __ldcg(box_row_k(pub, ip, px, pxy, s) + BOX_PIVOT(KIND));
+    for (int s = S0; s < S1; s++) {
+        const int32_t k = i + box_dx(s) + a.nx * (box_dy(s) + a.ny * box_dz(s));
+        dk[s - S0] = (m >> s & 1) ? (int32_t)(__ldg(&ptr[k]) - pf) : 0;
+        mk[s - S0] = (m >> s & 1) ? (uint32_t)domino_factor_row_mask(&a, x + box_dx(s), y + box_dy(s),
+                                                                     z + box_dz(s))
+                                  : 0u;
+    }
+#pragma unroll
+    for (int s = S0; s < S1; s++)
+        d[s - S0] = (m >> s & 1) ? __ldcg(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]) : 0.0;
     /* every round reloads the pending pivots together */
     unsigned ns = 32;
     for (;;) {
         bool missing = false;
 #pragma unroll
-        for (int s = S0; s < S1; s++) missing |= is_pending(d[s - S0]);
+        for (int s = S0; s < S1; s++) missing |= (m >> s & 1) && is_pending(d[s - S0]);
         if (!missing) break;
         back_off(&ns, cap);
 #pragma unroll
         for (int s = S0; s < S1; s++)
-            if (is_pending(d[s - S0])) d[s - S0] = load_relaxed(box_row_k(pub, ip, px, pxy, s) + BOX_PIVOT(KIND));
+            if ((m >> s & 1) && is_pending(d[s - S0]))
+                d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
     }
     __syncwarp(); /* the lanes left the wait at different rounds: one path again */
     {
@@ -149,51 +139,61 @@ __device__ __forceinline__ void box_steps(int64_t ip, int32_t px, int64_t pxy, c
         for (int s = S0; s < S1; s++)
 #pragma unroll
             for (int t = 0; t < T; t++)
-                if (box_reads(KIND, s, t))
-                    box_copy_async(&buf[(j++) * BOX_THREADS],
-                                   box_row_k(pub, ip, px, pxy, s) + box_pub(KIND, box_k_slot(KIND, s, t)));
+                if (box_reads(KIND, s, t)) {
+                    if ((m >> s & 1) && (m >> box_i_slot(KIND, s, t) & 1))
+                        box_copy_async(&buf[j * BOX_THREADS],
+                                       &v[box_at(pf + dk[s - S0], mk[s - S0], box_k_slot(KIND, s, t))]);
+                    j++;
+                }
         box_copy_wait();
     }
     int j = 0;
 #pragma unroll
     for (int s = S0; s < S1; s++) {
+        const int64_t pk = pf + dk[s - S0];
+        const uint32_t mks = mk[s - S0];
+        const bool has = m >> s & 1;
         /* the values of the step: into registers, from buf */
         double u[T];
 #pragma unroll
         for (int t = 0; t < T; t++)
-            if (box_reads(KIND, s, t)) u[t] = buf[(j++) * BOX_THREADS];
+            if (box_reads(KIND, s, t)) {
+                const int jt = j++;
+                if (has && (m >> box_i_slot(KIND, s, t) & 1))
+                    u[t] = buf[jt * BOX_THREADS];
+            }
         /* the step's values still pending (row k's pivot was seen; its other
          * stores may reach the L2 later): reloaded together, a round a latency */
         bool missing = false;
         int late = 0;
 #pragma unroll
         for (int t = 0; t < T; t++)
-            if (box_reads(KIND, s, t)) {
+            if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1)) {
                 missing |= is_pending(u[t]);
                 late += is_pending(u[t]);
             }
         if (missing) {
             atomicAdd(&st->walked, (unsigned long long)late);
             unsigned ns2 = 32;
-            const double *rk = box_row_k(pub, ip, px, pxy, s);
             while (missing) {
                 back_off(&ns2, cap);
 #pragma unroll
                 for (int t = 0; t < T; t++)
-                    if (box_reads(KIND, s, t) && is_pending(u[t]))
-                        u[t] = load_relaxed(rk + box_pub(KIND, box_k_slot(KIND, s, t)));
+                    if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1) && is_pending(u[t]))
+                        u[t] = load_relaxed(&v[box_at(pk, mks, box_k_slot(KIND, s, t))]);
                 missing = false;
 #pragma unroll
                 for (int t = 0; t < T; t++)
-                    if (box_reads(KIND, s, t)) missing |= is_pending(u[t]);
+                    if (box_reads(KIND, s, t) && has && (m >> box_i_slot(KIND, s, t) & 1)) missing |= is_pending(u[t]);
             }
         }
         __syncwarp();
+        if (!has) continue;
         double acc = w[s];
         const double l0 = w[s] / d[s - S0]; /* ILU(0)'s l_is */
 #pragma unroll
         for (int t = 0; t < T; t++)
-            if (box_reads(KIND, s, t)) {
+            if (box_reads(KIND, s, t) && (m >> box_i_slot(KIND, s, t) & 1)) {
                 const double ut = u[t];
                 if (KIND == 0) /* w_t -= l_is u_kq */
                     w[t] = __dsub_rn(w[t], __dmul_rn(l0, ut));
@@ -214,51 +214,49 @@ __device__ __forceinline__ void box_steps(int64_t ip, int32_t px, int64_t pxy, c
  * IC(0): 17 and 27) */
 #define BOX_BUF(KIND) ((KIND) == 0 ? 65 : 27)
 
-/* row i of matrix b (pub: that matrix's published rows): load, the two
- * phases, publish, then the factor row */
+/* row i of matrix b: load, the two phases, publish */
 template <int KIND>
 __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i, int32_t b,
                                         const int64_t *__restrict__ ptrA, int64_t nnzA,
                                         const double *__restrict__ valA, const int64_t *__restrict__ ptr,
-                                        int64_t nnz, double *val, double *pub, double *buf, double pivot_shift,
-                                        int cap, domino_factor_status *st)
+                                        int64_t nnz, double *val, double *buf, double pivot_shift, int cap,
+                                        domino_factor_status *st)
 {
     constexpr int W = KIND == 0 ? 27 : BOX_LOWER + 1; /* slots of a factor row */
-    const int32_t n = a.nx * a.ny * a.nz, px = a.nx + 2;
-    const int64_t pxy = (int64_t)px * (a.ny + 2);
+    const int32_t n = a.nx * a.ny * a.nz;
     const double *A = valA + (int64_t)b * nnzA;
     double *v = val + (int64_t)b * nnz;
-    /* a padding lane (i < 0) takes part as row 0 with no values (its rows
-     * k are ghosts: no waits) and stores nothing: the warp waits on its
+    /* a padding lane (i < 0) takes part with no slots: the warp waits on its
      * lanes together (__syncwarp in box_steps) */
     const bool real = i >= 0;
     if (!real) i = 0;
     const int32_t x = i % a.nx, r = i / a.nx, y = r % a.ny, z = r / a.ny;
     const uint32_t m = real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
     const int64_t pa = __ldg(&ptrA[i]), pf = __ldg(&ptr[i]);
-    const int64_t ip = (x + 1) + px * ((int64_t)(y + 1) + (int64_t)(a.ny + 2) * (z + 1));
     double w[W];
 #pragma unroll
     for (int s = 0; s < W; s++)
         w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
     double pivot = w[BOX_LOWER];
-    box_steps<KIND, 0, BOX_LATE>(ip, px, pxy, pub, w, buf, cap, &pivot, st);
-    box_steps<KIND, BOX_LATE, BOX_LOWER>(ip, px, pxy, pub, w, buf, cap, &pivot, st);
+    box_steps<KIND, 0, BOX_LATE>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+    box_steps<KIND, BOX_LATE, BOX_LOWER>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
     if (!real) return;
     if (KIND == 0) pivot = w[BOX_LOWER];
     const bool bad = KIND == 0 ? !(pivot != 0.0 && isfinite(pivot)) : (!(pivot > 0.0) || !isfinite(pivot));
     if (bad && pivot_shift != 0.0) pivot = pivot_shift;
     if (KIND == 1) pivot = sqrt(pivot);
-    /* published first (the later rows wait on them), the pivot last; then
-     * the factor row, which no row reads */
-    double *pi = pub + ip * BOX_STRIDE;
+    /* the L part (final; IC(0)'s is read by later rows), then ILU(0)'s U
+     * part, the pivot last */
 #pragma unroll
-    for (int q = KIND == 0 ? BOX_LOWER + 1 : 0; q < (KIND == 0 ? 27 : BOX_LOWER); q++)
-        store_relaxed(&pi[box_pub(KIND, q)], publishable(w[q]));
-    store_relaxed(&pi[BOX_PIVOT(KIND)], publishable(pivot));
+    for (int s = 0; s < BOX_LOWER; s++)
+        if (m >> s & 1) {
+            if (KIND == 0) v[box_at(pf, m, s)] = w[s];
+            else store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
+        }
 #pragma unroll
-    for (int s = 0; s < W; s++)
-        if (m >> s & 1) v[box_at(pf, m, s)] = s == BOX_LOWER ? pivot : w[s];
+    for (int s = BOX_LOWER + 1; s < W; s++)
+        if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
+    store_relaxed(&v[box_at(pf, m, BOX_LOWER)], publishable(pivot));
     if (bad) {
         if (pivot_shift == 0.0) atomicMin(&st->bad_pivot, (long long)b * n + i);
         else atomicAdd(&st->replaced, 1ULL);
@@ -266,17 +264,16 @@ __device__ __forceinline__ void box_row(const factor_stencil_args &a, int32_t i,
 }
 
 /* KIND 0 ILU(0) on A's pattern (ptr == ptrA), 1 IC(0) on its lower triangle
- * (ptr); the factor into val, pub (pub_rows padded rows a matrix) as
- * box_pub_init leaves it, st reset.  A warp takes 32 tickets at a time
- * until none is left: the grid bounds the rows in flight (waiting rows
- * poll, and too many polls slow the L2 for all).  MINB: blocks an SM the
- * registers must allow (BOX_MIN_BLOCKS). */
+ * (ptr); the factor into val (all pending on entry), st reset.  A warp
+ * takes 32 tickets at a time until none is left: the grid bounds the rows
+ * in flight (waiting rows poll, and too many polls slow the L2 for all).
+ * MINB: blocks an SM the registers must allow (BOX_MIN_BLOCKS). */
 template <int KIND, int MINB>
 __global__ void __launch_bounds__(BOX_THREADS, MINB)
 factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, const int32_t *__restrict__ order,
                   const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
-                  const int64_t *__restrict__ ptr, int64_t nnz, double *val, double *pub, int64_t pub_rows,
-                  double pivot_shift, int cap, domino_factor_status *st)
+                  const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
+                  int cap, domino_factor_status *st)
 {
     extern __shared__ double box_buf[];
     const unsigned long long total = (unsigned long long)tickets * (unsigned long long)batch;
@@ -287,46 +284,11 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
         t0 = __shfl_sync(FULL_MASK, t0, 0);
         if (t0 >= total) return;
         const unsigned long long t = t0 + (unsigned long long)lane; /* < total: tickets % 32 == 0 */
-        const int32_t b = (int32_t)(t / (unsigned long long)tickets);
-        box_row<KIND>(a, __ldg(&order[t % (unsigned long long)tickets]), b, ptrA, nnzA, valA, ptr, nnz, val,
-                      pub + (int64_t)b * pub_rows * BOX_STRIDE, box_buf + threadIdx.x, pivot_shift, cap, st);
+        box_row<KIND>(a, __ldg(&order[t % (unsigned long long)tickets]),
+                             (int32_t)(t / (unsigned long long)tickets), ptrA, nnzA, valA, ptr, nnz, val,
+                             box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
     }
-}
-
-/* pub (batch matrices of rows padded rows): a grid row's values pending, a
- * ghost row's pivot 1 and zeros (slot BOX_PIVOT(kind)); grid-stride */
-__global__ void box_pub_init_kernel(int kind, int32_t nx, int32_t ny, int32_t nz, int64_t rows, int64_t count,
-                                    double *pub)
-{
-    const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    const int32_t px = nx + 2, py = ny + 2;
-    for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < count; g += stride) {
-        const int64_t ip = g % rows;
-        const int64_t x = ip % px, y = ip / px % py, z = ip / ((int64_t)px * py);
-        const bool ghost = x == 0 || x > nx || y == 0 || y > ny || z == 0 || z > nz;
-        double *pi = pub + g * BOX_STRIDE;
-        for (int q = 0; q < BOX_PUB; q++) {
-            if (ghost) pi[q] = q == BOX_PIVOT(kind) ? 1.0 : 0.0;
-            else make_pending(&pi[q]);
-        }
-    }
-}
-
-extern "C" int64_t domino_factor_box_pub_count(int32_t nx, int32_t ny, int32_t nz)
-{
-    return (int64_t)(nx + 2) * (int64_t)(ny + 2) * (int64_t)(nz + 2) * BOX_STRIDE;
-}
-
-extern "C" cudaError_t domino_launch_factor_box_pub_init(cudaStream_t stream, int kind, int32_t nx, int32_t ny,
-                                                         int32_t nz, int32_t batch, double *pub)
-{
-    const int64_t rows = domino_factor_box_pub_count(nx, ny, nz) / BOX_STRIDE, count = rows * batch;
-    int64_t blocks = (count + 255) / 256;
-    if (blocks > 8192) blocks = 8192;
-    if (blocks < 1) blocks = 1;
-    box_pub_init_kernel<<<(unsigned)blocks, 256, 0, stream>>>(kind, nx, ny, nz, rows, count, pub);
-    return cudaGetLastError();
 }
 
 /* ------------------------------------------------------ the tickets */
@@ -383,15 +345,15 @@ extern "C" cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32
 }
 
 typedef void (*box_kernel_fn)(const factor_stencil_args, int64_t, int32_t, const int32_t *, const int64_t *,
-                              int64_t, const double *, const int64_t *, int64_t, double *, double *, int64_t,
-                              double, int, domino_factor_status *);
+                              int64_t, const double *, const int64_t *, int64_t, double *, double,
+                              int, domino_factor_status *);
 
 extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                                 int32_t nlevels, const factor_stencil_args *a,
                                                 int64_t tickets, int32_t batch, const int32_t *order, const int64_t *ptrA,
                                                 int64_t nnzA, const double *valA, const int64_t *ptr,
-                                                int64_t nnz, double *val, double *pub, double pivot_shift,
-                                                int cap, domino_factor_status *st)
+                                                int64_t nnz, double *val, double pivot_shift, int cap,
+                                                domino_factor_status *st)
 {
     int64_t rows = tickets * batch;
     if (rows == 0) return cudaSuccess;
@@ -417,7 +379,6 @@ extern "C" cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, i
     }
     if (blocks > whole) blocks = whole;
     k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, tickets, batch, order, ptrA, nnzA, valA, ptr, nnz, val,
-                                                       pub, domino_factor_box_pub_count(a->nx, a->ny, a->nz) / BOX_STRIDE,
                                                        pivot_shift, cap, st);
     return cudaGetLastError();
 }

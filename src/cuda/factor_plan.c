@@ -25,7 +25,6 @@ void domino_factor_plan_free(domino_factor_plan p)
     cudaFree(p->progress);
     cudaFree(p->pivots);
     cudaFree(p->padded);
-    cudaFree(p->pub);
     cudaFree(p->st);
     if (p->alias)
         for (int32_t b = 0; b < p->batch; b++)
@@ -180,11 +179,7 @@ static domino_status allocate_values(domino_handle h, struct domino_factor_plan_
     size_t bytes = (size_t)p->batch * (size_t)p->nnz * sizeof(double) + 8;
     if ((e = cudaMalloc((void **)&p->val, bytes)) ||
         (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path &&
-         (e = cudaMalloc((void **)&p->work, bytes))) ||
-        (!p->use_cusparse && p->stencil.box_path &&
-         (e = cudaMalloc((void **)&p->pub, (size_t)p->batch * sizeof(double) *
-                                               (size_t)domino_factor_box_pub_count(p->stencil.nx, p->stencil.ny,
-                                                                                   p->stencil.nz)))))
+         (e = cudaMalloc((void **)&p->work, bytes))))
         return domino_cuda_status(h, e, fn);
     p->alias = domino_calloc((size_t)p->batch, sizeof(struct domino_dmatrix_s));
     if (!p->alias) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
@@ -251,9 +246,6 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                             gpu->stream);
     else if (p->stencil.scan_path)
         e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->n, p->pivots);
-    else if (p->stencil.box_path) /* the rows publish there, not in val */
-        e = domino_launch_factor_box_pub_init(gpu->stream, ic0, p->stencil.nx, p->stencil.ny, p->stencil.nz,
-                                              p->batch, p->pub);
     else
         e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val);
     if (!e) e = domino_launch_factor_status_reset(gpu->stream, p->st);
@@ -266,7 +258,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
     } else if (!e && p->stencil.box_path) {
         e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->order_tickets,
                                      p->batch, p->order, p->dA->ptr,
-                                     p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pub, p->pivot_shift,
+                                     p->dA->nnz, src, p->ptr, p->nnz, p->val, p->pivot_shift,
                                      domino_factor_poll_cap(), p->st);
     } else if (!e && p->stencil.line_path)
         e = domino_launch_factor_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,

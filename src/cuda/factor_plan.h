@@ -184,8 +184,6 @@ struct domino_factor_plan_s {
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
-    double *pub;                 /* box path: the rows' published values on the grid with a ghost
-                                    layer, domino_factor_box_pub_count * batch */
     domino_factor_status *st;    /* device status record */
     struct domino_dmatrix_s *alias; /* batch device matrices aliasing ptr, ind, val */
     void *cusparse;              /* baseline objects (factor_cusparse.c) */
@@ -305,23 +303,14 @@ int domino_factor_box_fits(const factor_stencil_args *a);
  * inside the grid; kind 0 ILU0 on A's pattern, ptr == ptrA; 1 IC0 on the
  * lower triangle ptr) from A's values into val, batch matrices; a thread
  * per row, tickets t of matrix t / tickets the rows order[t % tickets] (-1:
- * none; nlevels keys: the grid keeps a few keys' rows in flight); the rows
- * publish to pub (domino_factor_box_pub_count doubles a matrix, as
- * domino_launch_factor_box_pub_init leaves them); st reset on entry; waits
- * back off up to cap ns */
+ * none; nlevels keys: the grid keeps a few keys' rows in flight); val all
+ * pending and st reset on entry; waits back off up to cap ns */
 cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms, int32_t nlevels,
                                      const factor_stencil_args *a, int64_t tickets,
                                      int32_t batch, const int32_t *order, const int64_t *ptrA,
                                      int64_t nnzA, const double *valA, const int64_t *ptr,
-                                     int64_t nnz, double *val, double *pub, double pivot_shift, int cap,
+                                     int64_t nnz, double *val, double pivot_shift, int cap,
                                      domino_factor_status *st);
-/* doubles of the box path's published rows a matrix: the grid with a ghost
- * layer, 16 a row */
-int64_t domino_factor_box_pub_count(int32_t nx, int32_t ny, int32_t nz);
-/* the published rows before a box-path factorization: the grid's pending,
- * the ghosts' final (pivot 1, zeros), batch matrices */
-cudaError_t domino_launch_factor_box_pub_init(cudaStream_t stream, int kind, int32_t nx, int32_t ny, int32_t nz,
-                                              int32_t batch, double *pub);
 
 /* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
 int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
