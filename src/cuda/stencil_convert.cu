@@ -3,6 +3,47 @@
  * compact copy (one coefficient slot per offset), and the compact copy of
  * its transpose made from the CSR of the other triangle */
 #include "stencil_device.cuh"
+#include "internal.h"
+
+/* DOMINO_STENCIL_STAGE=1 (experimental, off by default until measured):
+ * the entry check and the compact copy stage each block's rows in shared
+ * memory first.  A thread per row reads its row's entries in turn, a warp's
+ * 32 loads 32 rows apart (D3N27's 14-entry rows: 112 bytes apart), so at
+ * full occupancy the lines leave L1 before their next entry is read: the
+ * copy of D3N27 192^3 took 2.1-2.9 ms, about 4-6x what its 2 GB at the
+ * copy bandwidth would take (bench/results/h200x2-next21/traced).  Staged,
+ * the block reads its rows' entries in one coalesced sweep. */
+#define STAGE_ROWS 128     /* rows (threads) a block */
+#define STAGE_ENTRIES 4096 /* entries a block stages at most: 32 a row on average */
+
+static int stencil_stage(void)
+{
+    return domino_env_int("DOMINO_STENCIL_STAGE", 0) == 1;
+}
+
+/* Stages the entries of solve rows [r0, r0 + STAGE_ROWS) of A (real rows
+ * ascending, or descending when upper: one range of the CSR) into sind and,
+ * VALUES, sval, read coalesced by the whole block; *jb0 the range's first
+ * entry.  Returns 0 (nothing staged: the rows read global memory) when the
+ * range holds more than STAGE_ENTRIES.  Every thread of the block calls it,
+ * with the same r0. */
+template <bool VALUES, typename T>
+__device__ __forceinline__ bool stage_rows(const stencil_kernel_args &A, int64_t r0, int32_t *sind, T *sval,
+                                           int64_t *jb0)
+{
+    const int64_t r1 = r0 + STAGE_ROWS - 1 < A.n - 1 ? r0 + STAGE_ROWS - 1 : A.n - 1;
+    const int64_t a = real_row(A, r0), b = real_row(A, r1);
+    const int64_t j0 = __ldg(&A.ptr[a < b ? a : b]), j1 = __ldg(&A.ptr[(a < b ? b : a) + 1]);
+    __syncthreads(); /* the block is done with the rows staged before */
+    if (j1 - j0 > STAGE_ENTRIES) return false;
+    for (int64_t j = j0 + threadIdx.x; j < j1; j += STAGE_ROWS) {
+        sind[j - j0] = __ldg(&A.ind[j]);
+        if (VALUES) sval[j - j0] = __ldg(&((const T *)A.val)[j]);
+    }
+    __syncthreads();
+    *jb0 = j0;
+    return true;
+}
 
 /* thread per row: is every entry of the triangle of the CSR a neighbour of
  * the stencil inside the grid?  The smallest bad row goes to timeout_row. */
@@ -27,12 +68,47 @@ __global__ void stencil_validate_kernel(const stencil_kernel_args A)
     }
 }
 
+/* stencil_validate_kernel with the block's rows staged (stage_rows) */
+__global__ void __launch_bounds__(STAGE_ROWS) stencil_validate_staged_kernel(const stencil_kernel_args A)
+{
+    __shared__ int32_t sind[STAGE_ENTRIES];
+    for (int64_t r0 = blockIdx.x * (int64_t)STAGE_ROWS; r0 < A.n; r0 += (int64_t)gridDim.x * STAGE_ROWS) {
+        int64_t jb0 = 0;
+        const bool staged = stage_rows<false, double>(A, r0, sind, (double *)NULL, &jb0);
+        const int64_t r = r0 + threadIdx.x;
+        if (r >= A.n) continue;
+        int64_t row = real_row(A, r);
+        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
+        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
+        int p = 0;
+        for (int64_t t = 0; t < je - jb; t++) {
+            int64_t j = A.upper ? je - 1 - t : jb + t;
+            int64_t c = staged ? sind[j - jb0] : __ldg(&A.ind[j]);
+            int64_t d = A.upper ? row - c : c - row;
+            if (d > 0) break;
+            if (match_offset(A, d, xl, y, z, &p) < 0) {
+                atomicMin(&A.st->timeout_row, (int32_t)row);
+                break;
+            }
+        }
+    }
+}
+
+/* grid of blocks of rows for the kernels above: one a block, at most 65536 */
+static unsigned stencil_grid(int64_t n, int64_t rows)
+{
+    int64_t blocks = (n + rows - 1) / rows;
+    return (unsigned)(blocks < 65536 ? blocks : 65536);
+}
+
 extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
                                                       const stencil_kernel_args *A)
 {
     if (A->n == 0) return cudaSuccess;
-    int64_t blocks = (A->n + 255) / 256;
-    stencil_validate_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), 256, 0, stream>>>(*A);
+    if (stencil_stage())
+        stencil_validate_staged_kernel<<<stencil_grid(A->n, STAGE_ROWS), STAGE_ROWS, 0, stream>>>(*A);
+    else
+        stencil_validate_kernel<<<stencil_grid(A->n, 256), 256, 0, stream>>>(*A);
     return cudaGetLastError();
 }
 
@@ -62,14 +138,46 @@ template <typename T> __global__ void stencil_compact_kernel(const stencil_kerne
     }
 }
 
+/* stencil_compact_kernel with the block's rows staged (stage_rows) */
+template <typename T>
+__global__ void __launch_bounds__(STAGE_ROWS) stencil_compact_staged_kernel(const stencil_kernel_args A, T *coef)
+{
+    __shared__ int32_t sind[STAGE_ENTRIES];
+    __shared__ T sval[STAGE_ENTRIES];
+    const T *val = (const T *)A.val;
+    for (int64_t r0 = blockIdx.x * (int64_t)STAGE_ROWS; r0 < A.n; r0 += (int64_t)gridDim.x * STAGE_ROWS) {
+        int64_t jb0 = 0;
+        const bool staged = stage_rows<true, T>(A, r0, sind, sval, &jb0);
+        const int64_t r = r0 + threadIdx.x;
+        if (r >= A.n) continue;
+        int64_t row = real_row(A, r);
+        for (int k = 0; k < 3 + A.noff; k++) coef[k * A.n + row] = (T)0;
+        int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
+        int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
+        int p = 0;
+        for (int64_t t = 0; t < je - jb; t++) {
+            int64_t j = A.upper ? je - 1 - t : jb + t;
+            int64_t c = staged ? sind[j - jb0] : __ldg(&A.ind[j]);
+            int64_t d = A.upper ? row - c : c - row;
+            if (d > 0) break;
+            int q = match_offset(A, d, xl, y, z, &p);
+            if (q >= 0) coef[A.lowkind[q] * A.n + row] += staged ? sval[j - jb0] : __ldg(&val[j]);
+        }
+    }
+}
+
 extern "C" cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino_type type,
                                                      const stencil_kernel_args *A, void *coef)
 {
     if (A->n == 0) return cudaSuccess;
-    int64_t blocks = (A->n + 255) / 256;
-    unsigned grid = (unsigned)(blocks < 65536 ? blocks : 65536);
-    if (type == DOMINO_FLOAT64)
+    const int stage = stencil_stage();
+    const unsigned grid = stencil_grid(A->n, stage ? STAGE_ROWS : 256);
+    if (type == DOMINO_FLOAT64 && stage)
+        stencil_compact_staged_kernel<double><<<grid, STAGE_ROWS, 0, stream>>>(*A, (double *)coef);
+    else if (type == DOMINO_FLOAT64)
         stencil_compact_kernel<double><<<grid, 256, 0, stream>>>(*A, (double *)coef);
+    else if (stage)
+        stencil_compact_staged_kernel<float><<<grid, STAGE_ROWS, 0, stream>>>(*A, (float *)coef);
     else
         stencil_compact_kernel<float><<<grid, 256, 0, stream>>>(*A, (float *)coef);
     return cudaGetLastError();
@@ -110,8 +218,7 @@ extern "C" cudaError_t domino_launch_stencil_compact_transposed(cudaStream_t str
                                                                 const void *val, void *coef)
 {
     if (A->n == 0) return cudaSuccess;
-    int64_t blocks = (A->n + 255) / 256;
-    unsigned grid = (unsigned)(blocks < 65536 ? blocks : 65536);
+    const unsigned grid = stencil_grid(A->n, 256);
     if (type == DOMINO_FLOAT64)
         stencil_compact_transposed_kernel<double><<<grid, 256, 0, stream>>>(
             *A, ptr, ind, (const double *)val, (double *)coef);

@@ -7,7 +7,8 @@
  * stencil, an entry that wraps around the grid, a grid of the wrong size,
  * unsorted rows, a zero pivot, misuse.  Answers: max|x - x_ref| / max|x_ref|
  * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR.
- * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv). */
+ * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv); the
+ * solves and the bad input run again with DOMINO_STENCIL_STAGE=1. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "test_values.h"
@@ -419,6 +420,14 @@ int main(void)
     test_tiles(h);
     test_bad_input(h);
     test_trsv_auto(h);
+    /* the entry check and the compact copy with each block's rows staged
+     * in shared memory (experimental, stencil_convert.cu): the same
+     * answers and the same bad input found; the full D3N33 (33 entries a
+     * row) overflows the stage and takes the unstaged reads */
+    setenv("DOMINO_STENCIL_STAGE", "1", 1);
+    test_solves(h);
+    test_bad_input(h);
+    unsetenv("DOMINO_STENCIL_STAGE");
     domino_destroy(h);
     return check_summary("test_gpu_stencil");
 }
