@@ -33,6 +33,16 @@
 
 static int check_skipped; /* requests refused by design */
 
+/* engine e of DOMINO_ENGINE_COUNT, in the order the tests walk them */
+static inline domino_engine trsv_test_engine(int e)
+{
+    static const domino_engine engines[DOMINO_ENGINE_COUNT] = {
+        DOMINO_ENGINE_AUTO,  DOMINO_ENGINE_LEVELSET, DOMINO_ENGINE_WARP,       DOMINO_ENGINE_THREAD,
+        DOMINO_ENGINE_CSC,   DOMINO_ENGINE_CUSPARSE, DOMINO_ENGINE_STENCIL,    DOMINO_ENGINE_BLOCK,
+        DOMINO_ENGINE_LEVELBLOCK, DOMINO_ENGINE_STEPBLOCK};
+    return engines[e];
+}
+
 /* one system to solve: op(T) X = B with T the fill triangle of the host T */
 typedef struct solve_case {
     const char *matrix;     /* name for messages */
