@@ -97,6 +97,8 @@ domino_status dspgemm_windows_free(domino_handle h, struct domino_dspgemm_s *P, 
 /* keep partial product c of C tile x (dist_spgemm_accumulate.cu) */
 domino_status dspgemm_keep_partial(domino_handle h, struct domino_dspgemm_s *P, int x, domino_dmatrix c);
 void dspgemm_drop_partials(struct domino_dspgemm_s *P);
+/* C's tiles made here freed (dist_spgemm_plan.cu) */
+void dspgemm_drop_c(struct domino_dspgemm_s *P);
 /* Collective: every PE's partials exposed, and each C tile's owner sums its
  * tile's partials into P->c (the partials are dropped) */
 domino_status dspgemm_accumulate(domino_handle h, struct domino_dspgemm_s *P);
