@@ -19,20 +19,33 @@ if [ ! -f /usr/include/zlib.h ]; then
   zl=$(ls /usr/lib/x86_64-linux-gnu/libz.so* /lib/x86_64-linux-gnu/libz.so* 2>/dev/null | head -1)
   ZFLAGS="-DZLIB_INCLUDE_DIR=$ROOT/.carry/zlib -DZLIB_LIBRARY=$zl"
 fi
+# The tests run $TEST_JOBS at a time (default 1): the single-GPU ones share
+# GPU 0, the dist ones (RUN_SERIAL in CMakeLists.txt) run alone; with more
+# than one, the failed ones run again one at a time (--rerun-failed), in the
+# same log, so a failure from sharing the GPU shows as such.
+# ctest_jobs ARGS...: ctest ARGS in $B under $TEST_S seconds, as above
+ctest_jobs() {
+  ( cd $B && timeout ${TEST_S:-300} ctest "$@" -j ${TEST_JOBS:-1} --timeout 150 --output-on-failure
+    rc=$?
+    if [ $rc -ne 0 ] && [ "${TEST_JOBS:-1}" -gt 1 ]; then
+      echo "== the failed tests again, one at a time"
+      timeout 300 ctest --rerun-failed --timeout 150 --output-on-failure
+    fi )
+}
 # run_gpu_tests: the ctests matching $TESTS (default test_gpu_trsv; "none":
 # none, an earlier gpu-test.log kept) within $TEST_S seconds -> gpu-test.log
 run_gpu_tests() {
   [ "${TESTS:-test_gpu_trsv}" = none ] && return 0
-  ( cd $B && timeout ${TEST_S:-200} ctest -R "${TESTS:-test_gpu_trsv}" --timeout 150 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1
-  grep -E "Test *#|tests passed|FAIL|failed" "$OUT/gpu-test.log" | tail -12
+  TEST_S=${TEST_S:-200} ctest_jobs -R "${TESTS:-test_gpu_trsv}" > "$OUT/gpu-test.log" 2>&1
+  grep -E "Test *#|tests passed|FAIL|failed|one at a time" "$OUT/gpu-test.log" | tail -14
 }
 # run_label_tests LABELS: the ctests of the labels (a regex: "gpu|dist")
 # within $TEST_S seconds, NVSHMEM's heap $NVSHMEM_SYMMETRIC_SIZE (16G unless
 # set) -> test.log
 run_label_tests() {
   export NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G}
-  ( cd $B && timeout ${TEST_S:-300} ctest -L "$1" --timeout 150 --output-on-failure ) > "$OUT/test.log" 2>&1
-  grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/test.log" | tail -22
+  ctest_jobs -L "$1" > "$OUT/test.log" 2>&1
+  grep -E "Test *#|tests passed|FAIL|Total Test|one at a time" "$OUT/test.log" | tail -26
 }
 [ "${DOMINO_BUILT:-0}" = 1 ] && return 0
 t0=$(date +%s)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # next22.sh: the next session's first device command (2 GPUs), for what the
 # twenty-first session built without a GPU:
-#   STEPS=test:   ctest -L "gpu|dist" (dist tests on both GPUs) -> test.log:
+#   STEPS=test:   ctest -L "gpu|dist" (dist tests on both GPUs, alone; the
+#                 single-GPU tests 4 at a time on GPU 0 -- their first run so,
+#                 any failure run again alone in the same log) -> test.log:
 #                 the first run of test_gpu_trsv's split (test_gpu_trsv_contract),
 #                 the SpGEMM plan's own file (test_dist_spgemm_gpu), and the
 #                 staged stencil copy (test_gpu_stencil runs its solves and bad
@@ -18,7 +20,7 @@ source bench/device-start.sh
 for step in ${STEPS:-"test stage"}; do
   t0=$(date +%s)
   case $step in
-    test) TEST_S=${TEST_S:-470} run_label_tests "gpu|dist" ;;
+    test) TEST_JOBS=${TEST_JOBS:-4} TEST_S=${TEST_S:-470} run_label_tests "gpu|dist" ;;
     stage) for round in 1 2; do
              for st in 0 1; do
                DOMINO_STENCIL_STAGE=$st DOMINO_ANALYSIS_TRACE=1 DOMINO_TRSV_ONLY=${ONLY:-"D3N27,D3N7,D2N5"} \
