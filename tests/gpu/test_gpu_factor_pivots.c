@@ -85,8 +85,8 @@ static void test_stencil_pivots(domino_handle h)
  * DOMINO_FACTOR_BOX=0; 32, 16 and 8 lanes a row; ILU(0) the CPU's
  * operations bit for bit, IC(0) sums in another order), and on the box path
  * (the default for D3N27, both kinds bit for bit) on a deep row, a corner
- * and a face, and on a deep row of a larger grid (40 x 38 x 36: warps of
- * interior rows, keys of hundreds of rows) */
+ * and a face, and on a deep row of a larger grid (40 x 38 x 36: keys of
+ * several warps) */
 static void test_deep_pivots(domino_handle h)
 {
     const char *lanes[3] = {"32", "16", "8"};
@@ -107,7 +107,7 @@ static void test_deep_pivots(domino_handle h)
         for (int kind = 0; kind < 2; kind++)
             check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), kind, rows[q], 3, 0, 1,
                             "d3n27 12x11x10, box path");
-    /* 40 x 38 x 36 (keys of up to ~250 rows, most warps all interior): a
+    /* 40 x 38 x 36 (254 keys of 215 rows on average, several warps each): a
      * deep row's bad pivot, the factor bit for bit the CPU's */
     for (int kind = 0; kind < 2; kind++)
         check_bad_pivot(h, stencil(h, DOMINO_D3N27, 40, 38, 36), kind, 20 + 40 * (19 + 38 * 18), 3, 0, 1,
