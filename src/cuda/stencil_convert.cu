@@ -45,41 +45,46 @@ __device__ __forceinline__ bool stage_rows(const stencil_kernel_args &A, int64_t
     return true;
 }
 
-/* column of entry j: from the stage (STAGED: sind holds entries from jb0)
- * or from global memory */
-template <bool STAGED>
-__device__ __forceinline__ int64_t entry_col(const stencil_kernel_args &A, const int32_t *sind, int64_t jb0, int64_t j)
-{
-    return STAGED ? sind[j - jb0] : __ldg(&A.ind[j]);
-}
-
-/* is every entry of the triangle of solve row r a neighbour of the stencil
- * inside the grid?  If not, the row goes to timeout_row (the smallest) */
-template <bool STAGED>
-__device__ __forceinline__ void validate_row(const stencil_kernel_args &A, int64_t r, const int32_t *sind, int64_t jb0)
+/* Solve row r's triangle entries in the solve's order (STAGED: from sind
+ * and sval, which hold the entries from jb0; else from global memory).
+ * COMPACT 0, the entry check: is every entry a neighbour of the stencil
+ * inside the grid?  If not, the row goes to timeout_row (the smallest).
+ * COMPACT 1, the compact copy: coef (3 + noff slots of n values: the slot
+ * of an entry is its kind; the row's slots zeroed first, so coef needs no
+ * clearing and its lines are in L2 for the sums) += each entry (duplicates
+ * summed); entries outside the stencil are skipped (the CSR was checked
+ * before). */
+template <bool STAGED, bool COMPACT, typename T>
+__device__ __forceinline__ void walk_row(const stencil_kernel_args &A, int64_t r, T *coef, const int32_t *sind,
+                                         const T *sval, int64_t jb0)
 {
     int64_t row = real_row(A, r);
+    if (COMPACT)
+        for (int k = 0; k < 3 + A.noff; k++) coef[k * A.n + row] = (T)0;
     int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
     int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
     int p = 0;
     for (int64_t t = 0; t < je - jb; t++) {
         int64_t j = A.upper ? je - 1 - t : jb + t;
-        int64_t c = entry_col<STAGED>(A, sind, jb0, j);
+        int64_t c = STAGED ? sind[j - jb0] : __ldg(&A.ind[j]);
         int64_t d = A.upper ? row - c : c - row;
         if (d > 0) break;
-        if (match_offset(A, d, xl, y, z, &p) < 0) {
+        int q = match_offset(A, d, xl, y, z, &p);
+        if (COMPACT && q >= 0) {
+            coef[A.lowkind[q] * A.n + row] += STAGED ? sval[j - jb0] : __ldg(&((const T *)A.val)[j]);
+        } else if (!COMPACT && q < 0) {
             atomicMin(&A.st->timeout_row, (int32_t)row);
             break;
         }
     }
 }
 
-/* thread per row (validate_row), the rows' entries read in turn */
+/* the entry check: a thread per row (walk_row), the rows' entries read in turn */
 __global__ void stencil_validate_kernel(const stencil_kernel_args A)
 {
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
          r += (int64_t)gridDim.x * blockDim.x)
-        validate_row<false>(A, r, NULL, 0);
+        walk_row<false, false, double>(A, r, NULL, NULL, NULL, 0);
 }
 
 /* the same with the block's rows staged (stage_rows) */
@@ -91,8 +96,8 @@ __global__ void __launch_bounds__(STAGE_ROWS) stencil_validate_staged_kernel(con
         const bool staged = stage_rows<false, double>(A, r0, sind, (double *)NULL, &jb0);
         const int64_t r = r0 + threadIdx.x;
         if (r >= A.n) continue;
-        if (staged) validate_row<true>(A, r, sind, jb0);
-        else validate_row<false>(A, r, NULL, 0);
+        if (staged) walk_row<true, false, double>(A, r, NULL, sind, NULL, jb0);
+        else walk_row<false, false, double>(A, r, NULL, NULL, NULL, 0);
     }
 }
 
@@ -114,38 +119,12 @@ extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
     return cudaGetLastError();
 }
 
-/* solve row r of the compact form of the CSR's triangle, coef (3 + noff
- * slots of n values: the slot of an entry is its kind; the row's slots
- * zeroed first, so coef needs no clearing and its lines are in L2 for the
- * sums) += each entry (duplicates summed); entries outside the stencil are
- * skipped (the CSR was validated before).  STAGED: entries from jb0 in
- * sind and sval */
-template <bool STAGED, typename T>
-__device__ __forceinline__ void compact_row(const stencil_kernel_args &A, int64_t r, T *coef, const int32_t *sind,
-                                            const T *sval, int64_t jb0)
-{
-    const T *val = (const T *)A.val;
-    int64_t row = real_row(A, r);
-    for (int k = 0; k < 3 + A.noff; k++) coef[k * A.n + row] = (T)0;
-    int xl = (int)(r % A.nx), y = (int)((r / A.nx) % A.ny), z = (int)(r / ((int64_t)A.nx * A.ny));
-    int64_t jb = __ldg(&A.ptr[row]), je = __ldg(&A.ptr[row + 1]);
-    int p = 0;
-    for (int64_t t = 0; t < je - jb; t++) {
-        int64_t j = A.upper ? je - 1 - t : jb + t;
-        int64_t c = entry_col<STAGED>(A, sind, jb0, j);
-        int64_t d = A.upper ? row - c : c - row;
-        if (d > 0) break;
-        int q = match_offset(A, d, xl, y, z, &p);
-        if (q >= 0) coef[A.lowkind[q] * A.n + row] += STAGED ? sval[j - jb0] : __ldg(&val[j]);
-    }
-}
-
-/* thread per row (compact_row), the rows' entries read in turn */
+/* the compact copy: a thread per row (walk_row), the rows' entries read in turn */
 template <typename T> __global__ void stencil_compact_kernel(const stencil_kernel_args A, T *coef)
 {
     for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < A.n;
          r += (int64_t)gridDim.x * blockDim.x)
-        compact_row<false, T>(A, r, coef, NULL, NULL, 0);
+        walk_row<false, true, T>(A, r, coef, NULL, NULL, 0);
 }
 
 /* the same with the block's rows staged (stage_rows) */
@@ -159,8 +138,8 @@ __global__ void __launch_bounds__(STAGE_ROWS) stencil_compact_staged_kernel(cons
         const bool staged = stage_rows<true, T>(A, r0, sind, sval, &jb0);
         const int64_t r = r0 + threadIdx.x;
         if (r >= A.n) continue;
-        if (staged) compact_row<true, T>(A, r, coef, sind, sval, jb0);
-        else compact_row<false, T>(A, r, coef, NULL, NULL, 0);
+        if (staged) walk_row<true, true, T>(A, r, coef, sind, sval, jb0);
+        else walk_row<false, true, T>(A, r, coef, NULL, NULL, 0);
     }
 }
 

@@ -640,8 +640,5 @@ int main(void)
     test_repeated_solves(h);
     test_trace(h);
     test_growing_chain(h);
-    domino_destroy(h);
-    CHECK(domino_debug_alloc_live() == live);
-    printf("test_gpu_trsv_contract: %d skipped (refused by design)\n", check_skipped);
-    return check_summary("test_gpu_trsv_contract");
+    return finish_gpu_test(h, live, "test_gpu_trsv_contract");
 }
