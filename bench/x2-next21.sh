@@ -4,7 +4,8 @@
 #                 the first GPU run of the twentieth session's host paths
 #                 (plan counts and LINKED links on host threads, the
 #                 chunked Matrix Market reader, domino_host_threads)
-#   STEPS=some:   the ctests matching TESTS (a regex) -> test-some.log
+#   STEPS=some:   the ctests matching TESTS (a regex) -> gpu-test.log
+#                 (test-some.log in this session's runs)
 #   STEPS=box:    issue 6, the D3N27 half of the precond suite for each of
 #                 CONFIGS ("name:ENV=V,ENV=V ..."; default: table path, box
 #                 path for ILU(0) at 3 and at 2 blocks an SM, box path with
@@ -21,9 +22,7 @@ for step in ${STEPS:-test}; do
   t0=$(date +%s)
   case $step in
     test) TEST_S=${TEST_S:-470} run_label_tests "gpu|dist" ;;
-    some) ( cd $B && NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G} timeout ${TEST_S:-300} ctest -R "$TESTS" \
-              --timeout 200 --output-on-failure ) > "$OUT/test-some.log" 2>&1
-          grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/test-some.log" | tail -12 ;;
+    some) NVSHMEM_SYMMETRIC_SIZE=${NVSHMEM_SYMMETRIC_SIZE:-16G} run_gpu_tests ;;
     box) CONFIGS=${CONFIGS:-"auto:DOMINO_FACTOR_POLL=64 table:DOMINO_FACTOR_BOX=0 box3:DOMINO_FACTOR_BOX=1 box2:DOMINO_FACTOR_BOX=1,DOMINO_FACTOR_BOX_BLOCKS=2 box16:DOMINO_FACTOR_BOX=1,DOMINO_FACTOR_BOX_LEVELS=16"}
          for c in $CONFIGS; do
            name=${c%%:*}; envs=${c#*:}
