@@ -4,7 +4,7 @@
 # and built there beside this tree's build), the D3N27 half of the precond
 # suite, interleaved in one process each: this tree's tests
 # (test_gpu_precond, test_gpu_factor_pivots, test_gpu_krylov, cli_solve_dist)
-# -> test-some.log; box-*.txt (this tree), ghost-*.txt (the variant)
+# -> gpu-test.log (test-some.log when it ran); box-*.txt (this tree), ghost-*.txt (the variant)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-bench/results/raw}
