@@ -17,7 +17,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/device-start.sh
-for step in ${STEPS:-"test stage"}; do
+for step in ${STEPS:-test stage}; do
   t0=$(date +%s)
   case $step in
     test) TEST_JOBS=${TEST_JOBS:-4} TEST_S=${TEST_S:-470} run_label_tests "gpu|dist" ;;

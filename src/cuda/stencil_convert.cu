@@ -5,20 +5,27 @@
 #include "stencil_device.cuh"
 #include "internal.h"
 
-/* DOMINO_STENCIL_STAGE=1 (experimental, off by default until measured):
- * the entry check and the compact copy stage each block's rows in shared
- * memory first.  A thread per row reads its row's entries in turn, a warp's
- * 32 loads 32 rows apart (D3N27's 14-entry rows: 112 bytes apart), so at
- * full occupancy the lines leave L1 before their next entry is read: the
- * copy of D3N27 192^3 took 2.1-2.9 ms, about 4-6x what its 2 GB at the
- * copy bandwidth would take (bench/results/h200x2-next21/traced).  Staged,
- * the block reads its rows' entries in one coalesced sweep. */
+/* Staging: the entry check and the compact copy may stage each block's rows
+ * in shared memory first.  A thread per row reads its row's entries in turn,
+ * a warp's 32 loads 32 rows apart (D3N27's 14-entry rows: 112 bytes apart),
+ * so at full occupancy the lines leave L1 before their next entry is read:
+ * unstaged, the copy of D3N27 192^3 took 2.8 ms, about 4-6x what its 2 GB
+ * at the copy bandwidth would take.  Staged, the block reads its rows'
+ * entries in one coalesced sweep: 1.3 ms.  Short rows lose by it (the
+ * copy of D3N7 192^3, 4 entries a row: 0.28 ms unstaged, 0.55 staged;
+ * bench/results/h200x2-next22/stage), so rows are staged when the triangle
+ * holds STAGE_MIN_PER_ROW entries a row or more on average.
+ * DOMINO_STENCIL_STAGE=1 stages always, =0 never. */
 #define STAGE_ROWS 128     /* rows (threads) a block */
 #define STAGE_ENTRIES 4096 /* entries a block stages at most: 32 a row on average */
+#define STAGE_MIN_PER_ROW 8 /* average entries a row from which the rows are staged */
 
-static int stencil_stage(void)
+/* stage A's rows?  (the rule above, or DOMINO_STENCIL_STAGE's 0 or 1) */
+static int stencil_stage(const stencil_kernel_args *A)
 {
-    return domino_env_int("DOMINO_STENCIL_STAGE", 0) == 1;
+    const int forced = domino_env_int("DOMINO_STENCIL_STAGE", -1);
+    if (forced == 0 || forced == 1) return forced;
+    return A->nnz >= (int64_t)STAGE_MIN_PER_ROW * A->n;
 }
 
 /* Stages the entries of solve rows [r0, r0 + STAGE_ROWS) of A (real rows
@@ -112,7 +119,7 @@ extern "C" cudaError_t domino_launch_stencil_validate(cudaStream_t stream,
                                                       const stencil_kernel_args *A)
 {
     if (A->n == 0) return cudaSuccess;
-    if (stencil_stage())
+    if (stencil_stage(A))
         stencil_validate_staged_kernel<<<stencil_grid(A->n, STAGE_ROWS), STAGE_ROWS, 0, stream>>>(*A);
     else
         stencil_validate_kernel<<<stencil_grid(A->n, 256), 256, 0, stream>>>(*A);
@@ -147,7 +154,7 @@ extern "C" cudaError_t domino_launch_stencil_compact(cudaStream_t stream, domino
                                                      const stencil_kernel_args *A, void *coef)
 {
     if (A->n == 0) return cudaSuccess;
-    const int stage = stencil_stage();
+    const int stage = stencil_stage(A);
     const unsigned grid = stencil_grid(A->n, stage ? STAGE_ROWS : 256);
     if (type == DOMINO_FLOAT64 && stage)
         stencil_compact_staged_kernel<double><<<grid, STAGE_ROWS, 0, stream>>>(*A, (double *)coef);

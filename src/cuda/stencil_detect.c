@@ -107,6 +107,7 @@ static domino_status grid_fits(domino_handle h, struct domino_gpu_context *gpu, 
     A.ptr = dA->ptr;
     A.ind = dA->ind;
     A.val = dA->val;
+    A.nnz = dA->nnz;
     A.st = dst;
     *fits = 0;
     if (domino_stencil_args_offsets(NULL, off, npoints, fill, &A, slot_of)) return DOMINO_SUCCESS;
