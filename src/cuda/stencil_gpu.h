@@ -187,6 +187,9 @@ domino_status domino_dstencil_from_dmatrix_transposed(domino_handle h, domino_dm
  * refresh copies the values of dA again (after domino_dmatrix_update_values). */
 domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D);
 domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
+/* what the first solve with the default options makes on the host (the
+ * tiled kernel's ticket order, the kernel's residency), made ahead */
+domino_status domino_dstencil_prepare(domino_handle h, domino_dstencil D);
 
 /* Is the fill triangle of the CSR dA one of the generator stencils on some
  * grid?  A sampled interior row proposes the stencil and the grid, a kernel

@@ -206,11 +206,9 @@ size_t domino_dstencil_bytes(domino_dstencil D)
     return D && D->magic == DOMINO_DSTENCIL_MAGIC ? D->matrix_bytes : 0;
 }
 
-domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
+/* the compact copy of D's values, queued on the handle's stream */
+static cudaError_t refresh_launch(struct domino_gpu_context *gpu, domino_dstencil D)
 {
-    struct domino_gpu_context *gpu;
-    domino_status s = domino_gpu_context_get(h, &gpu);
-    if (s) return s;
     size_t bytes = (3 + (size_t)D->args.noff) * (size_t)D->args.n * domino_type_size(D->type);
     stencil_kernel_args A = D->args;
     A.coef = NULL;
@@ -222,6 +220,15 @@ domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
                                                      D->dA_t->ind, D->dA_t->val, D->coef);
     else if (!e)
         e = domino_launch_stencil_compact(gpu->stream, D->type, &A, D->coef);
+    return e;
+}
+
+domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D)
+{
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    cudaError_t e = refresh_launch(gpu, D);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     return domino_cuda_status(h, e, "stencil engine: compact copy");
 }
@@ -233,10 +240,15 @@ domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D)
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     cudaError_t e = domino_pool_malloc(&D->coef, (3 + (size_t)D->args.noff) * N * vsize, gpu->stream);
+    if (!e) e = refresh_launch(gpu, D);
     if (e) return domino_cuda_status(h, e, "stencil engine: compact copy");
-    if ((s = domino_dstencil_refresh(h, D))) return s;
     D->compact = 1;
     D->args.coef = D->coef;
     D->matrix_bytes = (1 + (size_t)D->args.order + (size_t)D->args.noff) * N * vsize;
-    return DOMINO_SUCCESS;
+    /* while the copy runs: what the first solve would make on the host (the
+     * tiled kernel's ticket order, its residency) */
+    s = domino_dstencil_prepare(h, D);
+    e = cudaStreamSynchronize(gpu->stream);
+    if (e) return domino_cuda_status(h, e, "stencil engine: compact copy");
+    return s;
 }

@@ -38,6 +38,18 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
     return domino_stencil_tile_smem(D->type, &T) <= TILE_MAX_SMEM;
 }
 
+/* The forced tile (DOMINO_STENCIL_TILE) over A's, none where it does not
+ * fit; returns dq, at most the lines of a queue (ny) */
+static int finish_shape(const domino_dstencil D, stencil_kernel_args *A, int variant, int dq)
+{
+    if (D->tile_forced[0] >= 0) {
+        A->tile_u = D->tile_forced[0];
+        A->tile_z = D->tile_forced[1];
+    }
+    if (!tile_fits(D, A, variant, A->tile_u, A->tile_z)) A->tile_u = A->tile_z = 0;
+    return dq > A->ny ? A->ny : dq;
+}
+
 /* The built-in tile where a line waits on a line of the plane before at
  * y + 1 (tile_skew > 0: D3N19, D3N27, D3N33): there every hop between lines
  * costs two L2 trips in the queue kernel.  H100 (h100-stencil4/tile-ab.txt,
@@ -295,12 +307,7 @@ domino_status domino_dstencil_trsv(domino_handle h, domino_dstencil D, domino_di
             D->tuned_tile[1] = A.tile_z;
         }
     }
-    if (D->tile_forced[0] >= 0) {
-        A.tile_u = D->tile_forced[0];
-        A.tile_z = D->tile_forced[1];
-    }
-    if (!tile_fits(D, &A, variant, A.tile_u, A.tile_z)) A.tile_u = A.tile_z = 0;
-    if (dq > A.ny) dq = A.ny;
+    dq = finish_shape(D, &A, variant, dq);
     D->warps_per_queue = dq;
     D->tile_u = A.tile_u;
     D->tile_z = A.tile_z;
@@ -315,15 +322,28 @@ domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, ste
     struct domino_gpu_context *gpu;
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
-    int dq = table_warps_per_queue(A, variant);
     table_tile(A, 0, &A->tile_u, &A->tile_z); /* a slab: the built-in tile of the stencil alone */
-    if (D->tile_forced[0] >= 0) {
-        A->tile_u = D->tile_forced[0];
-        A->tile_z = D->tile_forced[1];
-    }
-    if (!tile_fits(D, A, variant, A->tile_u, A->tile_z)) A->tile_u = A->tile_z = 0;
+    int dq = finish_shape(D, A, variant, table_warps_per_queue(A, variant));
     D->warps_per_queue = dq;
     D->tile_u = A->tile_u;
     D->tile_z = A->tile_z;
     return launch_shape(h, fn, gpu, D, A, variant, dq, blocks);
+}
+
+/* What a solve with the default options (the table's D and tile) makes
+ * first, made ahead: the tiled kernel's ticket order, uploaded, and the
+ * kernel's residency (its first query loads the kernel).  D3N27 192^3's
+ * first solve took 0.5 ms longer than the next ones (H200,
+ * bench/results/h200x2-next22); domino_dstencil_make_compact calls this
+ * while the compact copy runs. */
+domino_status domino_dstencil_prepare(domino_handle h, domino_dstencil D)
+{
+    const int variant = DOMINO_STENCIL_DOMINO;
+    struct domino_gpu_context *gpu;
+    domino_status s = domino_gpu_context_get(h, &gpu);
+    if (s) return s;
+    stencil_kernel_args A = D->args;
+    table_tile(&A, 1, &A.tile_u, &A.tile_z);
+    int dq = finish_shape(D, &A, variant, table_warps_per_queue(&A, variant)), blocks = 0;
+    return launch_shape(h, "domino_dstencil_trsv", gpu, D, &A, variant, dq, &blocks);
 }

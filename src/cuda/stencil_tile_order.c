@@ -10,21 +10,6 @@
  * columns (u-major). */
 #include "stencil_gpu.h"
 
-#include <stdlib.h>
-
-typedef struct tile_key {
-    int64_t when; /* u0 + z0 */
-    int32_t z0;   /* then by z0 */
-    int32_t tile; /* tu * tiles_z + tz */
-} tile_key;
-
-static int by_when(const void *pa, const void *pb)
-{
-    const tile_key *a = pa, *b = pb;
-    if (a->when != b->when) return a->when < b->when ? -1 : 1;
-    return (a->z0 > b->z0) - (a->z0 < b->z0);
-}
-
 /* 1 if tile (u0, z0) holds a line of the grid solved here (y_lo <= y < y_hi) */
 static int tile_holds_line(const stencil_kernel_args *A, int64_t u0, int z0)
 {
@@ -41,27 +26,32 @@ void domino_stencil_tile_grid(const stencil_kernel_args *A, int64_t *tiles_u, in
     *tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
 }
 
+/* The tiles holding a line, ordered by u0 + z0, then z0, by counting (a
+ * comparison sort of D3N27 192^3's 13,776 tiles took about 1 ms of the
+ * first solve).  No two tiles share (u0 + z0, z0), so the order is unique:
+ * the tiles are placed bucket by bucket of u0 + z0, each bucket filled in
+ * increasing tz. */
 int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order)
 {
     int64_t tiles_u, tiles_z;
     domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
     if (tiles_u * tiles_z > INT32_MAX) return -2;
-    tile_key *keys = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(tile_key));
-    if (!keys) return -1;
-    int64_t count = 0;
-    for (int64_t tu = 0; tu < tiles_u; tu++)
-        for (int64_t tz = 0; tz < tiles_z; tz++) {
-            int64_t u0 = tu * A->tile_u;
-            int z0 = (int)(tz * A->tile_z);
-            if (!tile_holds_line(A, u0, z0)) continue;
-            keys[count].when = u0 + z0;
-            keys[count].z0 = z0;
-            keys[count].tile = (int32_t)(tu * tiles_z + tz);
-            count++;
-        }
-    qsort(keys, (size_t)count, sizeof(tile_key), by_when);
-    for (int64_t t = 0; t < count; t++) order[t] = keys[t].tile;
-    domino_free(keys);
+    if (tiles_u <= 0 || tiles_z <= 0) return 0;
+    /* u0 + z0 lies in [0, whens); start[w + 1] counts bucket w, then start[w] is its first slot */
+    const int64_t whens = (tiles_u - 1) * A->tile_u + (tiles_z - 1) * A->tile_z + 1;
+    int64_t *start = domino_calloc((size_t)whens + 1, sizeof(int64_t));
+    if (!start) return -1;
+    for (int64_t tz = 0; tz < tiles_z; tz++)
+        for (int64_t tu = 0; tu < tiles_u; tu++)
+            if (tile_holds_line(A, tu * A->tile_u, (int)(tz * A->tile_z)))
+                start[tu * A->tile_u + tz * A->tile_z + 1]++;
+    for (int64_t w = 0; w < whens; w++) start[w + 1] += start[w];
+    const int64_t count = start[whens];
+    for (int64_t tz = 0; tz < tiles_z; tz++)
+        for (int64_t tu = 0; tu < tiles_u; tu++)
+            if (tile_holds_line(A, tu * A->tile_u, (int)(tz * A->tile_z)))
+                order[start[tu * A->tile_u + tz * A->tile_z]++] = (int32_t)(tu * tiles_z + tz);
+    domino_free(start);
     return count;
 }
 

@@ -8,9 +8,11 @@
  * line waits on lies in a tile ticketed before its own, or in its own tile
  * at a smaller or equal (u, z) position that is not its own (so the waits
  * inside a tile are acyclic, and across tiles only go to tiles held by
- * blocks that took their ticket earlier).  Also for a slab of the solve
- * over PEs (domino_dist_stencil: own lines y_lo <= y < y_hi; the others are
- * ghost lines, read from x, never in a tile).
+ * blocks that took their ticket earlier).  It checks (3) too: the tickets
+ * go by the u0 + z0 of a tile's first line, then by z0 (the wavefront's
+ * order, which stencil_tile_order.c makes by counting).  Also for a slab of
+ * the solve over PEs (domino_dist_stencil: own lines y_lo <= y < y_hi; the
+ * others are ghost lines, read from x, never in a tile).
  *
  * It also checks that an upper triangle's offsets, in solve coordinates,
  * are numbered exactly as the lower triangle's (off-line offsets and
@@ -32,7 +34,7 @@ static int64_t tile_of(const stencil_kernel_args *A, int64_t tiles_z, int y, int
     return (u / A->tile_u) * tiles_z + z / A->tile_z;
 }
 
-/* checks (1) and (2) for A with its tile set; returns the failures */
+/* checks (1), (2) and (3) for A with its tile set; returns the failures */
 static int check_order(const stencil_kernel_args *A)
 {
     int64_t tiles_u, tiles_z;
@@ -53,8 +55,17 @@ static int check_order(const stencil_kernel_args *A)
     }
     for (int64_t t = 0; t < tiles; t++) pos[t] = -1;
     for (int64_t p = 0; p < count; p++) {
-        if (order[p] < 0 || order[p] >= tiles || pos[order[p]] >= 0) bad++; /* out of range, twice */
-        else pos[order[p]] = p;
+        if (order[p] < 0 || order[p] >= tiles || pos[order[p]] >= 0) {
+            bad++; /* out of range, twice */
+            continue;
+        }
+        pos[order[p]] = p;
+        /* (3) the tickets go by u0 + z0, then z0, strictly */
+        if (p > 0 && order[p - 1] >= 0 && order[p - 1] < tiles) {
+            int64_t z0 = order[p] % tiles_z * A->tile_z, w = order[p] / tiles_z * A->tile_u + z0;
+            int64_t pz0 = order[p - 1] % tiles_z * A->tile_z, pw = order[p - 1] / tiles_z * A->tile_u + pz0;
+            if (pw > w || (pw == w && pz0 >= z0)) bad++;
+        }
     }
     for (int z = 0; z < A->nz; z++)
         for (int y = A->y_lo; y < A->y_hi; y++) {
