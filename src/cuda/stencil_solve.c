@@ -332,10 +332,11 @@ domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, ste
 
 /* What a solve with the default options (the table's D and tile) makes
  * first, made ahead: the tiled kernel's ticket order, uploaded, and the
- * kernel's residency (its first query loads the kernel).  D3N27 192^3's
- * first solve took 0.5 ms longer than the next ones (H200,
- * bench/results/h200x2-next22); domino_dstencil_make_compact calls this
- * while the compact copy runs. */
+ * kernel's residency (its first query loads the kernel).  Made by the
+ * first solve, they made D3N27 192^3's 0.5-0.7 ms slower than the next
+ * ones (H200, bench/results/h200x2-next22/first); domino_dstencil_make_compact
+ * calls this while the compact copy runs, and the first solve takes the
+ * steady time. */
 domino_status domino_dstencil_prepare(domino_handle h, domino_dstencil D)
 {
     const int variant = DOMINO_STENCIL_DOMINO;

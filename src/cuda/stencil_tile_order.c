@@ -26,11 +26,11 @@ void domino_stencil_tile_grid(const stencil_kernel_args *A, int64_t *tiles_u, in
     *tiles_z = (A->nz + A->tile_z - 1) / A->tile_z;
 }
 
-/* The tiles holding a line, ordered by u0 + z0, then z0, by counting (a
- * comparison sort of D3N27 192^3's 13,776 tiles took about 1 ms of the
- * first solve).  No two tiles share (u0 + z0, z0), so the order is unique:
- * the tiles are placed bucket by bucket of u0 + z0, each bucket filled in
- * increasing tz. */
+/* The tiles holding a line, ordered by u0 + z0, then z0, by counting (the
+ * qsort before took 0.27-0.33 ms for D3N27 192^3's 4,776 tiles of 1 x 8
+ * lines on the 2-core CI machine, this 0.09-0.12 ms).  No two tiles share
+ * (u0 + z0, z0), so the order is unique: the tiles are placed bucket by
+ * bucket of u0 + z0, each bucket filled in increasing tz. */
 int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *order)
 {
     int64_t tiles_u, tiles_z;
