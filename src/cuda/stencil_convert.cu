@@ -13,19 +13,23 @@
  * at the copy bandwidth would take.  Staged, the block reads its rows'
  * entries in one coalesced sweep: 1.3 ms.  Short rows lose by it (the
  * copy of D3N7 192^3, 4 entries a row: 0.28 ms unstaged, 0.55 staged;
- * bench/results/h200x2-next22/stage), so rows are staged when the triangle
- * holds STAGE_MIN_PER_ROW entries a row or more on average.
+ * bench/results/h200x2-next22/stage), so rows are staged where the
+ * triangle's rows hold STAGE_MIN_PER_ROW entries or more (its offsets,
+ * centre included: D3N19, D3N27, D3N33) and the CSR holds that triangle
+ * alone (a full matrix's rows, about twice as long, were not measured).
  * DOMINO_STENCIL_STAGE=1 stages always, =0 never. */
 #define STAGE_ROWS 128     /* rows (threads) a block */
 #define STAGE_ENTRIES 4096 /* entries a block stages at most: 32 a row on average */
-#define STAGE_MIN_PER_ROW 8 /* average entries a row from which the rows are staged */
+#define STAGE_MIN_PER_ROW 8 /* entries of a triangle's row from which the rows are staged */
 
 /* stage A's rows?  (the rule above, or DOMINO_STENCIL_STAGE's 0 or 1) */
 static int stencil_stage(const stencil_kernel_args *A)
 {
     const int forced = domino_env_int("DOMINO_STENCIL_STAGE", -1);
     if (forced == 0 || forced == 1) return forced;
-    return A->nnz >= (int64_t)STAGE_MIN_PER_ROW * A->n;
+    /* the triangle alone: fewer than 1.5 nlow entries a row on average (a
+     * full matrix holds about 2 nlow - 1) */
+    return A->nlow >= STAGE_MIN_PER_ROW && 2 * A->nnz < 3 * (int64_t)A->nlow * A->n;
 }
 
 /* Stages the entries of solve rows [r0, r0 + STAGE_ROWS) of A (real rows

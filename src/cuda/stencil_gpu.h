@@ -183,8 +183,10 @@ domino_status domino_dstencil_from_dmatrix_transposed(domino_handle h, domino_dm
                                                       domino_dstencil *out);
 
 /* For the trsv STENCIL engine: D (made by domino_dstencil_from_dmatrix or
- * _transposed) keeps a compact copy of its triangle and solves from it;
- * refresh copies the values of dA again (after domino_dmatrix_update_values). */
+ * _transposed) keeps a compact copy of its triangle and solves from it (and
+ * the first solve's shape is made with it, domino_dstencil_prepare; where
+ * make_compact fails, the caller frees D); refresh copies the values of dA
+ * again (after domino_dmatrix_update_values). */
 domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D);
 domino_status domino_dstencil_refresh(domino_handle h, domino_dstencil D);
 /* what the first solve with the default options makes on the host (the
@@ -230,11 +232,13 @@ cudaError_t domino_launch_stencil_tile(cudaStream_t stream, domino_type type,
 
 /* A->tile_order, A->tile_count := D's ticket order of A's tile, and
  * D->tile_order_blocks its kernel's resident blocks (made at the first
- * solve with that tile): the tiles that hold a line of the grid, by u0 + z0
+ * solve with that tile, or ahead by domino_dstencil_prepare; errors named
+ * after fn, the caller): the tiles that hold a line of the grid, by u0 + z0
  * of their first line (about when the wavefront reaches them), then z0.
  * Every neighbour line lies in a tile of smaller u0 + z0 or in the same
  * tile, so a tile only waits on tiles ticketed before it. */
-domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A);
+domino_status domino_dstencil_tile_order(domino_handle h, const char *fn, domino_dstencil D,
+                                         stencil_kernel_args *A);
 /* the tiles of the grid along u and z for A's tile (tile tu * tiles_z + tz) */
 void domino_stencil_tile_grid(const stencil_kernel_args *A, int64_t *tiles_u, int64_t *tiles_z);
 /* the host part of the order: order[] (room for tiles_u x tiles_z) := the

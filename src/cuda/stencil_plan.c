@@ -245,10 +245,15 @@ domino_status domino_dstencil_make_compact(domino_handle h, domino_dstencil D)
     D->compact = 1;
     D->args.coef = D->coef;
     D->matrix_bytes = (1 + (size_t)D->args.order + (size_t)D->args.noff) * N * vsize;
-    /* while the copy runs: what the first solve would make on the host (the
-     * tiled kernel's ticket order, its residency) */
+    /* what the first solve would make: the host's share (the ticket order,
+     * the tiled kernel's residency) while the copy runs, then the order's
+     * upload, queued after the copy */
     s = domino_dstencil_prepare(h, D);
     e = cudaStreamSynchronize(gpu->stream);
-    if (e) return domino_cuda_status(h, e, "stencil engine: compact copy");
+    if (e) {
+        D->compact = 0; /* the copy did not finish */
+        D->args.coef = NULL;
+        return domino_cuda_status(h, e, "stencil engine: compact copy");
+    }
     return s;
 }

@@ -39,7 +39,7 @@ static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int 
 }
 
 /* The forced tile (DOMINO_STENCIL_TILE) over A's, none where it does not
- * fit; returns dq, at most the lines of a queue (ny) */
+ * fit; returns dq, at most ny */
 static int finish_shape(const domino_dstencil D, stencil_kernel_args *A, int variant, int dq)
 {
     if (D->tile_forced[0] >= 0) {
@@ -154,7 +154,7 @@ static domino_status launch_shape(domino_handle h, const char *fn, struct domino
     int resident = 0;
     const int tiled = A->tile_u > 0;
     if (tiled) {
-        domino_status s = domino_dstencil_tile_order(h, D, A);
+        domino_status s = domino_dstencil_tile_order(h, fn, D, A);
         if (s) return s;
     }
     cudaError_t e = cudaSuccess;
@@ -346,5 +346,5 @@ domino_status domino_dstencil_prepare(domino_handle h, domino_dstencil D)
     stencil_kernel_args A = D->args;
     table_tile(&A, 1, &A.tile_u, &A.tile_z);
     int dq = finish_shape(D, &A, variant, table_warps_per_queue(&A, variant)), blocks = 0;
-    return launch_shape(h, "domino_dstencil_trsv", gpu, D, &A, variant, dq, &blocks);
+    return launch_shape(h, "stencil engine: the first solve's shape", gpu, D, &A, variant, dq, &blocks);
 }

@@ -35,8 +35,8 @@ int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *or
 {
     int64_t tiles_u, tiles_z;
     domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
-    if (tiles_u * tiles_z > INT32_MAX) return -2;
     if (tiles_u <= 0 || tiles_z <= 0) return 0;
+    if (tiles_u > INT32_MAX / tiles_z) return -2;
     /* u0 + z0 lies in [0, whens); start[w + 1] counts bucket w, then start[w] is its first slot */
     const int64_t whens = (tiles_u - 1) * A->tile_u + (tiles_z - 1) * A->tile_z + 1;
     int64_t *start = domino_calloc((size_t)whens + 1, sizeof(int64_t));
@@ -55,9 +55,9 @@ int64_t domino_stencil_tile_order_fill(const stencil_kernel_args *A, int32_t *or
     return count;
 }
 
-domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, stencil_kernel_args *A)
+domino_status domino_dstencil_tile_order(domino_handle h, const char *fn, domino_dstencil D,
+                                         stencil_kernel_args *A)
 {
-    const char *fn = "domino_dstencil_trsv";
     if (D->tile_order && D->tile_order_shape[0] == A->tile_u && D->tile_order_shape[1] == A->tile_z) {
         A->tile_order = D->tile_order;
         A->tile_count = D->tile_order_count;
@@ -68,7 +68,7 @@ domino_status domino_dstencil_tile_order(domino_handle h, domino_dstencil D, ste
     if (s) return s;
     int64_t tiles_u, tiles_z;
     domino_stencil_tile_grid(A, &tiles_u, &tiles_z);
-    if (tiles_u * tiles_z > INT32_MAX)
+    if (tiles_u > 0 && tiles_z > 0 && tiles_u > INT32_MAX / tiles_z)
         return domino_error(h, DOMINO_NOT_SUPPORTED, "%s: %lld x %lld tiles are too many", fn,
                             (long long)tiles_u, (long long)tiles_z);
     int32_t *order = domino_malloc((size_t)(tiles_u * tiles_z > 0 ? tiles_u * tiles_z : 1) * sizeof(int32_t));

@@ -8,7 +8,7 @@
  * unsorted rows, a zero pivot, misuse.  Answers: max|x - x_ref| / max|x_ref|
  * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR.
  * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv); the
- * solves and the bad input run again with DOMINO_STENCIL_STAGE=1. */
+ * solves and the bad input run again with DOMINO_STENCIL_STAGE=1, then =0. */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
 #include "test_values.h"
@@ -421,11 +421,15 @@ int main(void)
     test_bad_input(h);
     test_trsv_auto(h);
     /* the entry check and the compact copy with every block's rows staged
-     * in shared memory (stencil_convert.cu stages by default only rows of
-     * 8 entries or more on average, D3N27's): the same answers and the
-     * same bad input found; the full D3N33 (33 entries a row) overflows
-     * the stage and takes the unstaged reads */
+     * in shared memory, then with none (stencil_convert.cu stages by
+     * default the triangles of 8 entries a row or more: D3N19, D3N27,
+     * D3N33): the same answers and the same bad input found; the full
+     * D3N33 (33 entries a row) overflows the stage and takes the unstaged
+     * reads */
     setenv("DOMINO_STENCIL_STAGE", "1", 1);
+    test_solves(h);
+    test_bad_input(h);
+    setenv("DOMINO_STENCIL_STAGE", "0", 1);
     test_solves(h);
     test_bad_input(h);
     unsetenv("DOMINO_STENCIL_STAGE");
