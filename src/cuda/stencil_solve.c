@@ -335,8 +335,8 @@ domino_status domino_dstencil_slab_shape(domino_handle h, domino_dstencil D, ste
  * kernel's residency (its first query loads the kernel).  Made by the
  * first solve, they made D3N27 192^3's 0.5-0.7 ms slower than the next
  * ones (H200, bench/results/h200x2-next22/first); domino_dstencil_make_compact
- * calls this while the compact copy runs, and the first solve takes the
- * steady time. */
+ * calls this while the compact copy runs (the host's share overlaps it; the
+ * order's upload waits for it), and the first solve takes the steady time. */
 domino_status domino_dstencil_prepare(domino_handle h, domino_dstencil D)
 {
     const int variant = DOMINO_STENCIL_DOMINO;
