@@ -114,39 +114,36 @@ static inline void count_entry(domino_fill fill, int32_t row, int32_t col, int p
     remote[pe_col] += pe_row != pe_col;
 }
 
-/* 1 where slice p of L has bad offsets (beyond nnz, decreasing, negative)
- * or an index outside [0, n) */
-static int slice_bad(domino_matrix L, int32_t n, int32_t p)
+/* what is wrong with slice p of L: 0 nothing; 1 its offsets (beyond nnz,
+ * decreasing, negative); 2 the index at *at, outside [0, n) */
+static int slice_problem(domino_matrix L, int32_t n, int32_t p, int64_t *at)
 {
     int64_t k0 = L->ptr[p], k1 = L->ptr[p + 1];
     if (k0 < 0 || k1 < k0 || k1 > L->nnz) return 1;
     for (int64_t k = k0; k < k1; k++)
-        if (L->ind[k] < 0 || L->ind[k] >= n) return 1;
+        if (L->ind[k] < 0 || L->ind[k] >= n) {
+            *at = k;
+            return 2;
+        }
     return 0;
 }
 
-/* DOMINO_BAD_INPUT naming the first bad offset or index of L's slices
- * 0 .. last (slice last is bad: slice_bad) */
-static domino_status report_bad_slice(domino_handle h, domino_matrix L, int32_t n, int32_t last)
+/* DOMINO_BAD_INPUT naming what is wrong with slice p of L (slice_problem) */
+static domino_status report_bad_slice(domino_handle h, domino_matrix L, int32_t n, int32_t p)
 {
     const char *slice = L->format == DOMINO_CSR ? "row" : "column";
-    for (int32_t p = 0; p <= last; p++) {
-        if (L->ptr[p + 1] < L->ptr[p] || L->ptr[p + 1] > L->nnz)
-            return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, p);
-        for (int64_t k = L->ptr[p]; k < L->ptr[p + 1]; k++)
-            if (L->ind[k] < 0 || L->ind[k] >= n)
-                return domino_error(h, DOMINO_BAD_INPUT,
-                                    WHAT ": index %d out of range [0, %d) in %s %d", L->ind[k], n,
-                                    slice, p);
-    }
-    return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, last);
+    int64_t at = 0;
+    if (slice_problem(L, n, p, &at) == 2)
+        return domino_error(h, DOMINO_BAD_INPUT, WHAT ": index %d out of range [0, %d) in %s %d", L->ind[at],
+                            n, slice, p);
+    return domino_error(h, DOMINO_BAD_INPUT, WHAT ": bad offsets at %s %d", slice, p);
 }
 
 /* pe_nnz and pe_remote of P (zeroed first) from the stored entries of L in
  * triangle `fill` (an entry of a symmetric or skew-symmetric L stands for
  * itself and its mirror), on the PE's host threads (domino_host_threads).
  * With check, bad offsets or indices are DOMINO_BAD_INPUT naming the first
- * (the slices are walked in parallel, the message found again in order). */
+ * bad slice (every slice is checked, the smallest bad one reported). */
 static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill fill,
                                    domino_dist_plan *P, int check)
 {
@@ -166,7 +163,8 @@ static domino_status count_entries(domino_handle h, domino_matrix L, domino_fill
 #pragma omp parallel for num_threads(domino_host_threads(np)) schedule(dynamic, 4096) \
     reduction(+ : nnz[:np], remote[:np]) reduction(min : first_bad)
     for (int32_t p = 0; p < n; p++) {
-        if (check && slice_bad(L, n, p)) {
+        int64_t at;
+        if (check && slice_problem(L, n, p, &at)) {
             if (p < first_bad) first_bad = p;
             continue;
         }
