@@ -48,6 +48,47 @@ static void print_stats(const char *name, int64_t *v, int64_t n)
            v[(n * 9) / 10] * 1e-3, mean / n * 1e-3);
 }
 
+/* the critical path: from the row published last, each row's latest
+ * dependency back to a row without one; its rows and hops by row length
+ * (entries of the row, diagonal included), which says whether the long
+ * rows or the hops between short ones set the solve's time */
+#define TRACE_LENGTHS 5
+static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t *ns)
+{
+    static const int64_t upto[TRACE_LENGTHS] = {8, 64, 512, 4096, INT64_MAX};
+    static const char *const names[TRACE_LENGTHS] = {"1-8", "9-64", "65-512", "513-4096", "> 4096"};
+    int64_t rows[TRACE_LENGTHS] = {0}, time[TRACE_LENGTHS] = {0}, all[TRACE_LENGTHS] = {0};
+    int32_t i = -1, length = 0;
+    for (int32_t r = 0; r < n; r++) {
+        int64_t len = v->ptr[r + 1] - v->ptr[r];
+        int b = 0;
+        while (len > upto[b]) b++;
+        all[b]++;
+        if (i < 0 || ns[r] > ns[i]) i = r;
+    }
+    if (i < 0) return;
+    while (i >= 0) {
+        int64_t latest = -1, len = v->ptr[i + 1] - v->ptr[i];
+        int32_t dep = -1;
+        for (int64_t k = v->ptr[i]; k < v->ptr[i + 1]; k++) {
+            int32_t j = v->ind[k];
+            if (j < i && ns[j] >= latest) latest = ns[j], dep = j;
+        }
+        int b = 0;
+        while (len > upto[b]) b++;
+        rows[b]++;
+        time[b] += dep < 0 ? ns[i] : ns[i] - latest;
+        length++;
+        i = dep;
+    }
+    printf("critical path (latest dependencies back from the last row published): %d rows\n", length);
+    printf("  %-14s %10s %12s %10s %12s\n", "row entries", "rows", "of all rows", "hops, us", "us a row");
+    for (int b = 0; b < TRACE_LENGTHS; b++)
+        if (all[b])
+            printf("  %-14s %10lld %12lld %10.3f %12.3f\n", names[b], (long long)rows[b], (long long)all[b],
+                   time[b] * 1e-3, rows[b] ? time[b] * 1e-3 / rows[b] : 0.0);
+}
+
 /* the hop and class of every row of lower-triangular T from the times ns */
 static int report(const problem_spec *spec, const bench_problem *p, const int64_t *ns,
                   const char *csv_path)
@@ -98,6 +139,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
     printf("  %-14s %10s %10s %10s %10s   (hop: publish - latest dependency's publish, us)\n",
            "class", "rows", "median", "p90", "mean");
     for (int c = 0; c < TRACE_CLASSES; c++) print_stats(class_names[c], hops[c], counts[c]);
+    if (!unpublished) critical_path(&v, p->n, ns);
 cleanup:
     if (csv) fclose(csv);
     for (int c = 0; c < TRACE_CLASSES; c++) free(hops[c]);
