@@ -100,6 +100,9 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         unsigned pending = 0; /* pull_walk_any's pending entries */
         int coop_lane = -1; /* the long row the warp is on (its lane), -1 none */
         int64_t coop_k = 0;
+        int32_t coop_ak = 0, coop_wk = 0; /* pull_long_row_any's: offsets in the row */
+        unsigned long long coop_pend = 0;
+        int coop_cur = 0;
         T coop_sum = 0, coop_diag = 0;
         while (__any_sync(0xffffffffu, !done)) {
             bool moved = false;
@@ -139,14 +142,23 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                 if (l != coop_lane) { /* a new long row */
                     coop_lane = l;
                     coop_k = __shfl_sync(0xffffffffu, start, l) + lane;
+                    coop_ak = lane;
+                    coop_wk = lane;
+                    coop_pend = 0;
+                    coop_cur = 0;
                     coop_sum = coop_diag = 0;
                     coop_since = 0;
                     coop_wait_j = -1;
                 }
                 bool coop_moved = false, coop_gave_up = false;
-                bool through = pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx,
-                                                        use_shared, &coop_k, &coop_sum, &coop_diag,
-                                                        &coop_moved, &coop_wait_j, &coop_wait_a);
+                bool through =
+                    ANY ? pull_long_row_any<T>(crow, __shfl_sync(0xffffffffu, start, l),
+                                               (int32_t)(cend - __shfl_sync(0xffffffffu, start, l)), base, n,
+                                               upper, ind, val, x, sx, use_shared, &coop_ak, &coop_wk,
+                                               &coop_pend, &coop_cur, &coop_sum, &coop_diag, &coop_moved)
+                        : pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx, use_shared,
+                                                   &coop_k, &coop_sum, &coop_diag, &coop_moved,
+                                                   &coop_wait_j, &coop_wait_a);
                 coop_moved = __any_sync(0xffffffffu, coop_moved);
                 moved |= coop_moved;
                 if (!through && max_wait_ns > 0) {

@@ -10,7 +10,8 @@
  * hundreds of entries), a DAG of 40-entry rows, a stencil storing both
  * triangles, a DAG of 4-entry rows (in-warp dependencies of any distance), over fill x diag x op x
  * format x type x nrhs (1 and 3), and on the shared matrices with a few very long rows
- * (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant diagonal); waits bounded so that
+ * (adder_dcop_05, hangGlider_2, cryg2500: lower triangle, dominant diagonal) and a triangle whose
+ * last 10 rows hold every column (rows of ~9000 entries); waits bounded so that
  * a wrong wait fails instead of hanging. Without a CUDA device it reports every section skipped. */
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv (trsv_cases.h) */
 #include "trsv_cases.h"
@@ -38,6 +39,42 @@ static void check_long_rows(domino_handle h, const solve_case *c)
     case_data_free(&d);
 }
 
+/* a lower triangle of n rows whose last `dense` rows hold every column
+ * before them (rows of more than 2048 entries: the arrival-order walk's
+ * windows of 64 entries a lane, pull_long_row_any), the others a chain of
+ * 1-3 nearer dependencies; the diagonal dominant */
+static domino_matrix very_long_rows(domino_handle h, int32_t n, int32_t dense)
+{
+    int64_t cap = 4 * (int64_t)n + (int64_t)dense * n, nnz = 0;
+    int32_t *ri = malloc((size_t)cap * sizeof(int32_t)), *ci = malloc((size_t)cap * sizeof(int32_t));
+    double *v = malloc((size_t)cap * sizeof(double));
+    domino_matrix M = NULL;
+    if (!ri || !ci || !v) {
+        CHECK(!"very_long_rows: out of memory");
+        goto cleanup;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        int64_t first = nnz;
+        if (i >= n - dense) {
+            for (int32_t j = 0; j < i; j++) ri[nnz] = i, ci[nnz] = j, v[nnz++] = -1.0 / (1 + (i + j) % 7);
+        } else {
+            static const int32_t back[3] = {1, 7, 300};
+            for (int t = 0; t < 3; t++)
+                if (i >= back[t] && (t == 0 || (i + t) % 3 != 0))
+                    ri[nnz] = i, ci[nnz] = i - back[t], v[nnz++] = -0.25 - 0.125 * t;
+        }
+        double off = 0;
+        for (int64_t k = first; k < nnz; k++) off -= v[k];
+        ri[nnz] = i, ci[nnz] = i, v[nnz++] = off + 1.0;
+    }
+    CHECK_OK(h, domino_matrix_from_coo(h, DOMINO_CSR, DOMINO_FLOAT64, n, n, nnz, ri, ci, v, &M));
+cleanup:
+    free(ri);
+    free(ci);
+    free(v);
+    return M;
+}
+
 /* generated matrices, every combination */
 static void test_generated(domino_handle h)
 {
@@ -55,6 +92,9 @@ static void test_generated(domino_handle h)
     CHECK_OK(h, domino_gen_dag(h, 3001, 4, 300, 0, 79, DOMINO_FLOAT64,
                                &M)); /* short rows, in-warp deps */
     if (M) for_each_combination(h, "dag n=3001 per_row=4 levels=300", M, 0, check_long_rows);
+    domino_matrix_free(M);
+    M = very_long_rows(h, 9000, 10); /* rows of 8990-8999 entries: five windows a lane */
+    if (M) for_each_combination(h, "9000 rows, the last 10 dense", M, 0, check_long_rows);
     domino_matrix_free(F);
     domino_matrix_free(M);
     domino_matrix_free(Lo);

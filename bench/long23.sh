@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# long23.sh: issue 3, the long rows of the thread engine's arrival-order
+# walk (pull_long_row_any: windows of 64 entries a lane, pending entries
+# polled in turn), one device command (one GPU): this tree against the
+# commit unpacked in .carry/ab/base (built there beside this tree's build).
+#   test:  the pull engines' GPU tests, 4 at a time -> gpu-test.log
+#   ab:    R-MAT 20-22 (critical paths through rows of 513-4096 entries),
+#          hangGlider_2 and adder_dcop_05 (one row of 730 / 1310 entries),
+#          crack and bayer10 (no long row: controls); auto, thread-any and
+#          cusparse; new, base, new, base (one process each) ->
+#          csv/{new,base}-<round>.csv, ab.txt
+#   trace: domino trace with DOMINO_ANY_ORDER=1 (the new walk) -> trace.txt
+# STEPS (default "test ab trace"); DOMINO_BUILT=1 skips both builds.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export OUT=${OUT:-bench/results/raw}
+mkdir -p "$OUT/csv"
+if [ "${DOMINO_BUILT:-0}" != 1 ]; then
+  ( JOBS=8 bash bench/ab-build-base.sh > "$OUT/base-build.log" 2>&1; echo done >> "$OUT/base-build.log" ) &
+  base=$!
+fi
+DOMINO_TARGETS=${DOMINO_TARGETS:-"test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_lanes test_gpu_trsv_packed test_gpu_precond"}
+export DOMINO_TARGETS
+source bench/device-start.sh
+[ "${DOMINO_BUILT:-0}" != 1 ] && { wait $base; tail -2 "$OUT/base-build.log"; }
+G=.carry/ab/base/b/domino
+for step in ${STEPS:-test ab trace}; do
+  t0=$(date +%s)
+  case $step in
+  test) TEST_JOBS=${TEST_JOBS:-4} TEST_S=${TEST_S:-300} ctest_jobs -R "${TESTS:-test_gpu_trsv$|test_gpu_trsv_long_rows|test_gpu_trsv_lanes|test_gpu_trsv_packed|test_gpu_precond}" > "$OUT/gpu-test.log" 2>&1
+        grep -E "Test *#|tests passed|FAIL|Total Test|one at a time" "$OUT/gpu-test.log" | tail -20 ;;
+  ab) for round in 1 2; do
+        for side in new base; do
+          bin=$B/domino; [ $side = base ] && bin=$G
+          DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10} timeout 150 $bin bench --suite trsv \
+            --engines auto,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
+          echo "== $side round $round: exit $?" | tee -a "$OUT/ab.txt"
+          python3 - "$OUT/csv/$side-$round.csv" <<'PY' | tee -a "$OUT/ab.txt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+cu = {r["problem"]: float(r["solve_ms"]) for r in rows if r["engine"] == "cusparse"}
+for r in rows:
+    if r["engine"] != "cusparse":
+        s = float(r["solve_ms"])
+        print("%-20s %-10s %-11s solve %8.4f ms  %5.2fx  first %8.4f  analysis %.4f  %s" % (r["problem"], r["engine"], r["engine_used"], s, cu.get(r["problem"], 0) / s, float(r["first_solve_ms"]), float(r["analysis_ms"]), r["status"]))
+PY
+        done
+      done ;;
+  trace) for p in ${TRACE:-rmat:21 rmat:22 .carry/matrices/hangGlider_2.mtx}; do
+           DOMINO_ANY_ORDER=1 timeout 120 $B/domino trace $p >> "$OUT/trace.txt" 2>&1
+           echo "== trace (DOMINO_ANY_ORDER=1) $p: exit $?" >> "$OUT/trace.txt"
+         done
+         grep -E "^trace|a level|critical|^  |== trace" "$OUT/trace.txt" | head -60 ;;
+  esac
+  echo "$step: $(( $(date +%s) - t0 )) s"
+done
+tar czf "$OUT/csv.tgz" -C "$OUT" csv && rm -rf "$OUT/csv"
+true
