@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# long23.sh: issue 3, the long rows of the thread engine's arrival-order
-# walk (pull_long_row_any: windows of 64 entries a lane, pending entries
-# polled in turn), one device command (one GPU): this tree against the
-# commit unpacked in .carry/ab/base (built there beside this tree's build).
+# long23.sh: issue 3, the long rows of the thread engine (first run:
+# 6c094ea's arrival-order walk of a long row, pull_long_row_any; second:
+# the warp's long rows walked at once by groups of its lanes), one device
+# command (one GPU): this tree against the commit unpacked in
+# .carry/ab/base (built there beside this tree's build).
 #   test:  the pull engines' GPU tests, 4 at a time -> gpu-test.log
 #   ab:    R-MAT 20-22 (critical paths through rows of 513-4096 entries),
 #          hangGlider_2 and adder_dcop_05 (one row of 730 / 1310 entries),
-#          crack and bayer10 (no long row: controls); auto, thread-any and
+#          controls without long rows (crack, bayer10, copter2, Pd,
+#          luxembourg, the 10^6-row DAGs); auto, thread, thread-any and
 #          cusparse; new, base, new, base (one process each) ->
 #          csv/{new,base}-<round>.csv, ab.txt
-#   trace: domino trace with DOMINO_ANY_ORDER=1 (the new walk) -> trace.txt
+#   trace: domino trace (the thread engine's stored-order walk, or with
+#          TRACE_ANY=1 the arrival-order one) -> trace.txt
 # STEPS (default "test ab trace"); DOMINO_BUILT=1 skips both builds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,8 +35,8 @@ for step in ${STEPS:-test ab trace}; do
   ab) for round in 1 2; do
         for side in new base; do
           bin=$B/domino; [ $side = base ] && bin=$G
-          DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10} timeout 150 $bin bench --suite trsv \
-            --engines auto,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
+          DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10,copter2,Pd.mtx,luxembourg,dag:1000000:8} timeout 200 $bin bench --suite trsv \
+            --engines auto,thread,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
           echo "== $side round $round: exit $?" | tee -a "$OUT/ab.txt"
           python3 - "$OUT/csv/$side-$round.csv" <<'PY' | tee -a "$OUT/ab.txt"
 import csv, sys
@@ -47,8 +50,8 @@ PY
         done
       done ;;
   trace) for p in ${TRACE:-rmat:21 rmat:22 .carry/matrices/hangGlider_2.mtx}; do
-           DOMINO_ANY_ORDER=1 timeout 120 $B/domino trace $p >> "$OUT/trace.txt" 2>&1
-           echo "== trace (DOMINO_ANY_ORDER=1) $p: exit $?" >> "$OUT/trace.txt"
+           DOMINO_ANY_ORDER=${TRACE_ANY:-0} timeout 120 $B/domino trace $p >> "$OUT/trace.txt" 2>&1
+           echo "== trace (DOMINO_ANY_ORDER=${TRACE_ANY:-0}) $p: exit $?" >> "$OUT/trace.txt"
          done
          grep -E "^trace|a level|critical|^  |== trace" "$OUT/trace.txt" | head -60 ;;
   esac

@@ -1,8 +1,8 @@
 /* trsv_pull_walk.cuh: how a pull solve reads a row (trsv_pull.cu): x_j
  * as a block sees it, waiting for it, publishing x_i, and the walks of a
  * row's entries -- one at a time (short rows), in batches (long rows), in
- * arrival order (pull_walk_any), by a whole warp (long rows of a
- * thread-per-row warp).  Each walk stops at the first pending x and
+ * arrival order (pull_walk_any), by groups of a warp's lanes (long rows
+ * of a thread-per-row warp, pull_walk with a stride).  Each walk stops at the first pending x and
  * resumes there; none waits inside. */
 #ifndef DOMINO_TRSV_PULL_WALK_CUH
 #define DOMINO_TRSV_PULL_WALK_CUH
@@ -319,116 +319,6 @@ __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int3
                             &moved, wait_j, wait_a);
     return pull_walk_short<T, false>(row, base, n, upper, ind, val, kk, end, X, sx, use_shared, sum,
                                      diag, &moved, wait_j, wait_a, hold_j, hold_a, -1, NULL);
-}
-
-/* A long row (more than long_row entries) solved by the whole warp without
- * waiting: each lane walks entries k, k + 32, ... of the row (pull_walk),
- * resuming next turn where it stopped (*coop_k, *coop_sum, *coop_diag and
- * the pending entry are its state).  Returns true when every lane is through: *coop_sum and
- * *coop_diag then hold the row's sums (the same in every lane, fixed
- * shuffle order). */
-template <typename T>
-__device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, int32_t n, int upper,
-                                      const int32_t *__restrict__ ind, const T *__restrict__ val,
-                                      const T *X, const volatile T *sx, int use_shared,
-                                      int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
-                                      int32_t *wait_j, T *wait_a)
-{
-    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
-                 coop_diag, moved, wait_j, wait_a);
-    if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
-    *coop_sum = warp_sum(*coop_sum);
-    *coop_diag = warp_sum(*coop_diag);
-    return true;
-}
-
-/* A long row solved by the whole warp in arrival order (the ANY walks,
- * not deterministic mode): lane l's entries are start + l + 32 t, in
- * windows of 64 of them (bit t of *pend; the window starts at entry
- * start + *wk of the row, *kk the lane's next entry there, both offsets).
- * The first visit of a window loads every entry, PULL_WALK_BATCH at a time,
- * adds the x already solved and notes the pending ones; a later visit
- * polls PULL_WALK_BATCH of those together, in turn from *cur (so an entry
- * whose x came early is not held behind one that comes late); a window
- * with none pending gives way to the next.  The stored-order walk
- * (pull_long_row_advance) stops at the first pending x, so when the last
- * dependency arrives its lanes still have the entries after it to load:
- * on R-MAT's lower triangles the critical path's rows of 513-4096 entries
- * took 6-10 us a hop against 1.4-1.5 for shorter rows (H200,
- * bench/results/h200x2-next23).  Returns true when every lane is through:
- * *sum and *diag then hold the row's sums in every lane. */
-#define PULL_LONG_WINDOW 64 /* entries a lane a window: the bits of *pend */
-template <typename T>
-__device__ __forceinline__ bool pull_long_row_any(int32_t row, int64_t start, int32_t len, int32_t base,
-                                                  int32_t n, int upper, const int32_t *__restrict__ ind,
-                                                  const T *__restrict__ val, const T *X,
-                                                  const volatile T *sx, int use_shared, int32_t *kk,
-                                                  int32_t *wk, unsigned long long *pend, int *cur,
-                                                  T *sum, T *diag, bool *moved)
-{
-    int32_t k = *kk, w = *wk;
-    unsigned long long p = *pend;
-    T s = *sum, d = *diag;
-    if (p) { /* a later visit: PULL_WALK_BATCH pending entries, in turn from *cur */
-        int c = *cur, u[PULL_WALK_BATCH];
-        int32_t j[PULL_WALK_BATCH];
-        T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
-        unsigned long long left = c ? (p >> c) | (p << (64 - c)) : p; /* bit b: entry (b + c) % 64 */
-#pragma unroll
-        for (int t = 0; t < PULL_WALK_BATCH; t++) {
-            int b = left ? __ffsll((long long)left) - 1 : -1;
-            left &= left ? left - 1 : 0ull;
-            u[t] = b < 0 ? -1 : (b + c) & (PULL_LONG_WINDOW - 1);
-            int64_t e = start + w + 32 * u[t];
-            j[t] = u[t] >= 0 ? __ldg(&ind[e]) : 0;
-            a[t] = u[t] >= 0 ? __ldg(&val[e]) : (T)0;
-        }
-#pragma unroll
-        for (int t = 0; t < PULL_WALK_BATCH; t++)
-            v[t] = u[t] >= 0 ? pull_value<T>(j[t], base, n, upper, X, sx, use_shared) : (T)0;
-#pragma unroll
-        for (int t = 0; t < PULL_WALK_BATCH; t++) {
-            if (u[t] < 0) continue;
-            c = (u[t] + 1) & (PULL_LONG_WINDOW - 1);
-            if (is_pending(v[t])) continue;
-            s += a[t] * v[t];
-            p &= ~(1ull << u[t]);
-            *moved = true;
-        }
-        *cur = c;
-    }
-    while (!p && k < len) { /* the first visit of the window at k, or of the next */
-        if (k >= w + 32 * PULL_LONG_WINDOW) w += 32 * PULL_LONG_WINDOW, *cur = 0;
-        int32_t lim = len < w + 32 * PULL_LONG_WINDOW ? len : w + 32 * PULL_LONG_WINDOW;
-        for (; k < lim; k += 32 * PULL_WALK_BATCH) {
-            int32_t j[PULL_WALK_BATCH];
-            T a[PULL_WALK_BATCH], v[PULL_WALK_BATCH];
-            pull_load_batch<T>(row, base, n, upper, ind, val, start + k, 32, start + lim, X, sx, use_shared,
-                               j, a, v);
-#pragma unroll
-            for (int t = 0; t < PULL_WALK_BATCH; t++) {
-                int32_t kt = k + 32 * t;
-                if (kt >= lim) continue;
-                if (upper ? j[t] > row : j[t] < row) {
-                    if (is_pending(v[t])) p |= 1ull << ((kt - w) >> 5);
-                    else s += a[t] * v[t];
-                } else if (j[t] == row) {
-                    d += a[t];
-                }
-            }
-        }
-        k = lim;
-        *moved = true;
-    }
-    *kk = k;
-    *wk = w;
-    *pend = p;
-    *sum = s;
-    *diag = d;
-    if (!__all_sync(0xffffffffu, k >= len && !p)) return false;
-    *sum = warp_sum(s);
-    *diag = warp_sum(d);
-    return true;
 }
 
 #endif
