@@ -179,9 +179,10 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     through = pull_walk<T>(crow, base, n, upper, ind, val, &coop_k, cend, S, x, sx, use_shared,
                                            &coop_sum, &coop_diag, &coop_moved, &coop_wait_j, &coop_wait_a);
                 moved |= coop_moved;
+                const unsigned moving = __ballot_sync(0xffffffffu, coop_moved); /* every lane: none diverged */
                 if (!through && max_wait_ns > 0) {
                     uint64_t now = global_timer_ns();
-                    if (coop_since == 0 || (__ballot_sync(gmask, coop_moved) & gmask)) coop_since = now;
+                    if (coop_since == 0 || (moving & gmask)) coop_since = now;
                     else if (now - coop_since > (uint64_t)max_wait_ns) through = coop_quit = true;
                 }
                 const bool newly = !coop_through && (__ballot_sync(0xffffffffu, through) & gmask) == gmask;
