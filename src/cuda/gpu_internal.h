@@ -153,7 +153,7 @@ cudaError_t domino_launch_status_reset(cudaStream_t stream, domino_solve_status 
 /* thresholds of the thread engine's paths (trsv_pull.cu), measured on an
  * H100; each has an environment variable for experiments (trsv_plan.c) */
 typedef struct domino_pull_tuning {
-    int long_row;          /* rows of more entries are solved by lanes of the warp together (DOMINO_LONG_ROW) */
+    int long_row;          /* rows of more entries are solved by the whole warp (DOMINO_LONG_ROW) */
     int sweep_max_row;     /* a warp sweeps (affine scan) when its rows hold at most this many
                               entries (DOMINO_SWEEP_MAX_ROW) ... */
     int sweep_min_chained; /* ... and at least this many of lanes 1-31 read the row before theirs

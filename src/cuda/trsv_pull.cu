@@ -16,10 +16,9 @@
  *  2 thread per row (any row order): every lane walks its row in stored
  *    order, stopping at the first pending dependency; the warp retries until
  *    all lanes are done, so a lane may wait for another lane of its warp;
- *    rows of more than long_row entries are walked by groups of the warp's
- *    lanes (all 32 for one such row), all of them at once, with the same
- *    stop-and-resume (a thread walking a row of a thousand entries was 20x
- *    slower than cuSPARSE on such matrices);
+ *    rows of more than long_row entries are walked by the whole warp, one
+ *    at a time, with the same stop-and-resume (a thread walking a row of a
+ *    thousand entries was 20x slower than cuSPARSE on such matrices);
  *  3 thread per row, rows taken in a given order (rows sorted by level, so
  *    the rows in flight form the wavefront; no barrier between levels).
  * With DOMINO_LEVELSET_LANES the level-set engine runs
@@ -51,10 +50,8 @@
 #define PULL_THREADS 256         /* threads per block */
 #define PULL_WARPS (PULL_THREADS / 32)
 /* -DDOMINO_PULL_MIN_BLOCKS=B (experiments): trsv_pull_kernel's
- * __launch_bounds__ asks B blocks an SM.  Unset, it asks 3 in double: 80
- * registers, 3 blocks of 256 threads an SM, 37.5 % occupancy, what ptxas
- * chose by itself until the long rows' groups made it take 94-96 (2
- * blocks an SM); float is left to ptxas (72-80 registers).  B=4 in double
+ * __launch_bounds__ asks B blocks an SM.  Unset, the kernel keeps its 80
+ * registers (double), 3 blocks of 256 threads an SM, 37.5 % occupancy.  B=4
  * (64 registers, 234-310 bytes of spills) on an H200
  * (bench/results/h200-check7/pull-occupancy-ab.txt): the diagonal-only
  * 10^7-row DAG 1.55x faster, the DAGs of 10^4-10^5 levels 1.6-1.7x
@@ -62,33 +59,14 @@
 #ifdef DOMINO_PULL_MIN_BLOCKS
 #define PULL_LAUNCH_BOUNDS __launch_bounds__(PULL_THREADS, DOMINO_PULL_MIN_BLOCKS)
 #else
-#define PULL_LAUNCH_BOUNDS __launch_bounds__(PULL_THREADS, sizeof(T) == 8 ? 3 : 1)
+#define PULL_LAUNCH_BOUNDS __launch_bounds__(PULL_THREADS)
 #endif
 
 #include "trsv_pull_walk.cuh"
 
-/* the groups of a warp whose long rows are the set bits of longs: S lanes
- * a group (32 for one long row, 16 for two, ... 1 for 17-32); lane's
- * group walks the long row of lane *owner (-1: none) */
-__device__ __forceinline__ void long_row_group(unsigned longs, int lane, int *S, int *owner)
-{
-    const int m = __popc(longs);
-    *S = m <= 1 ? 32 : m <= 2 ? 16 : m <= 4 ? 8 : m <= 8 ? 4 : m <= 16 ? 2 : 1;
-    const int g = lane / *S;
-    *owner = g < m ? (int)__fns(longs, 0, g + 1) : -1;
-}
-
-/* Thread per row, rows of more than long_row entries by groups of lanes
- * (pull_walk, S entries apart): the warp's m long rows at once, the g-th (in
- * lane order) by the S = 32 / G lanes of group g, G the power of two from
- * m up (one long row: the whole warp).  The warp once took its long rows
- * one after another, the lowest lane first, so a long row waiting for its
- * dependencies held back the next even when all of that one's had
- * arrived: on R-MAT's lower triangles, whose long rows sit together (row
- * 65536 and the rows 2^k after it) and depend on each other, the critical
- * path's rows of 513-4096 entries took 6-10 us a hop against 1.4-1.5 for
- * shorter ones (H200, bench/results/h200x2-next23).  Nobody waits inside
- * a branch: the warp turns until all its rows are solved. */
+/* Thread per row, rows of more than long_row entries by the whole warp
+ * (pull_long_row_advance, one at a time, the lowest lane first); nobody
+ * waits inside a branch: the warp turns until all its rows are solved. */
 template <typename T, bool ANY, bool ONE>
 __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *__restrict__ ptr,
                                        const int32_t *__restrict__ ind,
@@ -120,18 +98,9 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
         int32_t hold_j = -1; /* the entry after the pending one (pull_walk_short) */
         T hold_a = 0;
         unsigned pending = 0; /* pull_walk_any's pending entries */
-        /* the long rows: this lane's part of its group's walk (from entry
-         * lane % S of the row), and whether the group is through */
-        const unsigned longs = __ballot_sync(0xffffffffu, active && is_long);
+        int coop_lane = -1; /* the long row the warp is on (its lane), -1 none */
         int64_t coop_k = 0;
         T coop_sum = 0, coop_diag = 0;
-        bool coop_through = true, coop_quit = false; /* coop_quit: gave up waiting (max_wait_ns) */
-        if (longs) {
-            int S, owner;
-            long_row_group(longs, lane, &S, &owner);
-            coop_k = __shfl_sync(0xffffffffu, start, owner < 0 ? 0 : owner) + lane % S;
-            coop_through = owner < 0;
-        }
         while (__any_sync(0xffffffffu, !done)) {
             bool moved = false;
             if (!done && !is_long) {
@@ -162,54 +131,44 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     }
                 }
             }
-            if (longs) { /* the groups, each on its long row */
-                /* made again each turn, from a copy the compiler cannot see
-                 * through: hoisted out of the loop, they held registers the
-                 * short rows' walks need (80 registers and 100-180 bytes of
-                 * spills in double, against 4-28 before the groups) */
-                unsigned lg = longs;
-                asm volatile("" : "+r"(lg));
-                int S, owner;
-                long_row_group(lg, lane, &S, &owner);
-                const int32_t crow = __shfl_sync(0xffffffffu, row, owner < 0 ? 0 : owner);
-                const int64_t cend = __shfl_sync(0xffffffffu, end, owner < 0 ? 0 : owner);
-                const unsigned gmask = (S == 32 ? 0xffffffffu : (1u << S) - 1u) << (lane & ~(S - 1));
-                bool through = coop_through || coop_quit, coop_moved = false;
-                if (!through)
-                    through = pull_walk<T>(crow, base, n, upper, ind, val, &coop_k, cend, S, x, sx, use_shared,
-                                           &coop_sum, &coop_diag, &coop_moved, &coop_wait_j, &coop_wait_a);
+            unsigned longs = __ballot_sync(0xffffffffu, !done && is_long);
+            if (longs) {
+                int l = __ffs(longs) - 1;
+                int32_t crow = __shfl_sync(0xffffffffu, row, l);
+                int64_t cend = __shfl_sync(0xffffffffu, end, l);
+                if (l != coop_lane) { /* a new long row */
+                    coop_lane = l;
+                    coop_k = __shfl_sync(0xffffffffu, start, l) + lane;
+                    coop_sum = coop_diag = 0;
+                    coop_since = 0;
+                    coop_wait_j = -1;
+                }
+                bool coop_moved = false, coop_gave_up = false;
+                bool through = pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx,
+                                                        use_shared, &coop_k, &coop_sum, &coop_diag,
+                                                        &coop_moved, &coop_wait_j, &coop_wait_a);
+                coop_moved = __any_sync(0xffffffffu, coop_moved);
                 moved |= coop_moved;
-                const unsigned moving = __ballot_sync(0xffffffffu, coop_moved); /* every lane: none diverged */
                 if (!through && max_wait_ns > 0) {
                     uint64_t now = global_timer_ns();
-                    if (coop_since == 0 || (moving & gmask)) coop_since = now;
-                    else if (now - coop_since > (uint64_t)max_wait_ns) through = coop_quit = true;
-                }
-                const bool newly = !coop_through && (__ballot_sync(0xffffffffu, through) & gmask) == gmask;
-                if (__any_sync(0xffffffffu, newly)) {
-                    /* the groups through now: their sums by a fixed tree (the
-                     * same in every lane of a group); each long row's lane
-                     * takes its group's from the group's first lane */
-                    const unsigned quit = __ballot_sync(0xffffffffu, coop_quit);
-                    T rs = coop_sum, rd = coop_diag;
-                    for (int o = 1; o < S; o <<= 1) {
-                        rs += __shfl_xor_sync(0xffffffffu, rs, o);
-                        rd += __shfl_xor_sync(0xffffffffu, rd, o);
+                    if (coop_since == 0 || coop_moved) coop_since = now;
+                    else if (now - coop_since > (uint64_t)max_wait_ns) {
+                        if (lane == 0) atomicMin(&st->timeout_row, crow);
+                        coop_sum = 0;
+                        coop_diag = 1;
+                        through = true;
+                        coop_gave_up = true;
                     }
-                    const int mine = is_long ? __popc(lg & ((1u << lane) - 1u)) * S : lane;
-                    rs = __shfl_sync(0xffffffffu, rs, mine);
-                    rd = __shfl_sync(0xffffffffu, rd, mine);
-                    if (__shfl_sync(0xffffffffu, newly, mine) && is_long && !done) {
-                        /* a lane of the group gave up: the row reported, x 0 */
-                        const bool gave_up = (quit & ((S == 32 ? 0xffffffffu : (1u << S) - 1u) << mine)) != 0;
-                        if (gave_up) atomicMin(&st->timeout_row, row);
-                        T xi = gave_up ? (T)0 : publishable(unit ? bval - rs : (bval - rs) / rd);
+                }
+                if (through) {
+                    if (lane == l) {
+                        T xi = publishable(unit ? bval - coop_sum : (bval - coop_sum) / coop_diag);
                         store_relaxed(&x[row], xi);
                         if (use_shared) sx[lrow - base] = xi;
-                        if (trace && !gave_up) trace[row] = global_timer_ns();
+                        if (trace && !coop_gave_up) trace[row] = global_timer_ns();
                         done = true;
                     }
-                    coop_through = coop_through || newly;
+                    coop_lane = -1;
                     moved = true;
                 }
             }

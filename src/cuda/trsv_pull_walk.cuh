@@ -1,8 +1,8 @@
 /* trsv_pull_walk.cuh: how a pull solve reads a row (trsv_pull.cu): x_j
  * as a block sees it, waiting for it, publishing x_i, and the walks of a
  * row's entries -- one at a time (short rows), in batches (long rows), in
- * arrival order (pull_walk_any), by groups of a warp's lanes (long rows
- * of a thread-per-row warp, pull_walk with a stride).  Each walk stops at the first pending x and
+ * arrival order (pull_walk_any), by a whole warp (long rows of a
+ * thread-per-row warp).  Each walk stops at the first pending x and
  * resumes there; none waits inside. */
 #ifndef DOMINO_TRSV_PULL_WALK_CUH
 #define DOMINO_TRSV_PULL_WALK_CUH
@@ -319,6 +319,27 @@ __device__ __forceinline__ bool pull_row_advance(int32_t row, int32_t base, int3
                             &moved, wait_j, wait_a);
     return pull_walk_short<T, false>(row, base, n, upper, ind, val, kk, end, X, sx, use_shared, sum,
                                      diag, &moved, wait_j, wait_a, hold_j, hold_a, -1, NULL);
+}
+
+/* A long row (more than long_row entries) solved by the whole warp without
+ * waiting: each lane walks entries k, k + 32, ... of the row (pull_walk),
+ * resuming next turn where it stopped (*coop_k, *coop_sum, *coop_diag and
+ * the pending entry are its state).  Returns true when every lane is through: *coop_sum and
+ * *coop_diag then hold the row's sums (the same in every lane, fixed
+ * shuffle order). */
+template <typename T>
+__device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, int32_t n, int upper,
+                                      const int32_t *__restrict__ ind, const T *__restrict__ val,
+                                      const T *X, const volatile T *sx, int use_shared,
+                                      int64_t *coop_k, T *coop_sum, T *coop_diag, bool *moved,
+                                      int32_t *wait_j, T *wait_a)
+{
+    pull_walk<T>(row, base, n, upper, ind, val, coop_k, end, 32, X, sx, use_shared, coop_sum,
+                 coop_diag, moved, wait_j, wait_a);
+    if (!__all_sync(0xffffffffu, *coop_k >= end)) return false;
+    *coop_sum = warp_sum(*coop_sum);
+    *coop_diag = warp_sum(*coop_diag);
+    return true;
 }
 
 #endif
