@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# groups24.sh: the next session's test of the thread engine's long-row groups
+# (bench/results/h200-long23/groups-fixed.patch, compiled but never run on a
+# GPU), one device command (one GPU).  The patch is applied to the device's
+# copy of the tree only; .carry/ab/base must hold `git archive HEAD` (the
+# tree without it), built beside it as the A/B base.
+#   test:  test_gpu_trsv_long_rows under compute-sanitizer --tool synccheck
+#          (a vote or shuffle whose mask names absent lanes is what hung the
+#          first version), then test_gpu_trsv, _long_rows, _packed,
+#          test_gpu_precond, 4 at a time, no rerun -> gpu-test.log
+#   ab:    if they pass: R-MAT 20-22, hangGlider_2, adder_dcop_05 and
+#          controls without long rows; auto, thread, thread-any, cusparse;
+#          new, base, new, base -> csv/, ab.txt
+#   trace: R-MAT 21/22 critical paths with the groups -> trace.txt
+# STEPS (default "test ab trace").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export OUT=${OUT:-bench/results/raw}
+mkdir -p "$OUT/csv"
+git apply bench/results/h200-long23/groups-fixed.patch || { echo "groups-fixed.patch does not apply"; exit 1; }
+( JOBS=6 bash bench/ab-build-base.sh > "$OUT/base-build.log" 2>&1; echo done >> "$OUT/base-build.log" ) &
+base=$!
+export DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_packed test_gpu_precond"
+source bench/device-start.sh
+wait $base; tail -1 "$OUT/base-build.log"
+ok=1
+for step in ${STEPS:-test ab trace}; do
+  t0=$(date +%s)
+  case $step in
+  test)
+    ( cd $B && timeout 200 compute-sanitizer --tool synccheck --print-limit 20 ./test_gpu_trsv_long_rows ) \
+      > "$OUT/synccheck.log" 2>&1
+    echo "synccheck rc $?"; grep -E "ERROR SUMMARY|Barrier|Invalid|passed|failed" "$OUT/synccheck.log" | head -8
+    ( cd $B && timeout 240 ctest -R "test_gpu_trsv\$|test_gpu_trsv_long_rows|test_gpu_trsv_packed|test_gpu_precond" \
+        -j 4 --timeout 230 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1 || ok=0
+    grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/gpu-test.log" | head -12 ;;
+  ab) [ $ok = 1 ] || { echo "tests failed: no A/B"; continue; }
+    for round in 1 2; do
+      for side in new base; do
+        bin=$B/domino; [ $side = base ] && bin=.carry/ab/base/b/domino
+        DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10,copter2,Pd.mtx,dag:1000000:8:10} timeout 150 \
+          $bin bench --suite trsv --engines auto,thread,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
+        echo "== $side round $round: exit $?" | tee -a "$OUT/ab.txt"
+        python3 - "$OUT/csv/$side-$round.csv" <<'PY' | tee -a "$OUT/ab.txt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+cu = {r["problem"]: float(r["solve_ms"]) for r in rows if r["engine"] == "cusparse"}
+for r in rows:
+    if r["engine"] != "cusparse":
+        s = float(r["solve_ms"])
+        print("%-22s %-10s %-11s solve %9.4f ms %6.2fx  first %9.4f  %s" % (r["problem"], r["engine"], r["engine_used"], s, cu.get(r["problem"], 0) / s, float(r["first_solve_ms"]), r["status"]))
+PY
+      done
+    done ;;
+  trace) [ $ok = 1 ] || continue
+    for p in rmat:21 rmat:22; do timeout 100 $B/domino trace $p >> "$OUT/trace.txt" 2>&1; done
+    grep -E "^trace|critical|^  [0-9>]" "$OUT/trace.txt" | head -20 ;;
+  esac
+  echo "$step: $(( $(date +%s) - t0 )) s"
+done
+tar czf "$OUT/csv.tgz" -C "$OUT" csv && rm -rf "$OUT/csv"
+true
