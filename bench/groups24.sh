@@ -4,9 +4,10 @@
 # GPU), one device command (one GPU).  The patch is applied to the device's
 # copy of the tree only; .carry/ab/base must hold `git archive HEAD` (the
 # tree without it), built beside it as the A/B base.
-#   test:  test_gpu_trsv_long_rows under compute-sanitizer --tool synccheck
-#          (a vote or shuffle whose mask names absent lanes is what hung the
-#          first version), then test_gpu_trsv, _long_rows, _packed,
+#   test:  R-MAT 12 and a DAG of 40-entry rows with DOMINO_LONG_ROW=8 under
+#          compute-sanitizer --tool synccheck (a vote whose mask names absent
+#          lanes is what hung the first version) -> synccheck.log; then
+#          test_gpu_trsv, _long_rows, _packed,
 #          test_gpu_precond, 4 at a time, no rerun -> gpu-test.log
 #   ab:    if they pass: R-MAT 20-22, hangGlider_2, adder_dcop_05 and
 #          controls without long rows; auto, thread, thread-any, cusparse;
@@ -28,9 +29,14 @@ for step in ${STEPS:-test ab trace}; do
   t0=$(date +%s)
   case $step in
   test)
-    ( cd $B && timeout 200 compute-sanitizer --tool synccheck --print-limit 20 ./test_gpu_trsv_long_rows ) \
-      > "$OUT/synccheck.log" 2>&1
-    echo "synccheck rc $?"; grep -E "ERROR SUMMARY|Barrier|Invalid|passed|failed" "$OUT/synccheck.log" | head -8
+    # small solves with many long rows a warp (DOMINO_LONG_ROW=8: rows of
+    # more than 8 entries), both walks, under synccheck (slow: small problems)
+    for p in rmat:12 dag:3000:40:30; do
+      DOMINO_LONG_ROW=8 timeout 100 compute-sanitizer --tool synccheck --print-limit 20 \
+        $B/domino bench --problem $p --engines thread,thread-any --repeat 2 >> "$OUT/synccheck.log" 2>&1
+      echo "synccheck $p: rc $?" | tee -a "$OUT/synccheck.log"
+    done
+    grep -E "ERROR SUMMARY|Barrier|Invalid" "$OUT/synccheck.log" | head -8
     ( cd $B && timeout 240 ctest -R "test_gpu_trsv\$|test_gpu_trsv_long_rows|test_gpu_trsv_packed|test_gpu_precond" \
         -j 4 --timeout 230 --output-on-failure ) > "$OUT/gpu-test.log" 2>&1 || ok=0
     grep -E "Test *#|tests passed|FAIL|Total Test" "$OUT/gpu-test.log" | head -12 ;;
