@@ -23,15 +23,7 @@ if [ $rc -eq 0 ]; then
     DOMINO_TRSV_ONLY=${ONLY:-rmat:21,rmat:22,crack} timeout 100 $bin bench --suite trsv --engines auto,thread,cusparse \
       --csv "$OUT/csv/$side.csv" > /dev/null 2>&1
     echo "== $side: exit $?" | tee -a "$OUT/ab.txt"
-    python3 - "$OUT/csv/$side.csv" <<'PY' | tee -a "$OUT/ab.txt"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-cu = {r["problem"]: float(r["solve_ms"]) for r in rows if r["engine"] == "cusparse"}
-for r in rows:
-    if r["engine"] != "cusparse":
-        s = float(r["solve_ms"])
-        print("%-12s %-8s %-8s solve %8.4f ms  %5.2fx  first %8.4f  %s" % (r["problem"], r["engine"], r["engine_used"], s, cu.get(r["problem"], 0) / s, float(r["first_solve_ms"]), r["status"]))
-PY
+    python3 bench/ab_table.py "$OUT/csv/$side.csv" | tee -a "$OUT/ab.txt"
   done
 fi
 tar czf "$OUT/csv.tgz" -C "$OUT" csv && rm -rf "$OUT/csv"

@@ -47,15 +47,7 @@ for step in ${STEPS:-test ab trace}; do
         DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10,copter2,Pd.mtx,dag:1000000:8:10} timeout 150 \
           $bin bench --suite trsv --engines auto,thread,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
         echo "== $side round $round: exit $?" | tee -a "$OUT/ab.txt"
-        python3 - "$OUT/csv/$side-$round.csv" <<'PY' | tee -a "$OUT/ab.txt"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-cu = {r["problem"]: float(r["solve_ms"]) for r in rows if r["engine"] == "cusparse"}
-for r in rows:
-    if r["engine"] != "cusparse":
-        s = float(r["solve_ms"])
-        print("%-22s %-10s %-11s solve %9.4f ms %6.2fx  first %9.4f  %s" % (r["problem"], r["engine"], r["engine_used"], s, cu.get(r["problem"], 0) / s, float(r["first_solve_ms"]), r["status"]))
-PY
+        python3 bench/ab_table.py "$OUT/csv/$side-$round.csv" | tee -a "$OUT/ab.txt"
       done
     done ;;
   trace) [ $ok = 1 ] || continue

@@ -38,15 +38,7 @@ for step in ${STEPS:-test ab trace}; do
           DOMINO_TRSV_ONLY=${ONLY:-rmat,hangGlider,adder,crack,bayer10,copter2,Pd.mtx,luxembourg,dag:1000000:8} timeout 200 $bin bench --suite trsv \
             --engines auto,thread,thread-any,cusparse --csv "$OUT/csv/$side-$round.csv" > /dev/null 2>&1
           echo "== $side round $round: exit $?" | tee -a "$OUT/ab.txt"
-          python3 - "$OUT/csv/$side-$round.csv" <<'PY' | tee -a "$OUT/ab.txt"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-cu = {r["problem"]: float(r["solve_ms"]) for r in rows if r["engine"] == "cusparse"}
-for r in rows:
-    if r["engine"] != "cusparse":
-        s = float(r["solve_ms"])
-        print("%-20s %-10s %-11s solve %8.4f ms  %5.2fx  first %8.4f  analysis %.4f  %s" % (r["problem"], r["engine"], r["engine_used"], s, cu.get(r["problem"], 0) / s, float(r["first_solve_ms"]), float(r["analysis_ms"]), r["status"]))
-PY
+          python3 bench/ab_table.py "$OUT/csv/$side-$round.csv" | tee -a "$OUT/ab.txt"
         done
       done ;;
   trace) for p in ${TRACE:-rmat:21 rmat:22 .carry/matrices/hangGlider_2.mtx}; do
