@@ -40,9 +40,8 @@ static void check_long_rows(domino_handle h, const solve_case *c)
 }
 
 /* a lower triangle of n rows whose last `dense` rows hold every column
- * before them (rows of more than 2048 entries: the arrival-order walk's
- * windows of 64 entries a lane, pull_long_row_any), the others a chain of
- * 1-3 nearer dependencies; the diagonal dominant */
+ * before them (rows of thousands of entries, several in one warp), the
+ * others a chain of 1-3 nearer dependencies; the diagonal dominant */
 static domino_matrix very_long_rows(domino_handle h, int32_t n, int32_t dense)
 {
     int64_t cap = 4 * (int64_t)n + (int64_t)dense * n, nnz = 0;
@@ -93,7 +92,7 @@ static void test_generated(domino_handle h)
                                &M)); /* short rows, in-warp deps */
     if (M) for_each_combination(h, "dag n=3001 per_row=4 levels=300", M, 0, check_long_rows);
     domino_matrix_free(M);
-    M = very_long_rows(h, 9000, 10); /* rows of 8990-8999 entries: five windows a lane */
+    M = very_long_rows(h, 9000, 10); /* rows of 8991-9000 entries, 8 of them in the last warp */
     if (M) for_each_combination(h, "9000 rows, the last 10 dense", M, 0, check_long_rows);
     domino_matrix_free(F);
     domino_matrix_free(M);

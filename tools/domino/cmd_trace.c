@@ -49,37 +49,31 @@ static void print_stats(const char *name, int64_t *v, int64_t n)
 }
 
 /* the critical path: from the row published last, each row's latest
- * dependency back to a row without one; its rows and hops by row length
- * (entries of the row, diagonal included), which says whether the long
- * rows or the hops between short ones set the solve's time */
+ * dependency (dep, from report) back to a row without one; its rows and
+ * hops by row length (entries of the row, diagonal included), which says
+ * whether the long rows or the hops between short ones set the solve's time */
 #define TRACE_LENGTHS 5
-static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t *ns)
+static int length_class(int64_t len)
 {
-    static const int64_t upto[TRACE_LENGTHS] = {8, 64, 512, 4096, INT64_MAX};
+    static const int64_t upto[TRACE_LENGTHS - 1] = {8, 64, 512, 4096};
+    int b = 0;
+    while (b < TRACE_LENGTHS - 1 && len > upto[b]) b++;
+    return b;
+}
+
+static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t *ns, const int32_t *dep)
+{
     static const char *const names[TRACE_LENGTHS] = {"1-8", "9-64", "65-512", "513-4096", "> 4096"};
     int64_t rows[TRACE_LENGTHS] = {0}, time[TRACE_LENGTHS] = {0}, all[TRACE_LENGTHS] = {0};
     int32_t i = -1, length = 0;
     for (int32_t r = 0; r < n; r++) {
-        int64_t len = v->ptr[r + 1] - v->ptr[r];
-        int b = 0;
-        while (len > upto[b]) b++;
-        all[b]++;
+        all[length_class(v->ptr[r + 1] - v->ptr[r])]++;
         if (i < 0 || ns[r] > ns[i]) i = r;
     }
-    if (i < 0) return;
-    while (i >= 0) {
-        int64_t latest = -1, len = v->ptr[i + 1] - v->ptr[i];
-        int32_t dep = -1;
-        for (int64_t k = v->ptr[i]; k < v->ptr[i + 1]; k++) {
-            int32_t j = v->ind[k];
-            if (j < i && ns[j] >= latest) latest = ns[j], dep = j;
-        }
-        int b = 0;
-        while (len > upto[b]) b++;
+    for (; i >= 0; i = dep[i], length++) {
+        int b = length_class(v->ptr[i + 1] - v->ptr[i]);
         rows[b]++;
-        time[b] += dep < 0 ? ns[i] : ns[i] - latest;
-        length++;
-        i = dep;
+        time[b] += dep[i] < 0 ? ns[i] : ns[i] - ns[dep[i]];
     }
     printf("critical path (latest dependencies back from the last row published): %d rows\n", length);
     printf("  %-14s %10s %12s %10s %12s\n", "row entries", "rows", "of all rows", "hops, us", "us a row");
@@ -96,6 +90,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
     domino_matrix_view v;
     if (domino_matrix_get_view(NULL, p->T, &v)) return -1;
     int64_t *hops[TRACE_CLASSES];
+    int32_t *dep_of = malloc((size_t)(p->n > 0 ? p->n : 1) * sizeof(int32_t)); /* latest dependency, -1 none */
     int64_t counts[TRACE_CLASSES] = {0, 0, 0, 0}, end = 0, unpublished = 0;
     int rc = 0;
     FILE *csv = NULL;
@@ -107,6 +102,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
     }
     for (int c = 0; c < TRACE_CLASSES; c++)
         if (!hops[c]) rc = -1;
+    if (!dep_of) rc = -1;
     if (rc) goto cleanup;
     if (csv) fprintf(csv, "row,level,publish_ns,hop_ns,class\n");
     for (int32_t i = 0; i < p->n; i++) {
@@ -123,6 +119,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
                 dep = j;
             }
         }
+        dep_of[i] = dep;
         int c = dep < 0 ? 0 : dep / 32 == i / 32 ? 1 : dep / 256 == i / 256 ? 2 : 3;
         int64_t hop = dep < 0 ? ns[i] : ns[i] - latest;
         hops[c][counts[c]++] = hop;
@@ -139,9 +136,10 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
     printf("  %-14s %10s %10s %10s %10s   (hop: publish - latest dependency's publish, us)\n",
            "class", "rows", "median", "p90", "mean");
     for (int c = 0; c < TRACE_CLASSES; c++) print_stats(class_names[c], hops[c], counts[c]);
-    if (!unpublished) critical_path(&v, p->n, ns);
+    if (!unpublished) critical_path(&v, p->n, ns, dep_of);
 cleanup:
     if (csv) fclose(csv);
+    free(dep_of);
     for (int c = 0; c < TRACE_CLASSES; c++) free(hops[c]);
     return rc;
 }
