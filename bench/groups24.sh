@@ -19,11 +19,10 @@ cd "$(dirname "$0")/.."
 export OUT=${OUT:-bench/results/raw}
 mkdir -p "$OUT/csv"
 git apply bench/results/h200-long23/groups-fixed.patch || { echo "groups-fixed.patch does not apply"; exit 1; }
-( JOBS=6 bash bench/ab-build-base.sh > "$OUT/base-build.log" 2>&1; echo done >> "$OUT/base-build.log" ) &
-base=$!
-export DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_packed test_gpu_precond"
-source bench/device-start.sh
-wait $base; tail -1 "$OUT/base-build.log"
+# both builds (the base in the background), no tests yet (ab-begin.sh)
+DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_packed test_gpu_precond" TESTS=none \
+  source bench/ab-begin.sh
+grep -E "^build|error" "$OUT/build.log" | head; grep -E "error|Built target domino_cli" "$OUT/build-base.log" | tail -2
 ok=1
 for step in ${STEPS:-test ab trace}; do
   t0=$(date +%s)
