@@ -32,6 +32,12 @@ __device__ __forceinline__ void make_pending(float *v) { *v = __int_as_float((in
 __device__ __forceinline__ double publishable(double v) { return is_pending(v) ? __longlong_as_double(0x7ff8000000000000LL) : v; }
 __device__ __forceinline__ float publishable(float v) { return is_pending(v) ? __int_as_float(0x7fc00000) : v; }
 
+/* bring the line holding p into L1 (no register written) */
+__device__ __forceinline__ void prefetch_l1(const void *p)
+{
+    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
 __device__ __forceinline__ double load_relaxed(const double *p)
 {
     double v;

@@ -165,6 +165,8 @@ typedef struct domino_pull_tuning {
                               last (trsv_plan.c, prepare_triangle) */
     int any_order;         /* thread per row: rows of at most 32 entries summed in the order their
                               x arrive (never in deterministic mode; DOMINO_ANY_ORDER, 0 or 1) */
+    int long_prefetch;     /* a warp taking a long row first brings its first columns and values
+                              into L1 (pull_long_row_start; DOMINO_LONG_PREFETCH, 0 or 1) */
 } domino_pull_tuning;
 
 /* The flag buffers of the one-launch pull solve (one right-hand side):

@@ -117,12 +117,6 @@ __device__ __forceinline__ void mirror_value(const stencil_kernel_args &A, int x
     }
 }
 
-/* bring the line holding p into L1 (no register written) */
-__device__ __forceinline__ void prefetch_l1(const void *p)
-{
-    asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-}
-
 /* Bring the next chunk's right-hand side and coefficients (solve-coordinate
  * row rn) into L1 while this chunk waits: its loads then cost an L1 hit,
  * not a DRAM trip, on the critical path. */

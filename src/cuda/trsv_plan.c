@@ -21,6 +21,8 @@
                                          25 batches of loads on its critical path (~0.64x
                                          cuSPARSE, bench/results/h200-stepwarp) */
 #define DOMINO_DEFAULT_OVERLAP_FILL 1 /* see bench/results/h100-trsv4 */
+#define DOMINO_DEFAULT_LONG_PREFETCH 1 /* a warp taking a long row brings its first entries
+                                          into L1 (bench/results/h200-prefetch24) */
 #define DOMINO_DEFAULT_ANY_ORDER 0 /* stored order, but auto plans try both walks on their first
                                       solves (trsv_walk_trial.c); DOMINO_ANY_ORDER=0/1 forces one */
 #define DOMINO_DEFAULT_ONE_LAUNCH_ROWS (1 << 19) /* the one-launch pull solve up to this many rows
@@ -499,6 +501,8 @@ domino_status domino_trsv_analysis(domino_handle h, domino_op op, domino_fill fi
     const char *long_row = getenv("DOMINO_LONG_ROW"); /* tuning experiments */
     /* 0: chosen from the triangle's rows by domino_trsv_prepare_values */
     p->tune.long_row = long_row && atoi(long_row) > 0 ? atoi(long_row) : 0;
+    /* a long row's first entries into L1 when its warp takes it (tuning experiments) */
+    p->tune.long_prefetch = domino_env_int("DOMINO_LONG_PREFETCH", DOMINO_DEFAULT_LONG_PREFETCH) != 0;
     const char *sweep = getenv("DOMINO_SWEEP_MAX_ROW"); /* tuning experiments */
     p->tune.sweep_max_row = sweep && atoi(sweep) > 0 ? atoi(sweep) : DOMINO_DEFAULT_SWEEP_MAX_ROW;
     if (p->tune.sweep_max_row > DOMINO_PULL_WALK_SHORT) /* the gate reads short rows' order */

@@ -142,6 +142,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     coop_sum = coop_diag = 0;
                     coop_since = 0;
                     coop_wait_j = -1;
+                    if (tune.long_prefetch) pull_long_row_start<T>(ind, val, coop_k - lane, cend);
                 }
                 bool coop_moved = false, coop_gave_up = false;
                 bool through = pull_long_row_advance<T>(crow, cend, base, n, upper, ind, val, x, sx,

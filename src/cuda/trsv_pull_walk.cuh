@@ -342,4 +342,36 @@ __device__ bool pull_long_row_advance(int32_t row, int64_t end, int32_t base, in
     return true;
 }
 
+/* The whole warp takes a long row whose walk starts at entry k (lane l at
+ * k + l): its first PULL_LONG_PREFETCH columns and values into L1, one
+ * 128-byte line a lane and prefetch.  The walk's first batches then load
+ * from L1, and only their gathers of x cost a memory latency (R-MAT 21/22:
+ * 8.1 -> 7.2 and 9.3 -> 8.7 us a long row on the critical path, H200,
+ * bench/results/h200-prefetch24).  A prefetch inside the walk's loop, to
+ * keep ahead of longer rows, made the double thread kernels spill 16-52
+ * bytes more. */
+#ifndef DOMINO_PULL_LONG_PREFETCH
+#define DOMINO_PULL_LONG_PREFETCH 512 /* 1024 spilled 8-20 bytes more (double), 2048 up to
+                                         32, and 2048 was no faster */
+#endif
+#define PULL_LONG_PREFETCH DOMINO_PULL_LONG_PREFETCH
+template <typename T>
+__device__ __forceinline__ void pull_long_row_start(const int32_t *__restrict__ ind,
+                                                    const T *__restrict__ val, int64_t k,
+                                                    int64_t end)
+{
+    const int per_ind = 128 / (int)sizeof(int32_t), per_val = 128 / (int)sizeof(T);
+    int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int m = 0; m < (PULL_LONG_PREFETCH + 32 * per_ind - 1) / (32 * per_ind); m++) {
+        int64_t q = k + (int64_t)(m * 32 + lane) * per_ind;
+        if (q < end) prefetch_l1(&ind[q]);
+    }
+#pragma unroll
+    for (int m = 0; m < (PULL_LONG_PREFETCH + 32 * per_val - 1) / (32 * per_val); m++) {
+        int64_t q = k + (int64_t)(m * 32 + lane) * per_val;
+        if (q < end) prefetch_l1(&val[q]);
+    }
+}
+
 #endif
