@@ -1103,12 +1103,16 @@ double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan);
 /* Diagnostics: one solve (as domino_trsv_solve, B and X on the GPU, one
  * right-hand side) of a plan of the thread engine that also records, for
  * each row i, the GPU clock when x_i was published, into the host array
- * ns[0..n): nanoseconds after the earliest row's (-1: never published, a
- * bounded wait gave up).  DOMINO_NOT_SUPPORTED for
- * the other engines and for nrhs > 1.  The solve runs a kernel of its own
- * (the timed kernel is not slowed); `domino trace` reports from it. */
+ * ns[0..n) (-1: never published, a bounded wait gave up), and, when
+ * start_ns is not NULL, when its warp took it into start_ns[0..n): the
+ * block's start for a row walked by one thread, the warp's turn to it for
+ * a long row walked by the whole warp (-1: not recorded, rows of the warp
+ * sweep).  Both in nanoseconds after the earliest time recorded.
+ * DOMINO_NOT_SUPPORTED for the other engines and for nrhs > 1.  The solve
+ * runs a kernel of its own (the timed kernel is not slowed); `domino
+ * trace` reports from it. */
 domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const void *B, void *X,
-                                int64_t *ns);
+                                int64_t *ns, int64_t *start_ns);
 void domino_trsv_plan_free(domino_trsv_plan plan);
 
 /* ------------------------------------------- structured-grid GPU solve

@@ -184,8 +184,9 @@ typedef struct domino_pull_flags {
  * fill triangle of CSR (ptr, ind, val); mode 0 warp sweep (sorted rows only),
  * 1 warp per row, 2 thread per row, 3 thread per row in the given order of
  * rows; tune: the measured thresholds of its paths (trsv_pull.cu); trace
- * (diagnostics, domino_trsv_trace; NULL: off, a kernel without it): the
- * GPU clock (ns) when each row's x was published, by row.  flags (NULL:
+ * (diagnostics, domino_trsv_trace; NULL: off, a kernel without it): 2 n
+ * values, the GPU clock (ns) when each row's x was published, by row, then
+ * when its warp took it (thread-per-row warps; 0 elsewhere).  flags (NULL:
  * X is filled with the sentinel first, in a launch of its own) makes it one
  * launch when nrhs is 1 and trace NULL; st is then the status that flags
  * belong to (reset by the solve before). */

@@ -90,9 +90,9 @@ double domino_trsv_plan_analysis_seconds(domino_trsv_plan plan)
 }
 void domino_trsv_plan_free(domino_trsv_plan plan) { (void)plan; }
 domino_status domino_trsv_trace(domino_handle h, domino_trsv_plan plan, const void *B, void *X,
-                                int64_t *ns)
+                                int64_t *ns, int64_t *start_ns)
 {
-    (void)plan; (void)B; (void)X; (void)ns;
+    (void)plan; (void)B; (void)X; (void)ns; (void)start_ns;
     return NO_CUDA(h, "domino_trsv_trace");
 }
 domino_status domino_dmatrix_levels(domino_handle h, domino_fill fill, domino_dmatrix dA,

@@ -84,6 +84,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
     int64_t start = active ? __ldg(&ptr[row]) : 0, end = active ? __ldg(&ptr[row + 1]) : 0;
     bool is_long = active && end - start > tune.long_row;
     bool any_order = ANY && end - start <= 32; /* pull_walk_any */
+    if (trace && active) trace[n + row] = global_timer_ns(); /* taken (a long row: again below) */
     for (int32_t r = 0; r < nrhs; r++) {
         int64_t k = start;
         T sum = 0, diag = 0;
@@ -142,6 +143,7 @@ __device__ void pull_block_thread_rows(int32_t base, int32_t n, const int64_t *_
                     coop_sum = coop_diag = 0;
                     coop_since = 0;
                     coop_wait_j = -1;
+                    if (trace && lane == 0) trace[n + crow] = global_timer_ns();
                     if (tune.long_prefetch) pull_long_row_start<T>(ind, val, coop_k - lane, cend);
                 }
                 bool coop_moved = false, coop_gave_up = false;

@@ -7,7 +7,8 @@
  *  - one plan solving six times into two X blocks (the one-launch solve's
  *    flag buffers taken in turn, auto's walk trial), a traced solve among
  *    them;
- *  - domino_trsv_trace: no row published before a row it reads;
+ *  - domino_trsv_trace: no row published before a row it reads, or before
+ *    its warp took it;
  *  - a chain whose multipliers grow (the warp sweep must not take it);
  *  - bounded waits and caller-provided workspace;
  *  - misuse.
@@ -368,7 +369,7 @@ static void test_repeated_solves(domino_handle h)
                          run % 2, traced ? " (traced)" : "");
                 memset(dd->X, POISON, dd->bytes);
                 s = domino_gpu_upload(h, dd->dX, dd->X, dd->bytes);
-                if (!s && traced) s = domino_trsv_trace(h, plan, dd->dB, dd->dX, ns);
+                if (!s && traced) s = domino_trsv_trace(h, plan, dd->dB, dd->dX, ns, NULL);
                 else if (!s) s = domino_trsv_solve(h, plan, dd->dB, dd->ld, dd->dX, dd->ld, 1);
                 report(s == DOMINO_SUCCESS, what_run, "%s (%s)", domino_status_name(s),
                        domino_last_error(h));
@@ -411,19 +412,20 @@ static void test_trace(domino_handle h)
             char what[512];
             describe(what, sizeof what, &c, &opt);
             domino_trsv_plan plan = NULL;
-            int64_t *ns = malloc((size_t)v.nrows * sizeof(int64_t));
+            int64_t *ns = malloc(2 * (size_t)v.nrows * sizeof(int64_t)), *taken = ns ? ns + v.nrows : NULL;
             domino_status s = domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan);
             memset(d.X, POISON, d.bytes); /* the padding rows must stay as they are */
             if (!s) s = domino_gpu_upload(h, d.dX, d.X, d.bytes);
-            if (!s && ns) s = domino_trsv_trace(h, plan, d.dB, d.dX, ns);
+            if (!s && ns) s = domino_trsv_trace(h, plan, d.dB, d.dX, ns, taken);
             if (!s) s = domino_gpu_download(h, d.X, d.dX, d.bytes);
             report(s == DOMINO_SUCCESS && ns, what, "trace: %s (%s)", domino_status_name(s),
                    domino_last_error(h));
             if (!s && ns) {
                 check_solution(h, &c, &d, what);
-                int64_t unpublished = 0, early = 0;
+                int64_t unpublished = 0, early = 0, before_taken = 0;
                 for (int32_t i = 0; i < v.nrows; i++) {
                     if (ns[i] < 0) unpublished++;
+                    if (taken[i] >= 0 && ns[i] >= 0 && taken[i] > ns[i]) before_taken++;
                     for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) {
                         int32_t j = v.ind[k];
                         if ((fill ? j > i : j < i) && ns[j] > ns[i]) early++;
@@ -432,12 +434,14 @@ static void test_trace(domino_handle h)
                 report(unpublished == 0, what, "trace: %lld rows never published", (long long)unpublished);
                 report(early == 0, what, "trace: %lld rows published before a row they read",
                        (long long)early);
+                report(before_taken == 0, what, "trace: %lld rows published before their warp took them",
+                       (long long)before_taken);
             }
             domino_trsv_plan_free(plan);
             plan = NULL;
             opt.engine = DOMINO_ENGINE_LEVELSET;
             if (ns && !domino_trsv_analysis(h, c.op, c.fill, c.diag, dA, 1, &opt, NULL, &plan))
-                CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_trsv_trace(h, plan, d.dB, d.dX, ns));
+                CHECK_STATUS(h, DOMINO_NOT_SUPPORTED, domino_trsv_trace(h, plan, d.dB, d.dX, ns, taken));
             domino_trsv_plan_free(plan);
             free(ns);
             case_data_free(&d);

@@ -19,10 +19,14 @@ static const char trace_usage[] =
     "answer against the CPU reference, and prints the hop of every row: its\n"
     "publish time minus that of its latest dependency, by where that dependency\n"
     "lies (the same warp of 32 rows, the same block of 256, another block; rows\n"
-    "without dependencies count from the first publish), with the count,\n"
-    "median, 90th percentile and mean, and the time per level.\n"
+    "without dependencies count from the first time recorded, the first\n"
+    "block's start), with the count, median, 90th percentile and mean, and the\n"
+    "time per level; then the critical path, back from the last row published\n"
+    "through each row's latest dependency, by row length, each hop split into\n"
+    "the time before the row's warp took it and the time after.\n"
     "\n"
-    "  --csv FILE   also write row,level,publish_ns,hop_ns,class per row\n";
+    "  --csv FILE   also write row,level,publish_ns,taken_ns,hop_ns,class per row\n"
+    "               (taken_ns -1: not recorded)\n";
 
 #define TRACE_CLASSES 4
 static const char *const class_names[TRACE_CLASSES] = {"no dependency", "same warp",
@@ -51,7 +55,10 @@ static void print_stats(const char *name, int64_t *v, int64_t n)
 /* the critical path: from the row published last, each row's latest
  * dependency (dep, from report) back to a row without one; its rows and
  * hops by row length (entries of the row, diagonal included), which says
- * whether the long rows or the hops between short ones set the solve's time */
+ * whether the long rows or the hops between short ones set the solve's
+ * time, and each hop split at taken[i], when the row's warp took it: the
+ * part before (the row's block not started yet, or its warp on another
+ * long row) and the part after (the walk, the polls) */
 #define TRACE_LENGTHS 5
 static int length_class(int64_t len)
 {
@@ -61,10 +68,12 @@ static int length_class(int64_t len)
     return b;
 }
 
-static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t *ns, const int32_t *dep)
+static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t *ns,
+                          const int64_t *taken, const int32_t *dep)
 {
     static const char *const names[TRACE_LENGTHS] = {"1-8", "9-64", "65-512", "513-4096", "> 4096"};
     int64_t rows[TRACE_LENGTHS] = {0}, time[TRACE_LENGTHS] = {0}, all[TRACE_LENGTHS] = {0};
+    int64_t before[TRACE_LENGTHS] = {0}; /* of time: before the row's warp took it */
     int32_t i = -1, length = 0;
     for (int32_t r = 0; r < n; r++) {
         all[length_class(v->ptr[r + 1] - v->ptr[r])]++;
@@ -73,19 +82,24 @@ static void critical_path(const domino_matrix_view *v, int32_t n, const int64_t 
     for (; i >= 0; i = dep[i], length++) {
         int b = length_class(v->ptr[i + 1] - v->ptr[i]);
         rows[b]++;
-        time[b] += dep[i] < 0 ? ns[i] : ns[i] - ns[dep[i]];
+        int64_t from = dep[i] < 0 ? 0 : ns[dep[i]];
+        time[b] += ns[i] - from;
+        if (taken[i] > from) before[b] += (taken[i] < ns[i] ? taken[i] : ns[i]) - from;
     }
     printf("critical path (latest dependencies back from the last row published): %d rows\n", length);
-    printf("  %-14s %10s %12s %10s %12s\n", "row entries", "rows", "of all rows", "hops, us", "us a row");
+    printf("  %-14s %10s %12s %10s %12s %14s %12s\n", "row entries", "rows", "of all rows", "hops, us",
+           "us a row", "before taken", "after");
     for (int b = 0; b < TRACE_LENGTHS; b++)
         if (all[b])
-            printf("  %-14s %10lld %12lld %10.3f %12.3f\n", names[b], (long long)rows[b], (long long)all[b],
-                   time[b] * 1e-3, rows[b] ? time[b] * 1e-3 / rows[b] : 0.0);
+            printf("  %-14s %10lld %12lld %10.3f %12.3f %14.3f %12.3f\n", names[b], (long long)rows[b],
+                   (long long)all[b], time[b] * 1e-3, rows[b] ? time[b] * 1e-3 / rows[b] : 0.0,
+                   rows[b] ? before[b] * 1e-3 / rows[b] : 0.0,
+                   rows[b] ? (time[b] - before[b]) * 1e-3 / rows[b] : 0.0);
 }
 
 /* the hop and class of every row of lower-triangular T from the times ns */
 static int report(const problem_spec *spec, const bench_problem *p, const int64_t *ns,
-                  const char *csv_path)
+                  const int64_t *taken, const char *csv_path)
 {
     domino_matrix_view v;
     if (domino_matrix_get_view(NULL, p->T, &v)) return -1;
@@ -104,7 +118,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
         if (!hops[c]) rc = -1;
     if (!dep_of) rc = -1;
     if (rc) goto cleanup;
-    if (csv) fprintf(csv, "row,level,publish_ns,hop_ns,class\n");
+    if (csv) fprintf(csv, "row,level,publish_ns,taken_ns,hop_ns,class\n");
     for (int32_t i = 0; i < p->n; i++) {
         if (ns[i] < 0) {
             unpublished++;
@@ -125,8 +139,8 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
         hops[c][counts[c]++] = hop;
         if (ns[i] > end) end = ns[i];
         if (csv)
-            fprintf(csv, "%d,%d,%lld,%lld,%s\n", i, p->levels ? p->levels->row_level[i] : -1,
-                    (long long)ns[i], (long long)hop, class_names[c]);
+            fprintf(csv, "%d,%d,%lld,%lld,%lld,%s\n", i, p->levels ? p->levels->row_level[i] : -1,
+                    (long long)ns[i], (long long)taken[i], (long long)hop, class_names[c]);
     }
     printf("trace of the thread engine: %s, n %d, nnz %lld, levels %d\n", spec->name, p->n,
            (long long)p->nnz, p->levels ? p->levels->nlevels : 0);
@@ -136,7 +150,7 @@ static int report(const problem_spec *spec, const bench_problem *p, const int64_
     printf("  %-14s %10s %10s %10s %10s   (hop: publish - latest dependency's publish, us)\n",
            "class", "rows", "median", "p90", "mean");
     for (int c = 0; c < TRACE_CLASSES; c++) print_stats(class_names[c], hops[c], counts[c]);
-    if (!unpublished) critical_path(&v, p->n, ns, dep_of);
+    if (!unpublished) critical_path(&v, p->n, ns, taken, dep_of);
 cleanup:
     if (csv) fclose(csv);
     free(dep_of);
@@ -183,7 +197,7 @@ int cmd_trace(int argc, char **argv)
     domino_trsv_options opt;
     domino_trsv_options_init(&opt);
     opt.engine = DOMINO_ENGINE_THREAD;
-    ns = malloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(int64_t));
+    ns = malloc(2 * (size_t)(p.n > 0 ? p.n : 1) * sizeof(int64_t)); /* publish, then taken times */
     x = malloc(bytes > 0 ? bytes : 1);
     if (!ns || !x) {
         fprintf(stderr, "domino trace: out of memory\n");
@@ -194,14 +208,14 @@ int cmd_trace(int argc, char **argv)
         (s = domino_trsv_analysis(h, DOMINO_OP_N, DOMINO_LOWER, DOMINO_NON_UNIT, dT, 1, &opt, NULL,
                                   &plan)) ||
         (s = domino_trsv_solve(h, plan, dB, p.n, dX, p.n, 1)) || /* warm-up: module loading */
-        (s = domino_trsv_trace(h, plan, dB, dX, ns)) || (s = domino_gpu_download(h, x, dX, bytes)))
+        (s = domino_trsv_trace(h, plan, dB, dX, ns, ns + p.n)) || (s = domino_gpu_download(h, x, dX, bytes)))
         goto cleanup;
     double diff = cli_max_rel_diff(DOMINO_FLOAT64, p.n, x, p.x_ref);
     if (!(diff <= 1e-10)) {
         fprintf(stderr, "domino trace: the traced solve differs from the CPU reference (%.3g)\n", diff);
         goto cleanup;
     }
-    rc = report(&spec, &p, ns, csv_path) ? 1 : 0;
+    rc = report(&spec, &p, ns, ns + p.n, csv_path) ? 1 : 0;
 cleanup:
     if (rc && s) rc = cli_fail(h, s, "trace");
     free(ns);
