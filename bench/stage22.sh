@@ -33,11 +33,7 @@ for step in ${STEPS:-test ab suite}; do
       done
     done
     unset DOMINO_STENCIL_STAGE ;;
-  suite)
-    timeout ${SUITE_S:-330} $B/domino bench --suite trsv --engines auto,cusparse --csv "$OUT/csv/suite.csv" \
-      > "$OUT/suite.txt" 2>&1
-    echo "suite exit $?" >> "$OUT/suite.txt"
-    python3 bench/summarize_trsv.py "$OUT/csv/suite.csv" auto 4200 > "$OUT/suite-summary.txt"; cat "$OUT/suite-summary.txt" ;;
+  suite) SUITE_S=${SUITE_S:-330} run_trsv_suite ;;
   esac
   echo "$step: $(( $(date +%s) - t0 )) s"
 done
