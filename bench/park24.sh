@@ -12,9 +12,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-bench/results/raw} NVSHMEM_DISABLE_NVLS=1
 mkdir -p "$OUT/csv"
-bash bench/ab-build-base.sh > "$OUT/build-base.log" 2>&1 &
-DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_contract" source bench/device-build.sh > "$OUT/build.log" 2>&1
-wait
+DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows test_gpu_trsv_contract" TESTS=none source bench/ab-begin.sh
 grep -E "^build|error" "$OUT/build.log" | head; grep -E "error|Built target domino_cli" "$OUT/build-base.log" | tail -2
 ( cd $B && timeout 110 ctest -R "test_gpu_trsv\$|test_gpu_trsv_long_rows|test_gpu_trsv_contract" -j 3 --timeout 100 --output-on-failure ) \
   > "$OUT/gpu-test.log" 2>&1 && ok=1 || ok=0

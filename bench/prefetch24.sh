@@ -17,11 +17,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-bench/results/raw} NVSHMEM_DISABLE_NVLS=1
 mkdir -p "$OUT/csv"
-bash bench/ab-build-base.sh > "$OUT/build-base.log" 2>&1 &
 DOMINO_BUILD_DIR=build-2048 DOMINO_TARGETS=" " DOMINO_CMAKE_FLAGS="-DCMAKE_CUDA_FLAGS=-DDOMINO_PULL_LONG_PREFETCH=2048" \
   bash -c 'source bench/device-build.sh' > "$OUT/build-2048.log" 2>&1 &
-DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows" source bench/device-build.sh > "$OUT/build.log" 2>&1
-wait
+# the base in the background, this tree, then the wait for both (ab-begin.sh)
+DOMINO_TARGETS="test_gpu_trsv test_gpu_trsv_long_rows" TESTS=none source bench/ab-begin.sh
 grep -E "^build|error" "$OUT/build.log" "$OUT/build-2048.log" | head; grep -E "error|Built target domino_cli" "$OUT/build-base.log" | tail -2
 ok=1
 for step in ${STEPS:-test ab trace}; do
