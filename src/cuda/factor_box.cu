@@ -39,8 +39,13 @@
  * Arithmetic: the CPU reference's (ref_ilu0.c, ref_ic0.c), each entry
  * updated in increasing column order with __dmul_rn / __dsub_rn and IEEE
  * division, IC(0)'s inner products summed in row k's order: the factors are
- * the CPU's bit for bit. */
+ * the CPU's bit for bit.
+ *
+ * IC(0) from 2^18 rows goes by grid lines instead (factor_box_lines_kernel
+ * below): a warp a line, the rows still in registers, the in-line pivots
+ * scanned. */
 #include "factor_plan.h"
+#include "factor_scan.cuh"
 #include "device_util.cuh"
 #include "internal.h"
 
@@ -289,6 +294,185 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
                              box_buf + threadIdx.x, pivot_shift, cap, st);
         __syncwarp();
     }
+}
+
+/* ------------------------------------------------------ IC(0) by lines */
+
+#define BOX_SAME 12            /* the in-line slot, (-1, 0, 0): the last lower one */
+#define BOX_LINE_BUF 36        /* values the other lines' slots 0-11 read, at most */
+#define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
+#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers, none spilled (at 4, 128 and 320 bytes spilled) */
+
+/* IC(0) of the box by grid lines (factor_stencil.c: DOMINO_FACTOR_BOX_LINES).
+ *
+ * Why: on the box path every level of the key x + 2 y + 4 z is a hop through
+ * L2 (~5 us a key on an H200, bench/results/h200-box18), and 4 of every 7
+ * keys on the critical path are steps along x, from a row to its in-line
+ * neighbour (x - 1, y, z).  Here a warp factors a grid line (y, z), 32
+ * consecutive rows a chunk (a lane a row, its row in registers, as
+ * box_row): the 12 slots of other lines by box_steps in one phase (their
+ * rows' pivots polled together, their values copied together), then the
+ * in-line slot, whose row k = i - 1 is the lane before (or the previous
+ * chunk's last row): its values come by shuffles, and the pivots follow
+ * D_i = P_i - s_i^2 / D_{i-1} (P_i the pivot after the other slots, s_i
+ * the in-line entry's numerator), a Moebius recurrence scanned over the
+ * warp (factor_scan.cuh, as the line path), each lane then finishing its
+ * row by the CPU's formulas from its predecessor's scanned pivot.  Where
+ * the scan's error growth could pass 2^SCAN_GROWTH, or a pivot is bad, or
+ * walk is set (DOMINO_FACTOR_BOX_LINES=walk), the chunk is walked: lane
+ * after lane, IEEE division and square root, the CPU's factors bit for
+ * bit.  Only the hops between lines go through L2: ny + 2 nz keys y + 2 z,
+ * not nx + 2 ny + 4 nz.  H200, same process (bench/results/h200-check25),
+ * D3N27 64^3 / 128^3 / 192^3: 1.75 / 4.07 / 8.02 ms against the box path's
+ * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7.  Walked
+ * throughout it took 2.84 / 6.10 / 11.3: the chain of 32 divisions and
+ * square roots; a first version with that chain and two phases of polls
+ * and copies, 2.51 / 5.59 / 10.35 (~14 us a hop between lines).
+ *
+ * Lines are ticketed by y + 2 z (line_order, factor_stencil.c): the four
+ * lines a line reads, (y - 1, z), (y + 1, z - 1), (y, z - 1) and (y - 1,
+ * z - 1), hold smaller tickets, taken by running warps: no deadlock.
+ * Chunks start at -((y + 2 z) mod 32) + 32 c, so that the chunk of a line
+ * one key behind that a chunk waits for ends where it is needed.
+ * st->ticket counts lines x batch; st->walked the chunks walked. */
+__global__ void __launch_bounds__(BOX_THREADS, BOX_LINE_MIN_BLOCKS)
+factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ line_order,
+                        const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
+                        const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
+                        int cap, int walk, domino_factor_status *st)
+{
+    extern __shared__ double box_buf[];
+    double *buf = box_buf + threadIdx.x;
+    const int lane = threadIdx.x & 31;
+    const int32_t n = a.nx * a.ny * a.nz;
+    const unsigned long long total = (unsigned long long)a.ny * a.nz * (unsigned long long)batch;
+    for (;;) {
+        unsigned long long t = 0;
+        if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
+        t = __shfl_sync(FULL_MASK, t, 0);
+        if (t >= total) return;
+        const int32_t line = __ldg(&line_order[t / (unsigned long long)batch]);
+        const int32_t b = (int32_t)(t % (unsigned long long)batch);
+        const int32_t y = line % a.ny, z = line / a.ny;
+        const double *A = valA + (int64_t)b * nnzA;
+        double *v = val + (int64_t)b * nnz;
+        /* the previous chunk's last row: its pivot before and after the
+         * square root, 1 / the power of two near the first, its values */
+        double carry_p = 1.0, carry_d = 1.0, carry_inv = 1.0;
+        double carry_u[BOX_LOWER];
+#pragma unroll
+        for (int q = 0; q < BOX_LOWER; q++) carry_u[q] = 0.0;
+        for (int32_t x0 = -((y + 2 * z) & 31); x0 < a.nx; x0 += 32) {
+            const int32_t x = x0 + lane;
+            const bool real = x >= 0 && x < a.nx;
+            const int32_t i = real ? x + a.nx * line : 0;
+            const uint32_t m = real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
+            const int64_t pa = __ldg(&ptrA[i]), pf = __ldg(&ptr[i]);
+            double w[BOX_LOWER + 1];
+#pragma unroll
+            for (int s = 0; s <= BOX_LOWER; s++)
+                w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
+            double pivot = w[BOX_LOWER];
+            box_steps<1, 0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+            /* the in-line entry's numerator: row i - 1's values from the lane before */
+            const int last = min(31, a.nx - 1 - x0); /* the chunk's last real lane (warp-uniform) */
+            const bool same = m >> BOX_SAME & 1;
+            double acc = w[BOX_SAME];
+#pragma unroll
+            for (int q = 0; q < BOX_LOWER; q++)
+                if (box_reads(1, BOX_SAME, q)) {
+                    const double up = __shfl_up_sync(FULL_MASK, w[q], 1);
+                    if (same && (m >> box_ic_slot(BOX_SAME, q) & 1))
+                        acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(BOX_SAME, q)], lane > 0 ? up : carry_u[q]));
+                }
+            /* the scan: D_i from P_i = pivot, s_i = acc, scaled by powers of two */
+            double sig, inv;
+            scan_scale(pivot, &sig, &inv);
+            const double inv_up = __shfl_up_sync(FULL_MASK, inv, 1);
+            const double qs = same ? (acc * inv) * (acc * (lane > 0 ? inv_up : carry_inv)) : 0.0;
+            double num, den;
+            scan_mobius(pivot * inv, qs, real, carry_p * carry_inv, &num, &den);
+            const double D = num / den * sig, D_up = __shfl_up_sync(FULL_MASK, D, 1);
+            const double prev = lane > 0 ? D_up : carry_p; /* row i - 1's pivot, scanned */
+            double l = 0.0, p = pivot;
+            if (same) {
+                l = acc / sqrt(prev);
+                p = __dsub_rn(pivot, __dmul_rn(l, l));
+            }
+            double d = 1.0;
+            bool bad = false;
+            if (!walk && !scan_walk_vote(scan_growth_bits<1>(pivot, p, prev, same, real))) {
+                if (same) w[BOX_SAME] = l;
+                pivot = p;
+                d = sqrt(p);
+            } else { /* walked: lane j's pivot from lane j - 1's, as box_row's */
+                if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                d = 0.0;
+                for (int j = 0; j <= last; j++) {
+                    const double before = __shfl_sync(FULL_MASK, d, (j + 31) & 31);
+                    if (lane == j && real) {
+                        if (same) {
+                            const double lj = acc / (j > 0 ? before : carry_d);
+                            w[BOX_SAME] = lj;
+                            pivot = __dsub_rn(pivot, __dmul_rn(lj, lj));
+                        }
+                        bad = !(pivot > 0.0) || !isfinite(pivot);
+                        if (bad && pivot_shift != 0.0) pivot = pivot_shift;
+                        d = sqrt(pivot);
+                    }
+                }
+            }
+            carry_p = __shfl_sync(FULL_MASK, pivot, last);
+            carry_d = __shfl_sync(FULL_MASK, d, last);
+            scan_scale(carry_p, &sig, &carry_inv);
+#pragma unroll
+            for (int q = 0; q < BOX_LOWER; q++)
+                if (box_reads(1, BOX_SAME, q)) carry_u[q] = __shfl_sync(FULL_MASK, w[q], last);
+            if (real) { /* the L part, the pivot last */
+#pragma unroll
+                for (int s = 0; s < BOX_LOWER; s++)
+                    if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
+                store_relaxed(&v[box_at(pf, m, BOX_LOWER)], publishable(d));
+                if (bad) {
+                    if (pivot_shift == 0.0) atomicMin(&st->bad_pivot, (long long)b * n + i);
+                    else atomicAdd(&st->replaced, 1ULL);
+                }
+            }
+            __syncwarp();
+        }
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms,
+                                                      const factor_stencil_args *a, int32_t batch,
+                                                      const int32_t *line_order, const int64_t *ptrA,
+                                                      int64_t nnzA, const double *valA, const int64_t *ptr,
+                                                      int64_t nnz, double *val, double pivot_shift, int cap,
+                                                      int walk, domino_factor_status *st)
+{
+    const int64_t lines = (int64_t)a->ny * a->nz * batch;
+    if (lines == 0 || a->nx == 0) return cudaSuccess;
+    /* experiments: DOMINO_FACTOR_BOX_LINE_KEYS the lines in flight, in keys (0: as many as fit) */
+    static int keys_in_flight = -1;
+    if (keys_in_flight < 0) keys_in_flight = domino_env_int("DOMINO_FACTOR_BOX_LINE_KEYS", BOX_LINE_KEYS);
+    const size_t smem = (size_t)BOX_LINE_BUF * BOX_THREADS * sizeof(double);
+    const void *k = (const void *)factor_box_lines_kernel;
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    int per_sm = 0;
+    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BOX_THREADS, smem);
+    if (e) return e;
+    if (per_sm < 1) return cudaErrorLaunchOutOfResources;
+    const int warps = BOX_THREADS / 32;
+    int64_t blocks = (int64_t)per_sm * num_sms, whole = (lines + warps - 1) / warps;
+    if (keys_in_flight > 0) {
+        const int64_t keys = (int64_t)(a->ny - 1) + 2 * (int64_t)(a->nz - 1) + 1;
+        int64_t want = ((int64_t)keys_in_flight * (lines / keys + 1) + warps - 1) / warps;
+        if (want < blocks) blocks = want < 1 ? 1 : want;
+    }
+    if (blocks > whole) blocks = whole;
+    factor_box_lines_kernel<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(
+        *a, batch, line_order, ptrA, nnzA, valA, ptr, nnz, val, pivot_shift, cap, walk, st);
+    return cudaGetLastError();
 }
 
 /* ------------------------------------------------------ the tickets */

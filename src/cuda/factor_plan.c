@@ -218,8 +218,8 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
      * and no working copy */
     if ((s = build_pattern(h, gpu, p, fn)) ||
         (!p->use_cusparse && (s = domino_factor_stencil_setup(h, gpu, p, fn))) ||
-        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->order &&
-         (s = build_order(h, gpu, p, fn))) ||
+        (!p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_lines &&
+         !p->order && (s = build_order(h, gpu, p, fn))) ||
         (s = allocate_values(h, p, fn))) {
         domino_factor_plan_free(p);
         return s;
@@ -255,6 +255,12 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                       p->line_order, p->pivots, p->pivot_shift,
                                       env && strcmp(env, "serial") == 0, p->st);
+    } else if (!e && p->stencil.box_lines) {
+        const char *env = getenv("DOMINO_FACTOR_BOX_LINES"); /* "walk": every chunk walked */
+        e = domino_launch_factor_box_lines(gpu->stream, gpu->num_sms, &p->stencil, p->batch, p->line_order,
+                                           p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
+                                           p->pivot_shift, domino_factor_poll_cap(),
+                                           env && strcmp(env, "walk") == 0, p->st);
     } else if (!e && p->stencil.box_path) {
         e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->order_tickets,
                                      p->batch, p->order, p->dA->ptr,
@@ -368,6 +374,7 @@ const char *domino_factor_plan_method(domino_factor_plan p)
     if (p->use_cusparse) return "cusparse";
     if (p->stencil.line_path) return "stencil-lines";
     if (p->stencil.scan_path) return "stencil-scan";
+    if (p->stencil.box_lines) return "stencil-box-lines";
     if (p->stencil.box_path) return "stencil-box";
     return p->stencil.nx > 0 ? "stencil-table" : "rows";
 }

@@ -56,6 +56,7 @@ typedef struct factor_stencil_args {
     int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
     int32_t scan_path;      /* 1: the scan path (every row checked, triangle_free), 0: not */
     int32_t box_path;       /* 1: the box path (every row checked, the 3x3x3 box), 0: not */
+    int32_t box_lines;      /* 1: the box path's IC(0) by grid lines (factor_box_lines_kernel) */
     int32_t triangle_free;  /* 1: no two offsets differ by an offset: no point's neighbours are
                                neighbours of each other, so ILU(0) / IC(0) change only the
                                diagonal (D2N5, D3N7) */
@@ -180,7 +181,8 @@ struct domino_factor_plan_s {
     int32_t nlevels;             /* levels of the lower triangle (dependency depth), or keys */
     int lanes;                   /* lanes per row of the factorization kernel (4, 8, 16, 32) */
     factor_stencil_args stencil; /* the stencil path (nx 0: none; factor_stencil.c) */
-    int32_t *line_order;         /* line and scan paths: the grid lines (y + ny z) by y + w z, ny * nz */
+    int32_t *line_order;         /* line, scan and box-lines paths: the grid lines (y + ny z) by y + w z,
+                                    ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
@@ -312,6 +314,16 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                      int64_t nnz, double *val, double pivot_shift, int cap,
                                      domino_factor_status *st);
 
+/* the box path's IC(0) by grid lines (the lower triangle ptr, from A's
+ * values into val, batch matrices): a warp a line, lines ticketed in
+ * line_order (by y + 2 z), the in-line pivots scanned (walk: walked lane
+ * after lane, the CPU's factors bit for bit); val all pending and st reset
+ * on entry; waits back off up to cap ns */
+cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms, const factor_stencil_args *a,
+                                           int32_t batch, const int32_t *line_order, const int64_t *ptrA,
+                                           int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,
+                                           double *val, double pivot_shift, int cap, int walk,
+                                           domino_factor_status *st);
 /* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
 int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
 /* the box path's tickets: order[start[key] + rank] = each row of the grid,

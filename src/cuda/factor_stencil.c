@@ -12,6 +12,9 @@
  *    such system (ILU(0) too), =0 never; the table path on such a system
  *    takes its rows in the box path's order (keys x + 2 y + 4 z, made by a
  *    kernel) instead of the analysis's level order;
+ *  - IC(0) of the box by grid lines (factor_box.cu, a warp a line, the
+ *    in-line pivots scanned) from 2^18 rows; DOMINO_FACTOR_BOX_LINES=1
+ *    (or walk: every chunk walked) at every size, =0 never;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
  *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
@@ -32,6 +35,10 @@
  * every size (1.74 / 4.34, 6.54 / 8.85, 16.1 / 19.1): its 101 values a row
  * (IC(0) 44) take 168 registers, 3 blocks an SM. */
 #define FACTOR_BOX_MIN_ROWS (1 << 20)
+/* ... and IC(0) of D3N27 by grid lines (factor_box_lines_kernel) from this
+ * many rows.  H200, bench/results/h200-check25 (same run, ms, box path /
+ * lines): 64^3 2.30 / 1.71, 128^3 4.73 / 4.10, 192^3 8.37 / 8.10. */
+#define FACTOR_BOX_LINES_MIN_ROWS (1 << 18)
 
 /* The tickets of a box system (p->order, p->order_tickets of them; the
  * box path's, and the table path's instead of the level order): the rows
@@ -72,6 +79,31 @@ static domino_status box_order(domino_handle h, struct domino_gpu_context *gpu,
     return DOMINO_SUCCESS;
 }
 
+/* p->line_order: the grid lines (y + ny z) by the key y + w z, z
+ * increasing within a key, so that every line a line reads (every one of
+ * its smaller key) holds a smaller ticket */
+static domino_status line_order(domino_handle h, struct domino_gpu_context *gpu,
+                                struct domino_factor_plan_s *p, int w, const char *fn)
+{
+    const int32_t ny = p->stencil.ny, nz = p->stencil.nz;
+    int64_t lines = (int64_t)ny * nz, count = 0;
+    int32_t *order = domino_malloc((size_t)lines * sizeof(int32_t));
+    if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
+    for (int64_t key = 0; key <= (int64_t)(ny - 1) + w * (int64_t)(nz - 1); key++)
+        for (int64_t z = key - ny + 1 > 0 ? (key - ny + w) / w : 0; z < nz && w * z <= key; z++)
+            order[count++] = (int32_t)(key - w * z + ny * z); /* y = key - w z < ny */
+    cudaError_t e;
+    if ((e = cudaMalloc((void **)&p->line_order, (size_t)lines * sizeof(int32_t))) ||
+        (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t), cudaMemcpyHostToDevice,
+                             gpu->stream)) ||
+        (e = cudaStreamSynchronize(gpu->stream))) {
+        domino_free(order);
+        return domino_cuda_status(h, e, fn);
+    }
+    domino_free(order);
+    return DOMINO_SUCCESS;
+}
+
 domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_context *gpu,
                                           struct domino_factor_plan_s *p, const char *fn)
 {
@@ -97,15 +129,29 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
-    /* the box (every row exactly its entries): the tickets by key, for the
-     * box path (IC(0) from FACTOR_BOX_MIN_ROWS rows when DOMINO_FACTOR_BOX
-     * is unset, every such system with 1, none with 0) or the table path
-     * (instead of the level order: no level pass in the analysis) */
+    /* the box (every row exactly its entries): IC(0) by grid lines from
+     * FACTOR_BOX_LINES_MIN_ROWS rows (DOMINO_FACTOR_BOX_LINES=1 or walk: at
+     * every size, =0 never; DOMINO_FACTOR_BOX=0 neither); else the tickets
+     * by key, for the box path (IC(0) from FACTOR_BOX_MIN_ROWS rows when
+     * DOMINO_FACTOR_BOX is unset, every such system with 1, none with 0) or
+     * the table path (instead of the level order: no level pass in the
+     * analysis) */
     if (hst.line_mismatch == INT32_MAX && mode == 3 && domino_factor_box_fits(&a)) {
+        const int64_t rows = (int64_t)nx * ny * nz;
         int box = domino_env_int("DOMINO_FACTOR_BOX", -1);
-        if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && (int64_t)nx * ny * nz >= FACTOR_BOX_MIN_ROWS;
+        const char *lines_env = getenv("DOMINO_FACTOR_BOX_LINES");
+        int lines = p->kind == DOMINO_FACTOR_IC0 && box != 0 &&
+                    (lines_env ? !strcmp(lines_env, "1") || !strcmp(lines_env, "walk")
+                               : rows >= FACTOR_BOX_LINES_MIN_ROWS);
+        if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && rows >= FACTOR_BOX_MIN_ROWS;
         /* experiments: DOMINO_FACTOR_KEY_ORDER=0 leaves the table path the level order */
-        if (!box && !domino_env_int("DOMINO_FACTOR_KEY_ORDER", 1)) return DOMINO_SUCCESS;
+        if (!lines && !box && !domino_env_int("DOMINO_FACTOR_KEY_ORDER", 1)) return DOMINO_SUCCESS;
+        if (lines) {
+            if ((s = line_order(h, gpu, p, 2, fn))) return s;
+            p->stencil.box_path = 1;
+            p->stencil.box_lines = 1;
+            return DOMINO_SUCCESS;
+        }
         if ((s = box_order(h, gpu, p, fn))) return s;
         p->stencil.box_path = box != 0;
         return DOMINO_SUCCESS;
@@ -123,25 +169,14 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     int scan = mode != 2 && a.triangle_free && a.same_line == 1 &&
                a.dxyz[a.lower - 1][0] == -1 && a.lower - 1 <= FACTOR_SCAN_OTHER;
     if (mode != 2 && !scan) return DOMINO_SUCCESS;
-    int64_t lines = (int64_t)ny * nz, count = 0;
-    int32_t *order = domino_malloc((size_t)lines * sizeof(int32_t));
-    if (!order) return domino_error(h, DOMINO_OUT_OF_MEMORY, "%s: out of memory", fn);
-    for (int64_t key = 0; key <= (int64_t)(ny - 1) + w * (int64_t)(nz - 1); key++)
-        for (int64_t z = key - ny + 1 > 0 ? (key - ny + w) / w : 0; z < nz && w * z <= key; z++)
-            order[count++] = (int32_t)(key - w * z + ny * z); /* y = key - w z < ny */
-    if ((e = cudaMalloc((void **)&p->line_order, (size_t)lines * sizeof(int32_t))) ||
-        (scan && (e = cudaMalloc((void **)&p->pivots,
+    int64_t lines = (int64_t)ny * nz;
+    if ((s = line_order(h, gpu, p, w, fn))) return s;
+    if ((scan && (e = cudaMalloc((void **)&p->pivots,
                                  (size_t)lines * nx * (size_t)p->batch * sizeof(double)))) ||
         (!scan && (e = cudaMalloc((void **)&p->progress, (size_t)lines * (size_t)p->batch * sizeof(int32_t)))) ||
         (!scan && (e = cudaMalloc((void **)&p->padded, (size_t)lines * nx * (size_t)a.width *
-                                                          (size_t)p->batch * sizeof(double)))) ||
-        (e = cudaMemcpyAsync(p->line_order, order, (size_t)lines * sizeof(int32_t),
-                             cudaMemcpyHostToDevice, gpu->stream)) ||
-        (e = cudaStreamSynchronize(gpu->stream))) {
-        domino_free(order);
+                                                          (size_t)p->batch * sizeof(double)))))
         return domino_cuda_status(h, e, fn);
-    }
-    domino_free(order);
     if (scan) p->stencil.scan_path = 1;
     else p->stencil.line_path = 1;
     return DOMINO_SUCCESS;

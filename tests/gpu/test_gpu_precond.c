@@ -19,6 +19,10 @@
  *    by a warp scan along a grid line), factors within FACTOR_EPS of the
  *    CPU's, bit for bit when walked serially; the box path (D3N27, a
  *    thread a row), factors bit for bit the CPU's;
+ *  - the box path's IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES: a warp a
+ *    line, the in-line pivots scanned), factors within FACTOR_EPS of the
+ *    CPU's, bit for bit walked, on D3N27 grids of lines shorter and longer
+ *    than a warp's chunk, batched too;
  *  - batched (3 matrices, different values) equals one by one, and a bad
  *    pivot in the batch names its batch index (scan and box paths);
  *  - argument checks and a missing diagonal. */
@@ -399,18 +403,90 @@ static void test_batch(domino_handle h, const char *method, int with_box)
     setenv("DOMINO_FACTOR_BOX", "0", 1); /* the table path in the box's key order, padded */
     check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-table");
     unsetenv("DOMINO_FACTOR_BOX");
-    /* AUTO: IC(0) of a box of 2^20 rows and more (64 x 128 x 128) takes it */
+    /* AUTO: IC(0) of a box of 2^20 rows and more (64 x 128 x 128) goes by
+     * grid lines (from 2^18 rows), and by the box path with
+     * DOMINO_FACTOR_BOX_LINES=0; ILU(0) takes the table path */
     domino_matrix B = stencil(h, DOMINO_D3N27, 64, 128, 128);
     domino_dmatrix dB = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, B, &dB));
-    for (int kind = 0; kind < 2; kind++) {
+    for (int kind = 0; kind < 3; kind++) {
         domino_factor_plan plan = NULL;
-        CHECK_OK(h, domino_factor_analysis(h, (domino_factor_kind)kind, dB, NULL, &plan));
-        CHECK(plan && strcmp(domino_factor_plan_method(plan), kind ? "stencil-box" : "stencil-table") == 0);
+        if (kind == 2) setenv("DOMINO_FACTOR_BOX_LINES", "0", 1);
+        CHECK_OK(h, domino_factor_analysis(h, kind ? DOMINO_FACTOR_IC0 : DOMINO_FACTOR_ILU0, dB, NULL, &plan));
+        unsetenv("DOMINO_FACTOR_BOX_LINES");
+        CHECK(plan && strcmp(domino_factor_plan_method(plan), kind == 1   ? "stencil-box-lines"
+                                                              : kind == 2 ? "stencil-box"
+                                                                          : "stencil-table") == 0);
         domino_factor_plan_free(plan);
     }
     domino_dmatrix_free(dB);
     domino_matrix_free(B);
+}
+
+/* the box path's IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES): on D3N27
+ * grids whose lines are one chunk, several, or a chunk and a few rows
+ * (stagger), factors within FACTOR_EPS of the CPU's with the in-line
+ * pivots scanned ("1"), bit for bit walked ("walk"), alone and in a batch
+ * of 3 (different values); ILU(0) stays on the box path */
+static void test_box_lines(domino_handle h)
+{
+    enum { GRIDS = 6, BATCH = 3 };
+    const int32_t grid[GRIDS][3] = {{11, 10, 9}, {12, 9, 8}, {70, 6, 5}, {33, 7, 9}, {5, 40, 6}, {40, 38, 36}};
+    const char *modes[2] = {"1", "walk"};
+    setenv("DOMINO_FACTOR_BOX", "1", 1);
+    for (int g = 0; g < GRIDS; g++) {
+        domino_matrix A = stencil(h, DOMINO_D3N27, grid[g][0], grid[g][1], grid[g][2]), M[BATCH];
+        domino_matrix_view v;
+        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+        size_t bytes = (size_t)v.nnz * sizeof(double);
+        double *values = NULL;
+        CHECK_OK(h, domino_gpu_malloc(h, BATCH * bytes, (void **)&values));
+        for (int b = 0; b < BATCH; b++) {
+            M[b] = scaled_copy(h, A, 1.0 + 0.25 * b, 1.0 - 0.2 * b);
+            domino_matrix_view mv;
+            CHECK_OK(h, domino_matrix_get_view(h, M[b], &mv));
+            CHECK_OK(h, domino_gpu_upload(h, (char *)values + b * bytes, mv.val, bytes));
+        }
+        domino_dmatrix dA = NULL;
+        CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+        for (int mode = 0; mode < 2; mode++)
+            for (int batch = 1; batch <= BATCH; batch += BATCH - 1) {
+                setenv("DOMINO_FACTOR_BOX_LINES", modes[mode], 1);
+                domino_factor_options opt;
+                domino_factor_options_init(&opt);
+                opt.batch = batch;
+                domino_factor_plan plan = NULL;
+                CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dA, &opt, &plan));
+                CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box-lines") == 0);
+                CHECK_OK(h, domino_factor_compute(h, plan, batch > 1 ? values : NULL, NULL));
+                unsetenv("DOMINO_FACTOR_BOX_LINES");
+                for (int b = 0; b < batch; b++) {
+                    domino_matrix F = NULL;
+                    CHECK_OK(h, domino_ref_ic0(h, batch > 1 ? M[b] : A, 0.0, &F, NULL));
+                    double diff = factor_difference(h, plan, b, F);
+                    CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+                    if (mode == 1) CHECK(diff == 0.0);
+                    printf("d3n27 %dx%dx%d IC0 box lines (%s), matrix %d of %d: max rel diff to the CPU %.2e"
+                           " (%.1f eps), chunks walked %lld\n",
+                           grid[g][0], grid[g][1], grid[g][2], modes[mode], b, batch, diff, diff / eps,
+                           (long long)plan->walked);
+                    domino_matrix_free(F);
+                }
+                domino_factor_plan_free(plan);
+            }
+        domino_factor_plan plan = NULL;
+        setenv("DOMINO_FACTOR_BOX_LINES", "1", 1);
+        CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, dA, NULL, &plan));
+        unsetenv("DOMINO_FACTOR_BOX_LINES");
+        CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box") == 0);
+        domino_factor_plan_free(plan);
+        for (int b = 0; b < BATCH; b++)
+            domino_matrix_free(M[b]);
+        domino_dmatrix_free(dA);
+        domino_gpu_free(values);
+        domino_matrix_free(A);
+    }
+    unsetenv("DOMINO_FACTOR_BOX");
 }
 
 /* argument checks and a missing diagonal */
@@ -464,6 +540,7 @@ int main(void)
     setenv("DOMINO_FACTOR_LANES", "8", 1);
     test_batch(h, "stencil-scan", 1);
     unsetenv("DOMINO_FACTOR_LANES");
+    test_box_lines(h);
     test_misuse(h);
     return precond_test_end(h, live, "test_gpu_precond");
 }
