@@ -327,6 +327,34 @@ static void test_scan_accuracy(domino_handle h)
 }
 
 
+/* M[0..count): copies of A, diagonal times 1 + 0.25 b, the rest times 1 -
+ * 0.2 b; their values on the GPU one matrix after another (returned) */
+static double *scaled_batch(domino_handle h, domino_matrix A, int count, domino_matrix *M)
+{
+    domino_matrix_view v;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t bytes = (size_t)v.nnz * sizeof(double);
+    double *values = NULL;
+    CHECK_OK(h, domino_gpu_malloc(h, count * bytes, (void **)&values));
+    for (int b = 0; b < count; b++) {
+        M[b] = scaled_copy(h, A, 1.0 + 0.25 * b, 1.0 - 0.2 * b);
+        domino_matrix_view mv;
+        CHECK_OK(h, domino_matrix_get_view(h, M[b], &mv));
+        CHECK_OK(h, domino_gpu_upload(h, (char *)values + b * bytes, mv.val, bytes));
+    }
+    return values;
+}
+
+/* scaled_batch's matrices and values, A and its device copy, freed */
+static void free_batch(domino_matrix A, domino_dmatrix dA, int count, domino_matrix *M, double *values)
+{
+    for (int b = 0; b < count; b++)
+        domino_matrix_free(M[b]);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(values);
+    domino_matrix_free(A);
+}
+
 /* 3 matrices of one pattern factored in one launch equal one by one */
 static void check_batch(domino_handle h, domino_matrix A, const char *method)
 {
@@ -334,15 +362,7 @@ static void check_batch(domino_handle h, domino_matrix A, const char *method)
     domino_matrix M[BATCH];
     domino_matrix_view v;
     CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-    size_t bytes = (size_t)v.nnz * sizeof(double);
-    double *values = NULL;
-    CHECK_OK(h, domino_gpu_malloc(h, BATCH * bytes, (void **)&values));
-    for (int b = 0; b < BATCH; b++) {
-        M[b] = scaled_copy(h, A, 1.0 + 0.25 * b, 1.0 - 0.2 * b);
-        domino_matrix_view mv;
-        CHECK_OK(h, domino_matrix_get_view(h, M[b], &mv));
-        CHECK_OK(h, domino_gpu_upload(h, (char *)values + b * bytes, mv.val, bytes));
-    }
+    double *values = scaled_batch(h, A, BATCH, M);
     domino_dmatrix dA = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
     for (int kind = 0; kind < 2; kind++) {
@@ -383,11 +403,7 @@ static void check_batch(domino_handle h, domino_matrix A, const char *method)
     CHECK_STATUS(h, DOMINO_ZERO_PIVOT, domino_factor_compute(h, plan, values, NULL));
     CHECK(strstr(domino_last_error(h), "row 0 of batch 1") != NULL);
     domino_factor_plan_free(plan);
-    for (int b = 0; b < BATCH; b++)
-        domino_matrix_free(M[b]);
-    domino_dmatrix_free(dA);
-    domino_gpu_free(values);
-    domino_matrix_free(A);
+    free_batch(A, dA, BATCH, M, values);
 }
 
 /* the batch on D3N7 40x9x8 (lines of two chunks; the path of the caller's
@@ -436,17 +452,7 @@ static void test_box_lines(domino_handle h)
     setenv("DOMINO_FACTOR_BOX", "1", 1);
     for (int g = 0; g < GRIDS; g++) {
         domino_matrix A = stencil(h, DOMINO_D3N27, grid[g][0], grid[g][1], grid[g][2]), M[BATCH];
-        domino_matrix_view v;
-        CHECK_OK(h, domino_matrix_get_view(h, A, &v));
-        size_t bytes = (size_t)v.nnz * sizeof(double);
-        double *values = NULL;
-        CHECK_OK(h, domino_gpu_malloc(h, BATCH * bytes, (void **)&values));
-        for (int b = 0; b < BATCH; b++) {
-            M[b] = scaled_copy(h, A, 1.0 + 0.25 * b, 1.0 - 0.2 * b);
-            domino_matrix_view mv;
-            CHECK_OK(h, domino_matrix_get_view(h, M[b], &mv));
-            CHECK_OK(h, domino_gpu_upload(h, (char *)values + b * bytes, mv.val, bytes));
-        }
+        double *values = scaled_batch(h, A, BATCH, M);
         domino_dmatrix dA = NULL;
         CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
         for (int mode = 0; mode < 2; mode++)
@@ -480,11 +486,7 @@ static void test_box_lines(domino_handle h)
         unsetenv("DOMINO_FACTOR_BOX_LINES");
         CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box") == 0);
         domino_factor_plan_free(plan);
-        for (int b = 0; b < BATCH; b++)
-            domino_matrix_free(M[b]);
-        domino_dmatrix_free(dA);
-        domino_gpu_free(values);
-        domino_matrix_free(A);
+        free_batch(A, dA, BATCH, M, values);
     }
     unsetenv("DOMINO_FACTOR_BOX");
 }
