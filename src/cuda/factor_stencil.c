@@ -36,8 +36,9 @@
  * (IC(0) 44) take 168 registers, 3 blocks an SM. */
 #define FACTOR_BOX_MIN_ROWS (1 << 20)
 /* ... and IC(0) of D3N27 by grid lines (factor_box_lines_kernel) from this
- * many rows.  H200, bench/results/h200-check25 (same run, ms, box path /
- * lines): 64^3 2.30 / 1.71, 128^3 4.73 / 4.10, 192^3 8.37 / 8.10. */
+ * many rows.  H200, bench/results/h200-check25/box-lines-auto (same
+ * process, ms, table path / box path / lines): 64^3 1.76 / 2.31 / 1.75,
+ * 128^3 6.25 / 4.76 / 4.07, 192^3 13.7 / 8.44 / 8.02. */
 #define FACTOR_BOX_LINES_MIN_ROWS (1 << 18)
 
 /* The tickets of a box system (p->order, p->order_tickets of them; the
