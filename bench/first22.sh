@@ -13,12 +13,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export OUT=${OUT:-bench/results/raw}
 mkdir -p "$OUT/csv"
-if [ "${DOMINO_BUILT:-0}" != 1 ]; then
-  ( JOBS=8 bash bench/ab-build-base.sh > "$OUT/base-build.log" 2>&1; echo done >> "$OUT/base-build.log" ) &
-  base=$!
-fi
+source bench/ab-base-bg.sh
+ab_base_start
 source bench/device-start.sh
-[ "${DOMINO_BUILT:-0}" != 1 ] && { wait $base; tail -2 "$OUT/base-build.log"; }
+ab_base_wait
 G=.carry/ab/base/b/domino
 for step in ${STEPS:-test ab}; do
   t0=$(date +%s)
