@@ -95,6 +95,73 @@ __device__ __forceinline__ void box_copy_wait(void)
     asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
 }
 
+/* The rows k of row i's steps s in [S0, S1) (row i at x, y, z, mask m;
+ * its factor row at pf): row k starts at pf + dk[s - S0], its mask mk, its
+ * pivot d, polled until none is pending (every round reloads the pending
+ * ones together: one memory latency a round however many are missing).
+ * marks (the lines kernel's trace, or null): [0] clock and [1] globaltimer
+ * when polled, [2] the rounds that found one pending. */
+template <int S0, int S1>
+__device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
+                                         int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
+                                         const double *v, int cap, int32_t *dk, uint32_t *mk, double *d,
+                                         unsigned long long *marks)
+{
+#pragma unroll
+    for (int s = S0; s < S1; s++) {
+        const int32_t k = i + box_dx(s) + a.nx * (box_dy(s) + a.ny * box_dz(s));
+        dk[s - S0] = (m >> s & 1) ? (int32_t)(__ldg(&ptr[k]) - pf) : 0;
+        mk[s - S0] = (m >> s & 1) ? (uint32_t)domino_factor_row_mask(&a, x + box_dx(s), y + box_dy(s),
+                                                                     z + box_dz(s))
+                                  : 0u;
+    }
+#pragma unroll
+    for (int s = S0; s < S1; s++)
+        d[s - S0] = (m >> s & 1) ? __ldcg(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]) : 0.0;
+    unsigned ns = 32, rounds = 0;
+    for (;;) {
+        bool missing = false;
+#pragma unroll
+        for (int s = S0; s < S1; s++) missing |= (m >> s & 1) && is_pending(d[s - S0]);
+        if (!missing) break;
+        rounds++;
+        back_off(&ns, cap);
+#pragma unroll
+        for (int s = S0; s < S1; s++)
+            if ((m >> s & 1) && is_pending(d[s - S0]))
+                d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
+    }
+    __syncwarp(); /* the lanes left the wait at different rounds: one path again */
+    if (marks) {
+        marks[0] = clock64();
+        marks[1] = global_timer_ns();
+        marks[2] = __reduce_max_sync(FULL_MASK, rounds);
+    }
+}
+
+/* Every value of the rows k (box_poll) that row i's steps s in [S0, S1)
+ * read, into the thread's column of buf at once (cp.async: one memory
+ * latency), value j of the steps' compile-time order at buf[j * BOX_THREADS];
+ * the values row i does not meet are not copied. */
+template <int KIND, int S0, int S1>
+__device__ __forceinline__ void box_copy(uint32_t m, int64_t pf, const int32_t *dk, const uint32_t *mk,
+                                         const double *v, double *buf)
+{
+    constexpr int T = KIND == 0 ? 27 : BOX_LOWER;
+    int j = 0;
+#pragma unroll
+    for (int s = S0; s < S1; s++)
+#pragma unroll
+        for (int t = 0; t < T; t++)
+            if (box_reads(KIND, s, t)) {
+                if ((m >> s & 1) && (m >> box_i_slot(KIND, s, t) & 1))
+                    box_copy_async(&buf[j * BOX_THREADS],
+                                   &v[box_at(pf + dk[s - S0], mk[s - S0], box_k_slot(KIND, s, t))]);
+                j++;
+            }
+    box_copy_wait();
+}
+
 /* The steps s in [S0, S1) of row i (at x, y, z, mask m; its factor row at
  * pf): find the rows k, poll their pivots together, then apply each row k
  * in increasing s.  w: the row's working values (KIND 0: all 27 slots; 1:
@@ -113,45 +180,8 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
     int32_t dk[K];  /* row k starts at pf + dk (> -2^31: domino_factor_box_fits) */
     uint32_t mk[K]; /* its mask */
     double d[K];    /* its pivot */
-#pragma unroll
-    for (int s = S0; s < S1; s++) {
-        const int32_t k = i + box_dx(s) + a.nx * (box_dy(s) + a.ny * box_dz(s));
-        dk[s - S0] = (m >> s & 1) ? (int32_t)(__ldg(&ptr[k]) - pf) : 0;
-        mk[s - S0] = (m >> s & 1) ? (uint32_t)domino_factor_row_mask(&a, x + box_dx(s), y + box_dy(s),
-                                                                     z + box_dz(s))
-                                  : 0u;
-    }
-#pragma unroll
-    for (int s = S0; s < S1; s++)
-        d[s - S0] = (m >> s & 1) ? __ldcg(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]) : 0.0;
-    /* every round reloads the pending pivots together */
-    unsigned ns = 32;
-    for (;;) {
-        bool missing = false;
-#pragma unroll
-        for (int s = S0; s < S1; s++) missing |= (m >> s & 1) && is_pending(d[s - S0]);
-        if (!missing) break;
-        back_off(&ns, cap);
-#pragma unroll
-        for (int s = S0; s < S1; s++)
-            if ((m >> s & 1) && is_pending(d[s - S0]))
-                d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
-    }
-    __syncwarp(); /* the lanes left the wait at different rounds: one path again */
-    {
-        int j = 0; /* the value's row of buf: a compile-time count */
-#pragma unroll
-        for (int s = S0; s < S1; s++)
-#pragma unroll
-            for (int t = 0; t < T; t++)
-                if (box_reads(KIND, s, t)) {
-                    if ((m >> s & 1) && (m >> box_i_slot(KIND, s, t) & 1))
-                        box_copy_async(&buf[j * BOX_THREADS],
-                                       &v[box_at(pf + dk[s - S0], mk[s - S0], box_k_slot(KIND, s, t))]);
-                    j++;
-                }
-        box_copy_wait();
-    }
+    box_poll<S0, S1>(a, i, x, y, z, m, pf, ptr, v, cap, dk, mk, d, nullptr);
+    box_copy<KIND, S0, S1>(m, pf, dk, mk, v, buf);
     int j = 0;
 #pragma unroll
     for (int s = S0; s < S1; s++) {
@@ -301,7 +331,96 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
 #define BOX_SAME 12            /* the in-line slot, (-1, 0, 0): the last lower one */
 #define BOX_LINE_BUF 36        /* values the other lines' slots 0-11 read, at most */
 #define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
+#define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
+#define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
+#define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (box_lines_trace) */
 #define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers, none spilled (at 4, 128 and 320 bytes spilled) */
+
+/* the SM a thread runs on (the trace) */
+__device__ __forceinline__ unsigned box_smid(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
+ * mask m, its factor row at pf; w and *pivot as box_steps), for the lines
+ * kernel: box_poll, box_copy, every copied value checked at once (a value
+ * is its own ready flag, and a row's stores may reach the L2 after its
+ * pivot: the pending ones reloaded together, a round a latency), then the
+ * steps without a branch.  A slot row i lacks adds exact zeros (its w is 0,
+ * the values it would read are taken as 0, its pivot as 1), so the sums
+ * are the CPU's.  Row k's pivot divides (EXACT: IEEE division, the CPU's
+ * factor bit for bit) or its reciprocal multiplies, the 12 reciprocals
+ * taken together off the chain of steps (within an ulp or so).  Why: on
+ * the critical path a chunk's steps are bound by the latency of its
+ * instructions, one warp an SM sub-partition; box_steps' per-step masks,
+ * waits and branches made ~1,800 of them (bench/results/h200-lines26).
+ * marks (the trace, or null): box_poll's, [3] clock when copied, [4] 1
+ * when a value came late. */
+template <bool EXACT>
+__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
+                                               int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
+                                               double *w, const double *v, double *buf, int cap, double *pivot,
+                                               unsigned long long *marks)
+{
+    int32_t dk[BOX_SAME];  /* row k starts at pf + dk */
+    uint32_t mk[BOX_SAME]; /* its mask */
+    double d[BOX_SAME];    /* its pivot, then 1 / it (EXACT: it), 1 where row i lacks the slot */
+    box_poll<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, v, cap, dk, mk, d, marks);
+    box_copy<1, 0, BOX_SAME>(m, pf, dk, mk, v, buf);
+    if (marks) marks[3] = clock64();
+    bool missing = false;
+    int j = 0;
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++)
+#pragma unroll
+        for (int t = 0; t < BOX_LOWER; t++)
+            if (box_reads(1, s, t)) {
+                if ((m >> s & 1) && (m >> box_ic_slot(s, t) & 1)) missing |= is_pending(buf[j * BOX_THREADS]);
+                j++;
+            }
+    if (__any_sync(FULL_MASK, missing)) {
+        if (marks) marks[4] = 1;
+        unsigned ns = 32;
+        while (missing) {
+            back_off(&ns, cap);
+            missing = false;
+            j = 0;
+#pragma unroll
+            for (int s = 0; s < BOX_SAME; s++)
+#pragma unroll
+                for (int t = 0; t < BOX_LOWER; t++)
+                    if (box_reads(1, s, t)) {
+                        if ((m >> s & 1) && (m >> box_ic_slot(s, t) & 1) && is_pending(buf[j * BOX_THREADS])) {
+                            const double u = load_relaxed(&v[box_at(pf + dk[s], mk[s], t)]);
+                            buf[j * BOX_THREADS] = u;
+                            missing |= is_pending(u);
+                        }
+                        j++;
+                    }
+        }
+        __syncwarp();
+    }
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++) d[s] = !(m >> s & 1) ? 1.0 : EXACT ? d[s] : 1.0 / d[s];
+    j = 0;
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++) {
+        double acc = w[s];
+#pragma unroll
+        for (int t = 0; t < BOX_LOWER; t++)
+            if (box_reads(1, s, t)) { /* a_is - sum over row k's slots of l_i,g l_k,t */
+                const double u = (m >> s & 1) && (m >> box_ic_slot(s, t) & 1) ? buf[j * BOX_THREADS] : 0.0;
+                j++;
+                acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(s, t)], u));
+            }
+        const double l = EXACT ? acc / d[s] : acc * d[s];
+        w[s] = l;
+        *pivot = __dsub_rn(*pivot, __dmul_rn(l, l));
+    }
+}
 
 /* IC(0) of the box by grid lines (factor_stencil.c: DOMINO_FACTOR_BOX_LINES).
  *
@@ -335,12 +454,15 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
  * Chunks start at -((y + 2 z) mod 32) + 32 c, so that the chunk of a line
  * one key behind that a chunk waits for ends where it is needed.
  * st->ticket counts lines x batch; st->walked the chunks walked. */
+template <int V>
 __global__ void __launch_bounds__(BOX_THREADS, BOX_LINE_MIN_BLOCKS)
 factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ line_order,
                         const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                         const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
-                        int cap, int walk, domino_factor_status *st)
+                        int cap, int walk, domino_factor_status *st, unsigned long long *trace,
+                        int32_t trace_chunks)
 {
+    constexpr bool TRACE = V & BOX_LINES_TRACE, EXACT = V & BOX_LINES_EXACT;
     extern __shared__ double box_buf[];
     double *buf = box_buf + threadIdx.x;
     const int lane = threadIdx.x & 31;
@@ -362,7 +484,10 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
         double carry_u[BOX_LOWER];
 #pragma unroll
         for (int q = 0; q < BOX_LOWER; q++) carry_u[q] = 0.0;
-        for (int32_t x0 = -((y + 2 * z) & 31); x0 < a.nx; x0 += 32) {
+        int32_t chunk = 0;
+        for (int32_t x0 = -((y + 2 * z) & 31); x0 < a.nx; x0 += 32, chunk++) {
+            unsigned long long marks[5] = {0, 0, 0, 0, 0}, c0 = 0, g0 = 0, c_steps = 0, c_scan = 0;
+            if (TRACE) c0 = clock64(), g0 = global_timer_ns();
             const int32_t x = x0 + lane;
             const bool real = x >= 0 && x < a.nx;
             const int32_t i = real ? x + a.nx * line : 0;
@@ -373,7 +498,8 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
             for (int s = 0; s <= BOX_LOWER; s++)
                 w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
             double pivot = w[BOX_LOWER];
-            box_steps<1, 0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, st);
+            box_line_steps<EXACT>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, TRACE ? marks : nullptr);
+            if (TRACE) c_steps = clock64();
             /* the in-line entry's numerator: row i - 1's values from the lane before */
             const int last = min(31, a.nx - 1 - x0); /* the chunk's last real lane (warp-uniform) */
             const bool same = m >> BOX_SAME & 1;
@@ -400,13 +526,14 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                 p = __dsub_rn(pivot, __dmul_rn(l, l));
             }
             double d = 1.0;
-            bool bad = false;
+            bool bad = false, walked_chunk = false;
             if (!walk && !scan_walk_vote(scan_growth_bits<1>(pivot, p, prev, same, real))) {
                 if (same) w[BOX_SAME] = l;
                 pivot = p;
                 d = sqrt(p);
             } else { /* walked: lane j's pivot from lane j - 1's, as box_row's */
                 if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                walked_chunk = true;
                 d = 0.0;
                 for (int j = 0; j <= last; j++) {
                     const double before = __shfl_sync(FULL_MASK, d, (j + 31) & 31);
@@ -422,6 +549,7 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                     }
                 }
             }
+            if (TRACE) c_scan = clock64();
             carry_p = __shfl_sync(FULL_MASK, pivot, last);
             carry_d = __shfl_sync(FULL_MASK, d, last);
             scan_scale(carry_p, &sig, &carry_inv);
@@ -439,9 +567,23 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                 }
             }
             __syncwarp();
+            if (TRACE) { /* DOMINO_FACTOR_LINES_TRACE: this chunk's record (box_lines_trace) */
+                const unsigned long long c_end = clock64(), g_end = global_timer_ns();
+                const unsigned late = __reduce_max_sync(FULL_MASK, (unsigned)marks[4]);
+                if (lane == 0 && chunk < trace_chunks) {
+                    unsigned long long *r = trace + (t * (unsigned long long)trace_chunks + chunk) * BOX_TRACE_FIELDS;
+                    r[0] = g0, r[1] = marks[1], r[2] = g_end, r[3] = marks[0] - c0, r[4] = marks[3] - c0;
+                    r[5] = c_steps - c0, r[6] = c_scan - c0, r[7] = c_end - c0, r[8] = marks[2], r[9] = late;
+                    r[10] = box_smid(), r[11] = walked_chunk;
+                }
+            }
         }
     }
 }
+
+typedef void (*box_lines_fn)(const factor_stencil_args, int32_t, const int32_t *, const int64_t *, int64_t,
+                             const double *, const int64_t *, int64_t, double *, double, int, int,
+                             domino_factor_status *, unsigned long long *, int32_t);
 
 extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms,
                                                       const factor_stencil_args *a, int32_t batch,
@@ -452,14 +594,23 @@ extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int n
 {
     const int64_t lines = (int64_t)a->ny * a->nz * batch;
     if (lines == 0 || a->nx == 0) return cudaSuccess;
-    /* experiments: DOMINO_FACTOR_BOX_LINE_KEYS the lines in flight, in keys (0: as many as fit) */
-    static int keys_in_flight = -1;
+    /* experiments: DOMINO_FACTOR_BOX_LINE_KEYS the lines in flight, in keys
+     * (0: as many as fit); DOMINO_FACTOR_BOX_LINE_DIVIDE=1 IEEE divisions
+     * by the other lines' pivots when scanned too (walked always divides);
+     * DOMINO_FACTOR_LINES_TRACE=FILE every chunk's times into FILE
+     * (domino_factor_lines_trace_write; the launch then waits) */
+    static int keys_in_flight = -1, divide = -1;
     if (keys_in_flight < 0) keys_in_flight = domino_env_int("DOMINO_FACTOR_BOX_LINE_KEYS", BOX_LINE_KEYS);
+    if (divide < 0) divide = domino_env_int("DOMINO_FACTOR_BOX_LINE_DIVIDE", 0) != 0;
+    const char *trace_file = getenv("DOMINO_FACTOR_LINES_TRACE");
+    static const box_lines_fn kernels[4] = {factor_box_lines_kernel<0>, factor_box_lines_kernel<1>,
+                                            factor_box_lines_kernel<2>, factor_box_lines_kernel<3>};
+    const box_lines_fn k =
+        kernels[(trace_file ? BOX_LINES_TRACE : 0) | (walk || divide ? BOX_LINES_EXACT : 0)];
     const size_t smem = (size_t)BOX_LINE_BUF * BOX_THREADS * sizeof(double);
-    const void *k = (const void *)factor_box_lines_kernel;
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    cudaError_t e = cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int per_sm = 0;
-    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, BOX_THREADS, smem);
+    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, BOX_THREADS, smem);
     if (e) return e;
     if (per_sm < 1) return cudaErrorLaunchOutOfResources;
     const int warps = BOX_THREADS / 32;
@@ -470,9 +621,22 @@ extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int n
         if (want < blocks) blocks = want < 1 ? 1 : want;
     }
     if (blocks > whole) blocks = whole;
-    factor_box_lines_kernel<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(
-        *a, batch, line_order, ptrA, nnzA, valA, ptr, nnz, val, pivot_shift, cap, walk, st);
-    return cudaGetLastError();
+    const int32_t chunks = (a->nx + 31) / 32 + 1;
+    const size_t trace_words = trace_file ? (size_t)lines * (size_t)chunks * BOX_TRACE_FIELDS : 0;
+    unsigned long long *trace = NULL;
+    if (trace_file) {
+        if ((e = cudaMalloc((void **)&trace, trace_words * sizeof(*trace)))) return e;
+        if ((e = cudaMemsetAsync(trace, 0, trace_words * sizeof(*trace), stream))) goto done;
+    }
+    k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, batch, line_order, ptrA, nnzA, valA, ptr, nnz, val,
+                                                       pivot_shift, cap, walk, st, trace, chunks);
+    e = cudaGetLastError();
+    if (!e && trace_file)
+        e = domino_factor_lines_trace_write(trace_file, stream, trace, chunks, BOX_TRACE_FIELDS, a, batch,
+                                            line_order, (int)blocks * warps);
+done:
+    if (trace) cudaFree(trace);
+    return e;
 }
 
 /* ------------------------------------------------------ the tickets */

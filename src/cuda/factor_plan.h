@@ -324,6 +324,15 @@ cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms, con
                                            int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,
                                            double *val, double pivot_shift, int cap, int walk,
                                            domino_factor_status *st);
+/* DOMINO_FACTOR_LINES_TRACE: wait for stream, then write to file a CSV
+ * line for every chunk of factor_box_lines_kernel's device trace (lines x
+ * batch x chunks records of fields words; line_order on the device; warps
+ * the grid's); 0 or the CUDA error (a file that cannot be written is said
+ * on stderr) */
+cudaError_t domino_factor_lines_trace_write(const char *file, cudaStream_t stream,
+                                            const unsigned long long *trace, int32_t chunks, int fields,
+                                            const factor_stencil_args *a, int32_t batch,
+                                            const int32_t *line_order, int warps);
 /* rows of the grid nx x ny x nz whose key x + 2 y + 4 z is key */
 int64_t domino_factor_box_key_rows(int64_t key, int32_t nx, int32_t ny, int32_t nz);
 /* the box path's tickets: order[start[key] + rank] = each row of the grid,
