@@ -96,16 +96,15 @@ __device__ __forceinline__ void box_copy_wait(void)
 }
 
 /* The rows k of row i's steps s in [S0, S1) (row i at x, y, z, mask m;
- * its factor row at pf): row k starts at pf + dk[s - S0], its mask mk, its
- * pivot d, polled until none is pending (every round reloads the pending
+ * its factor row at pf): row k starts at pf + dk[s - S0], its mask mk
+ * (box_rows); box_poll: also its pivot d, polled until none is pending (every round reloads the pending
  * ones together: one memory latency a round however many are missing).
  * marks (the lines kernel's trace, or null): [0] clock and [1] globaltimer
  * when polled, [2] the rounds that found one pending. */
 template <int S0, int S1>
-__device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
-                                         int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
-                                         const double *v, int cap, int32_t *dk, uint32_t *mk, double *d,
-                                         unsigned long long *marks)
+__device__ __forceinline__ void box_rows(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y, int32_t z,
+                                         uint32_t m, int64_t pf, const int64_t *__restrict__ ptr, int32_t *dk,
+                                         uint32_t *mk)
 {
 #pragma unroll
     for (int s = S0; s < S1; s++) {
@@ -115,6 +114,14 @@ __device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i
                                                                      z + box_dz(s))
                                   : 0u;
     }
+}
+template <int S0, int S1>
+__device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
+                                         int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
+                                         const double *v, int cap, int32_t *dk, uint32_t *mk, double *d,
+                                         unsigned long long *marks)
+{
+    box_rows<S0, S1>(a, i, x, y, z, m, pf, ptr, dk, mk);
 #pragma unroll
     for (int s = S0; s < S1; s++)
         d[s - S0] = (m >> s & 1) ? __ldcg(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]) : 0.0;
@@ -329,12 +336,11 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
 /* ------------------------------------------------------ IC(0) by lines */
 
 #define BOX_SAME 12            /* the in-line slot, (-1, 0, 0): the last lower one */
-#define BOX_LINE_BUF 36        /* values the other lines' slots 0-11 read, at most */
 #define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
 #define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
 #define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (box_lines_trace) */
-#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers, none spilled (at 4, 128 and 320 bytes spilled) */
+#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers (about 100 bytes spilled), 60 KiB of shared memory a block */
 
 /* the SM a thread runs on (the trace) */
 __device__ __forceinline__ unsigned box_smid(void)
@@ -344,76 +350,157 @@ __device__ __forceinline__ unsigned box_smid(void)
     return r;
 }
 
-/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
- * mask m, its factor row at pf; w and *pivot as box_steps), for the lines
- * kernel: box_poll, box_copy, every copied value checked at once (a value
- * is its own ready flag, and a row's stores may reach the L2 after its
- * pivot: the pending ones reloaded together, a round a latency), then the
- * steps without a branch.  A slot row i lacks adds exact zeros (its w is 0,
- * the values it would read are taken as 0, its pivot as 1), so the sums
- * are the CPU's.  Row k's pivot divides (EXACT: IEEE division, the CPU's
- * factor bit for bit) or its reciprocal multiplies, the 12 reciprocals
- * taken together off the chain of steps (within an ulp or so).  Why: on
- * the critical path a chunk's steps are bound by the latency of its
- * instructions, one warp an SM sub-partition; box_steps' per-step masks,
- * waits and branches made ~1,800 of them (bench/results/h200-lines26).
- * marks (the trace, or null): box_poll's, [3] clock when copied, [4] 1
- * when a value came late. */
-template <bool EXACT>
-__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
-                                               int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
-                                               double *w, const double *v, double *buf, int cap, double *pivot,
-                                               unsigned long long *marks)
+/* Wait until the last row that chunk x0 of line (y, z) reads on each of
+ * its four other lines, (y - 1, z - 1), (y, z - 1), (y + 1, z - 1) and
+ * (y - 1, z) (slots 3 q .. 3 q + 2), x = min(x0 + 32, nx - 1), has its
+ * pivot (the last value of its factor row) published: lane q polls line q's,
+ * one load a round.  That row is the one its line finishes last, so the
+ * pivots and values the chunk reads are then all but always there (they
+ * are checked still).  marks (the trace, or null): [0] clock and [1]
+ * globaltimer when seen, [2] the rounds that found one pending. */
+__device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int32_t x0, int32_t y, int32_t z,
+                                              const int64_t *__restrict__ ptr, const double *v, int cap,
+                                              unsigned long long *marks)
 {
-    int32_t dk[BOX_SAME];  /* row k starts at pf + dk */
-    uint32_t mk[BOX_SAME]; /* its mask */
-    double d[BOX_SAME];    /* its pivot, then 1 / it (EXACT: it), 1 where row i lacks the slot */
-    box_poll<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, v, cap, dk, mk, d, marks);
-    box_copy<1, 0, BOX_SAME>(m, pf, dk, mk, v, buf);
-    if (marks) marks[3] = clock64();
-    bool missing = false;
-    int j = 0;
-#pragma unroll
-    for (int s = 0; s < BOX_SAME; s++)
-#pragma unroll
-        for (int t = 0; t < BOX_LOWER; t++)
-            if (box_reads(1, s, t)) {
-                if ((m >> s & 1) && (m >> box_ic_slot(s, t) & 1)) missing |= is_pending(buf[j * BOX_THREADS]);
-                j++;
-            }
-    if (__any_sync(FULL_MASK, missing)) {
-        if (marks) marks[4] = 1;
-        unsigned ns = 32;
-        while (missing) {
-            back_off(&ns, cap);
-            missing = false;
-            j = 0;
-#pragma unroll
-            for (int s = 0; s < BOX_SAME; s++)
-#pragma unroll
-                for (int t = 0; t < BOX_LOWER; t++)
-                    if (box_reads(1, s, t)) {
-                        if ((m >> s & 1) && (m >> box_ic_slot(s, t) & 1) && is_pending(buf[j * BOX_THREADS])) {
-                            const double u = load_relaxed(&v[box_at(pf + dk[s], mk[s], t)]);
-                            buf[j * BOX_THREADS] = u;
-                            missing |= is_pending(u);
-                        }
-                        j++;
-                    }
-        }
-        __syncwarp();
+    const int lane = threadIdx.x & 31;
+    const int32_t yy = y + box_dy(3 * lane), zz = z + box_dz(3 * lane), xb = min(x0 + 32, a.nx - 1);
+    const bool mine = lane < 4 && yy >= 0 && yy < a.ny && zz >= 0;
+    const double *p = v;
+    double d = 0.0;
+    if (mine) {
+        p = v + __ldg(&ptr[(int64_t)xb + 1 + (int64_t)a.nx * (yy + (int64_t)a.ny * zz)]) - 1;
+        d = __ldcg(p);
+    }
+    unsigned ns = 32, rounds = 0;
+    while (__any_sync(FULL_MASK, mine && is_pending(d))) {
+        rounds++;
+        back_off(&ns, cap);
+        if (mine && is_pending(d)) d = load_relaxed(p);
+    }
+    if (marks) {
+        marks[0] = clock64();
+        marks[1] = global_timer_ns();
+        marks[2] = rounds;
+    }
+}
+
+/* 16 bytes from global to shared memory through the L2 only (cp.async.cg) */
+__device__ __forceinline__ void box_copy16_async(double *dst, const double *src)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+
+/* Chunk x0 of line (y, z) reads rows x0 - 1 .. x0 + 32 (inside the grid)
+ * of its four other lines q, slots 3 q .. 3 q + 2: (y - 1, z - 1), (y, z -
+ * 1), (y + 1, z - 1), (y - 1, z).  A line's rows are consecutive in the
+ * factor: each is one range of at most 34 x 14 values, which the warp
+ * copies into its BOX_LINE_CAP doubles of shared memory 16 bytes a lane
+ * at a time (coalesced).  base[q]: the index in v of the range's first
+ * piece (16-byte aligned; -1: no line q); pieces[q]: its 16-byte pieces. */
+#define BOX_LINE_CAP 480  /* doubles of a range in shared memory: 34 x 14, one for alignment, even */
+#define BOX_LINE_PIECES 8 /* pieces of a range a lane copies, at most (BOX_LINE_CAP / 64 rounded up) */
+__device__ __forceinline__ void box_line_ranges(const factor_stencil_args &a, int32_t x0, int32_t y, int32_t z,
+                                                const int64_t *__restrict__ ptr, const double *v, int64_t *base,
+                                                int32_t *pieces)
+{
+    const int lane = threadIdx.x & 31;
+    const int32_t xa = max(x0 - 1, 0), xb = min(x0 + 32, a.nx - 1);
+    int64_t bound = -1; /* lane 2 q + e: line q's first value (e = 0) or one past its last (e = 1) */
+    if (lane < 8) {
+        const int q = lane >> 1;
+        const int32_t yy = y + box_dy(3 * q), zz = z + box_dz(3 * q);
+        if (yy >= 0 && yy < a.ny && zz >= 0)
+            bound = __ldg(&ptr[(int64_t)((lane & 1) ? xb + 1 : xa) + (int64_t)a.nx * (yy + (int64_t)a.ny * zz)]);
     }
 #pragma unroll
-    for (int s = 0; s < BOX_SAME; s++) d[s] = !(m >> s & 1) ? 1.0 : EXACT ? d[s] : 1.0 / d[s];
-    j = 0;
+    for (int q = 0; q < 4; q++) {
+        const int64_t lo = __shfl_sync(FULL_MASK, bound, 2 * q), hi = __shfl_sync(FULL_MASK, bound, 2 * q + 1);
+        base[q] = lo < 0 ? -1 : lo - (int64_t)(((uintptr_t)(v + lo) >> 3) & 1);
+        pieces[q] = lo < 0 ? 0 : (int32_t)((hi - base[q] + 1) / 2);
+    }
+}
+/* copy the ranges (box_line_ranges) into sh and wait for the copies */
+__device__ __forceinline__ void box_line_copy(const double *v, const int64_t *base, const int32_t *pieces,
+                                              double *sh)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+#pragma unroll
+        for (int j = 0; j < BOX_LINE_PIECES; j++)
+            if (lane + 32 * j < pieces[q])
+                box_copy16_async(&sh[q * BOX_LINE_CAP + 2 * (lane + 32 * j)], v + base[q] + 2 * (lane + 32 * j));
+    box_copy_wait();
+    __syncwarp(); /* every lane's copies seen by the warp */
+}
+
+/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
+ * mask m, its factor row at pf, in chunk x0; w and *pivot as box_steps),
+ * for the lines kernel: box_line_wait, then the four lines' ranges copied
+ * (box_line_copy: coalesced, a memory latency), the pivots and values the
+ * steps read checked (a value is its own ready flag: the ranges copied
+ * again while one is pending), then the steps without a branch.  A slot
+ * row i lacks adds exact zeros (its w is 0, the values it would read are
+ * taken as 0, its pivot as 1), so the sums are the CPU's.  Row k's pivot
+ * divides (EXACT: IEEE division, the CPU's factor bit for bit) or its
+ * reciprocal multiplies, the 12 reciprocals taken together off the chain
+ * of steps (within an ulp or so).  Why: on the critical path a chunk is
+ * bound by memory latencies and by the latency of its instructions, one
+ * warp an SM sub-partition.  H200, bench/results/h200-lines26: box_steps'
+ * pivot polls (12 scattered loads a lane a round) ended ~3 us after the
+ * lines read had stored, its 8-byte copies (36 a lane) took ~1.3-1.7 us
+ * more, and its per-step masks, waits and branches, ~1,800 instructions,
+ * ~2.9 us; the 48 scattered loads in one round after box_line_wait took
+ * 2.2 us.  sh: the warp's 4 x BOX_LINE_CAP doubles.  marks: box_line_wait's,
+ * [3] clock when copied, [4] 1 when a value came late. */
+template <bool EXACT>
+__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t x0,
+                                               int32_t y, int32_t z, uint32_t m, int64_t pf,
+                                               const int64_t *__restrict__ ptr, double *w, const double *v,
+                                               double *sh, int cap, double *pivot, unsigned long long *marks)
+{
+    int32_t off[BOX_SAME]; /* row k's first value in sh */
+    uint32_t mk[BOX_SAME]; /* its mask */
+    double d[BOX_SAME];    /* its pivot's reciprocal (EXACT: it), 1 where row i lacks the slot */
+    int64_t base[4];
+    int32_t pieces[4];
+    box_line_ranges(a, x0, y, z, ptr, v, base, pieces);
+    box_rows<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, off, mk); /* off: pf + off is row k's start in v */
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++)
+        off[s] = (m >> s & 1) ? (int32_t)(pf + off[s] - base[s / 3]) + (s / 3) * BOX_LINE_CAP : 0;
+    box_line_wait(a, x0, y, z, ptr, v, cap, marks);
+    unsigned ns = 32;
+    for (;;) {
+        box_line_copy(v, base, pieces, sh);
+        bool missing = false;
+#pragma unroll
+        for (int s = 0; s < BOX_SAME; s++)
+            if (m >> s & 1) {
+                missing |= is_pending(sh[box_at(off[s], mk[s], BOX_LOWER)]);
+#pragma unroll
+                for (int t = 0; t < BOX_LOWER; t++)
+                    if (box_reads(1, s, t) && (m >> box_ic_slot(s, t) & 1))
+                        missing |= is_pending(sh[box_at(off[s], mk[s], t)]);
+            }
+        if (!__any_sync(FULL_MASK, missing)) break;
+        if (marks) marks[4] = 1;
+        back_off(&ns, cap);
+    }
+    if (marks) marks[3] = clock64();
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++) {
+        const double dk = sh[box_at(off[s], mk[s], BOX_LOWER)];
+        d[s] = !(m >> s & 1) ? 1.0 : EXACT ? dk : 1.0 / dk;
+    }
 #pragma unroll
     for (int s = 0; s < BOX_SAME; s++) {
         double acc = w[s];
 #pragma unroll
         for (int t = 0; t < BOX_LOWER; t++)
             if (box_reads(1, s, t)) { /* a_is - sum over row k's slots of l_i,g l_k,t */
-                const double u = (m >> s & 1) && (m >> box_ic_slot(s, t) & 1) ? buf[j * BOX_THREADS] : 0.0;
-                j++;
+                const double u = (m >> s & 1) && (m >> box_ic_slot(s, t) & 1) ? sh[box_at(off[s], mk[s], t)] : 0.0;
                 acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(s, t)], u));
             }
         const double l = EXACT ? acc / d[s] : acc * d[s];
@@ -429,8 +516,9 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
  * keys on the critical path are steps along x, from a row to its in-line
  * neighbour (x - 1, y, z).  Here a warp factors a grid line (y, z), 32
  * consecutive rows a chunk (a lane a row, its row in registers, as
- * box_row): the 12 slots of other lines by box_steps in one phase (their
- * rows' pivots polled together, their values copied together), then the
+ * box_row): the 12 slots of other lines by box_line_steps in one phase
+ * (the four lines' rows it reads copied together once their last is
+ * there), then the
  * in-line slot, whose row k = i - 1 is the lane before (or the previous
  * chunk's last row): its values come by shuffles, and the pivots follow
  * D_i = P_i - s_i^2 / D_{i-1} (P_i the pivot after the other slots, s_i
@@ -443,10 +531,13 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
  * bit.  Only the hops between lines go through L2: ny + 2 nz keys y + 2 z,
  * not nx + 2 ny + 4 nz.  H200, same process (bench/results/h200-check25),
  * D3N27 64^3 / 128^3 / 192^3: 1.75 / 4.07 / 8.02 ms against the box path's
- * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7.  Walked
- * throughout it took 2.84 / 6.10 / 11.3: the chain of 32 divisions and
- * square roots; a first version with that chain and two phases of polls
- * and copies, 2.51 / 5.59 / 10.35 (~14 us a hop between lines).
+ * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7, with
+ * box_steps for the other lines; box_line_steps then made it 1.41 / 3.53 /
+ * 6.99 and, its copies coalesced, 1.34 / 3.47 / 6.75 (bench/results/
+ * h200-lines26: a hop between lines ~10 -> ~8 us).  Walked throughout it
+ * took 2.84 / 6.10 / 11.3: the chain of 32 divisions and square roots; a
+ * first version with that chain and two phases of polls and copies, 2.51
+ * / 5.59 / 10.35 (~14 us a hop between lines).
  *
  * Lines are ticketed by y + 2 z (line_order, factor_stencil.c): the four
  * lines a line reads, (y - 1, z), (y + 1, z - 1), (y, z - 1) and (y - 1,
@@ -464,7 +555,7 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
 {
     constexpr bool TRACE = V & BOX_LINES_TRACE, EXACT = V & BOX_LINES_EXACT;
     extern __shared__ double box_buf[];
-    double *buf = box_buf + threadIdx.x;
+    double *sh = box_buf + (threadIdx.x >> 5) * (4 * BOX_LINE_CAP); /* the warp's ranges (box_line_steps) */
     const int lane = threadIdx.x & 31;
     const int32_t n = a.nx * a.ny * a.nz;
     const unsigned long long total = (unsigned long long)a.ny * a.nz * (unsigned long long)batch;
@@ -498,7 +589,7 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
             for (int s = 0; s <= BOX_LOWER; s++)
                 w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
             double pivot = w[BOX_LOWER];
-            box_line_steps<EXACT>(a, i, x, y, z, m, pf, ptr, w, v, buf, cap, &pivot, TRACE ? marks : nullptr);
+            box_line_steps<EXACT>(a, i, x, x0, y, z, m, pf, ptr, w, v, sh, cap, &pivot, TRACE ? marks : nullptr);
             if (TRACE) c_steps = clock64();
             /* the in-line entry's numerator: row i - 1's values from the lane before */
             const int last = min(31, a.nx - 1 - x0); /* the chunk's last real lane (warp-uniform) */
@@ -550,13 +641,7 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                 }
             }
             if (TRACE) c_scan = clock64();
-            carry_p = __shfl_sync(FULL_MASK, pivot, last);
-            carry_d = __shfl_sync(FULL_MASK, d, last);
-            scan_scale(carry_p, &sig, &carry_inv);
-#pragma unroll
-            for (int q = 0; q < BOX_LOWER; q++)
-                if (box_reads(1, BOX_SAME, q)) carry_u[q] = __shfl_sync(FULL_MASK, w[q], last);
-            if (real) { /* the L part, the pivot last */
+            if (real) { /* the L part, the pivot last; then the carries (off the lines waiting) */
 #pragma unroll
                 for (int s = 0; s < BOX_LOWER; s++)
                     if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
@@ -566,6 +651,12 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                     else atomicAdd(&st->replaced, 1ULL);
                 }
             }
+            carry_p = __shfl_sync(FULL_MASK, pivot, last);
+            carry_d = __shfl_sync(FULL_MASK, d, last);
+            scan_scale(carry_p, &sig, &carry_inv);
+#pragma unroll
+            for (int q = 0; q < BOX_LOWER; q++)
+                if (box_reads(1, BOX_SAME, q)) carry_u[q] = __shfl_sync(FULL_MASK, w[q], last);
             __syncwarp();
             if (TRACE) { /* DOMINO_FACTOR_LINES_TRACE: this chunk's record (box_lines_trace) */
                 const unsigned long long c_end = clock64(), g_end = global_timer_ns();
@@ -607,7 +698,7 @@ extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int n
                                             factor_box_lines_kernel<2>, factor_box_lines_kernel<3>};
     const box_lines_fn k =
         kernels[(trace_file ? BOX_LINES_TRACE : 0) | (walk || divide ? BOX_LINES_EXACT : 0)];
-    const size_t smem = (size_t)BOX_LINE_BUF * BOX_THREADS * sizeof(double);
+    const size_t smem = (size_t)(BOX_THREADS / 32) * 4 * BOX_LINE_CAP * sizeof(double);
     cudaError_t e = cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     int per_sm = 0;
     if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, BOX_THREADS, smem);
