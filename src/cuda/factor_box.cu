@@ -97,10 +97,9 @@ __device__ __forceinline__ void box_copy_wait(void)
 
 /* The rows k of row i's steps s in [S0, S1) (row i at x, y, z, mask m;
  * its factor row at pf): row k starts at pf + dk[s - S0], its mask mk
- * (box_rows); box_poll: also its pivot d, polled until none is pending (every round reloads the pending
- * ones together: one memory latency a round however many are missing).
- * marks (the lines kernel's trace, or null): [0] clock and [1] globaltimer
- * when polled, [2] the rounds that found one pending. */
+ * (box_rows); box_poll: also its pivot d, polled until none is pending
+ * (every round reloads the pending ones together: one memory latency a
+ * round however many are missing). */
 template <int S0, int S1>
 __device__ __forceinline__ void box_rows(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y, int32_t z,
                                          uint32_t m, int64_t pf, const int64_t *__restrict__ ptr, int32_t *dk,
@@ -118,20 +117,18 @@ __device__ __forceinline__ void box_rows(const factor_stencil_args &a, int32_t i
 template <int S0, int S1>
 __device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i, int32_t x, int32_t y,
                                          int32_t z, uint32_t m, int64_t pf, const int64_t *__restrict__ ptr,
-                                         const double *v, int cap, int32_t *dk, uint32_t *mk, double *d,
-                                         unsigned long long *marks)
+                                         const double *v, int cap, int32_t *dk, uint32_t *mk, double *d)
 {
     box_rows<S0, S1>(a, i, x, y, z, m, pf, ptr, dk, mk);
 #pragma unroll
     for (int s = S0; s < S1; s++)
         d[s - S0] = (m >> s & 1) ? __ldcg(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]) : 0.0;
-    unsigned ns = 32, rounds = 0;
+    unsigned ns = 32;
     for (;;) {
         bool missing = false;
 #pragma unroll
         for (int s = S0; s < S1; s++) missing |= (m >> s & 1) && is_pending(d[s - S0]);
         if (!missing) break;
-        rounds++;
         back_off(&ns, cap);
 #pragma unroll
         for (int s = S0; s < S1; s++)
@@ -139,11 +136,6 @@ __device__ __forceinline__ void box_poll(const factor_stencil_args &a, int32_t i
                 d[s - S0] = load_relaxed(&v[box_at(pf + dk[s - S0], mk[s - S0], BOX_LOWER)]);
     }
     __syncwarp(); /* the lanes left the wait at different rounds: one path again */
-    if (marks) {
-        marks[0] = clock64();
-        marks[1] = global_timer_ns();
-        marks[2] = __reduce_max_sync(FULL_MASK, rounds);
-    }
 }
 
 /* Every value of the rows k (box_poll) that row i's steps s in [S0, S1)
@@ -187,7 +179,7 @@ __device__ __forceinline__ void box_steps(const factor_stencil_args &a, int32_t 
     int32_t dk[K];  /* row k starts at pf + dk (> -2^31: domino_factor_box_fits) */
     uint32_t mk[K]; /* its mask */
     double d[K];    /* its pivot */
-    box_poll<S0, S1>(a, i, x, y, z, m, pf, ptr, v, cap, dk, mk, d, nullptr);
+    box_poll<S0, S1>(a, i, x, y, z, m, pf, ptr, v, cap, dk, mk, d);
     box_copy<KIND, S0, S1>(m, pf, dk, mk, v, buf);
     int j = 0;
 #pragma unroll
@@ -339,7 +331,7 @@ factor_box_kernel(const factor_stencil_args a, int64_t tickets, int32_t batch, c
 #define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
 #define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
-#define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (box_lines_trace) */
+#define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
 #define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers (about 100 bytes spilled), 60 KiB of shared memory a block */
 
 /* the SM a thread runs on (the trace) */
@@ -658,7 +650,7 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
             for (int q = 0; q < BOX_LOWER; q++)
                 if (box_reads(1, BOX_SAME, q)) carry_u[q] = __shfl_sync(FULL_MASK, w[q], last);
             __syncwarp();
-            if (TRACE) { /* DOMINO_FACTOR_LINES_TRACE: this chunk's record (box_lines_trace) */
+            if (TRACE) { /* DOMINO_FACTOR_LINES_TRACE: this chunk's record (factor_lines_trace.c) */
                 const unsigned long long c_end = clock64(), g_end = global_timer_ns();
                 const unsigned late = __reduce_max_sync(FULL_MASK, (unsigned)marks[4]);
                 if (lane == 0 && chunk < trace_chunks) {
