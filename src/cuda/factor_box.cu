@@ -412,13 +412,14 @@ __device__ __forceinline__ void box_line_ranges(const factor_stencil_args &a, in
         pieces[q] = lo < 0 ? 0 : (int32_t)((hi - base[q] + 1) / 2);
     }
 }
-/* copy the ranges (box_line_ranges) into sh and wait for the copies */
+/* copy the ranges q in [Q0, Q1) (box_line_ranges) into sh and wait for the copies */
+template <int Q0, int Q1>
 __device__ __forceinline__ void box_line_copy(const double *v, const int64_t *base, const int32_t *pieces,
                                               double *sh)
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
-    for (int q = 0; q < 4; q++)
+    for (int q = Q0; q < Q1; q++)
 #pragma unroll
         for (int j = 0; j < BOX_LINE_PIECES; j++)
             if (lane + 32 * j < pieces[q])
@@ -427,48 +428,30 @@ __device__ __forceinline__ void box_line_copy(const double *v, const int64_t *ba
     __syncwarp(); /* every lane's copies seen by the warp */
 }
 
-/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
- * mask m, its factor row at pf, in chunk x0; w and *pivot as box_steps),
- * for the lines kernel: box_line_wait, then the four lines' ranges copied
- * (box_line_copy: coalesced, a memory latency), the pivots and values the
- * steps read checked (a value is its own ready flag: the ranges copied
- * again while one is pending), then the steps without a branch.  A slot
- * row i lacks adds exact zeros (its w is 0, the values it would read are
- * taken as 0, its pivot as 1), so the sums are the CPU's.  Row k's pivot
- * divides (EXACT: IEEE division, the CPU's factor bit for bit) or its
- * reciprocal multiplies, the 12 reciprocals taken together off the chain
- * of steps (within an ulp or so).  Why: on the critical path a chunk is
- * bound by memory latencies and by the latency of its instructions, one
- * warp an SM sub-partition.  H200, bench/results/h200-lines26: box_steps'
- * pivot polls (12 scattered loads a lane a round) ended ~3 us after the
- * lines read had stored, its 8-byte copies (36 a lane) took ~1.3-1.7 us
- * more, and its per-step masks, waits and branches, ~1,800 instructions,
- * ~2.9 us; the 48 scattered loads in one round after box_line_wait took
- * 2.2 us.  sh: the warp's 4 x BOX_LINE_CAP doubles.  marks: box_line_wait's,
- * [3] clock when copied, [4] 1 when a value came late. */
-template <bool EXACT>
-__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t x0,
-                                               int32_t y, int32_t z, uint32_t m, int64_t pf,
-                                               const int64_t *__restrict__ ptr, double *w, const double *v,
-                                               double *sh, int cap, double *pivot, unsigned long long *marks)
+/* The steps s of row i on lines q in [Q0, Q1) (s in [3 Q0, 3 Q1); w and
+ * *pivot as box_steps; off and mk as box_line_steps): the lines' ranges
+ * copied (box_line_copy), the pivots and values the steps read checked (a
+ * value is its own ready flag: the ranges copied again while one is
+ * pending), then the steps without a branch.  A slot row i lacks adds
+ * exact zeros (its w is 0, the values it would read are taken as 0, its
+ * pivot as 1), so the sums are the CPU's.  Row k's pivot divides (EXACT:
+ * IEEE division, the CPU's factor bit for bit) or its reciprocal
+ * multiplies, the reciprocals taken together off the chain of steps
+ * (within an ulp or so).  marks: [3] clock when lines 2 and 3 are copied,
+ * [4] 1 when a value came late. */
+template <bool EXACT, int Q0, int Q1>
+__device__ __forceinline__ void box_line_phase(uint32_t m, const int32_t *off, const uint32_t *mk,
+                                               const int64_t *base, const int32_t *pieces, const double *v,
+                                               double *sh, int cap, double *w, double *pivot,
+                                               unsigned long long *marks)
 {
-    int32_t off[BOX_SAME]; /* row k's first value in sh */
-    uint32_t mk[BOX_SAME]; /* its mask */
-    double d[BOX_SAME];    /* its pivot's reciprocal (EXACT: it), 1 where row i lacks the slot */
-    int64_t base[4];
-    int32_t pieces[4];
-    box_line_ranges(a, x0, y, z, ptr, v, base, pieces);
-    box_rows<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, off, mk); /* off: pf + off is row k's start in v */
-#pragma unroll
-    for (int s = 0; s < BOX_SAME; s++)
-        off[s] = (m >> s & 1) ? (int32_t)(pf + off[s] - base[s / 3]) + (s / 3) * BOX_LINE_CAP : 0;
-    box_line_wait(a, x0, y, z, ptr, v, cap, marks);
+    constexpr int S0 = 3 * Q0, S1 = 3 * Q1;
     unsigned ns = 32;
     for (;;) {
-        box_line_copy(v, base, pieces, sh);
+        box_line_copy<Q0, Q1>(v, base, pieces, sh);
         bool missing = false;
 #pragma unroll
-        for (int s = 0; s < BOX_SAME; s++)
+        for (int s = S0; s < S1; s++)
             if (m >> s & 1) {
                 missing |= is_pending(sh[box_at(off[s], mk[s], BOX_LOWER)]);
 #pragma unroll
@@ -480,14 +463,15 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
         if (marks) marks[4] = 1;
         back_off(&ns, cap);
     }
-    if (marks) marks[3] = clock64();
+    if (marks && Q1 == 4) marks[3] = clock64();
+    double d[S1 - S0]; /* row k's pivot's reciprocal (EXACT: the pivot), 1 where row i lacks the slot */
 #pragma unroll
-    for (int s = 0; s < BOX_SAME; s++) {
+    for (int s = S0; s < S1; s++) {
         const double dk = sh[box_at(off[s], mk[s], BOX_LOWER)];
-        d[s] = !(m >> s & 1) ? 1.0 : EXACT ? dk : 1.0 / dk;
+        d[s - S0] = !(m >> s & 1) ? 1.0 : EXACT ? dk : 1.0 / dk;
     }
 #pragma unroll
-    for (int s = 0; s < BOX_SAME; s++) {
+    for (int s = S0; s < S1; s++) {
         double acc = w[s];
 #pragma unroll
         for (int t = 0; t < BOX_LOWER; t++)
@@ -495,10 +479,47 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
                 const double u = (m >> s & 1) && (m >> box_ic_slot(s, t) & 1) ? sh[box_at(off[s], mk[s], t)] : 0.0;
                 acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(s, t)], u));
             }
-        const double l = EXACT ? acc / d[s] : acc * d[s];
+        const double l = EXACT ? acc / d[s - S0] : acc * d[s - S0];
         w[s] = l;
         *pivot = __dsub_rn(*pivot, __dmul_rn(l, l));
     }
+}
+
+/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
+ * mask m, its factor row at pf, in chunk x0; w and *pivot as box_steps),
+ * for the lines kernel, in two phases (box_line_phase): lines 0 and 1, (y -
+ * 1, z - 1) and (y, z - 1), two and three keys behind and so all but
+ * always done when the chunk starts, then box_line_wait and lines 2 and 3,
+ * (y + 1, z - 1) and (y - 1, z), one key behind, whose chunks the critical
+ * path runs through.  Why: a chunk is bound by memory latencies and by the
+ * latency of its instructions, one warp an SM sub-partition, and it starts
+ * ~3 us before the lines one key behind have stored (H200, 128^3): the
+ * first half of its copies and steps fits there.  H200, bench/results/
+ * h200-lines26: box_steps' pivot polls (12 scattered loads a lane a round)
+ * ended ~3 us after the lines read had stored, its 8-byte copies (36 a
+ * lane) took ~1.3-1.7 us more, and its per-step masks, waits and branches,
+ * ~1,800 instructions, ~2.9 us; after box_line_wait the 48 scattered loads
+ * in one round took 2.2 us, the coalesced copies and checks 2.0 us.  sh:
+ * the warp's 4 x BOX_LINE_CAP doubles.  marks: box_line_wait's, [3] clock
+ * when the second phase has copied, [4] 1 when a value came late. */
+template <bool EXACT>
+__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t x0,
+                                               int32_t y, int32_t z, uint32_t m, int64_t pf,
+                                               const int64_t *__restrict__ ptr, double *w, const double *v,
+                                               double *sh, int cap, double *pivot, unsigned long long *marks)
+{
+    int32_t off[BOX_SAME]; /* row k's first value in sh */
+    uint32_t mk[BOX_SAME]; /* its mask */
+    int64_t base[4];
+    int32_t pieces[4];
+    box_line_ranges(a, x0, y, z, ptr, v, base, pieces);
+    box_rows<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, off, mk); /* off: pf + off is row k's start in v */
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++)
+        off[s] = (m >> s & 1) ? (int32_t)(pf + off[s] - base[s / 3]) + (s / 3) * BOX_LINE_CAP : 0;
+    box_line_phase<EXACT, 0, 2>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
+    box_line_wait(a, x0, y, z, ptr, v, cap, marks);
+    box_line_phase<EXACT, 2, 4>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
 }
 
 /* IC(0) of the box by grid lines (factor_stencil.c: DOMINO_FACTOR_BOX_LINES).
@@ -508,9 +529,10 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
  * keys on the critical path are steps along x, from a row to its in-line
  * neighbour (x - 1, y, z).  Here a warp factors a grid line (y, z), 32
  * consecutive rows a chunk (a lane a row, its row in registers, as
- * box_row): the 12 slots of other lines by box_line_steps in one phase
- * (the four lines' rows it reads copied together once their last is
- * there), then the
+ * box_row): the 12 slots of other lines by box_line_steps (the two lines
+ * two and three keys behind first, then, once the last row each owes the
+ * chunk is there, the two one key behind, each line's rows copied
+ * together), then the
  * in-line slot, whose row k = i - 1 is the lane before (or the previous
  * chunk's last row): its values come by shuffles, and the pivots follow
  * D_i = P_i - s_i^2 / D_{i-1} (P_i the pivot after the other slots, s_i
@@ -525,8 +547,9 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
  * D3N27 64^3 / 128^3 / 192^3: 1.75 / 4.07 / 8.02 ms against the box path's
  * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7, with
  * box_steps for the other lines; box_line_steps then made it 1.41 / 3.53 /
- * 6.99 and, its copies coalesced, 1.34 / 3.47 / 6.75 (bench/results/
- * h200-lines26: a hop between lines ~10 -> ~8 us).  Walked throughout it
+ * 6.99, its copies coalesced 1.34 / 3.47 / 6.75, and in two phases 1.11 /
+ * 3.03 / 6.01 (bench/results/h200-lines26; a hop between lines at 128^3
+ * ~10 -> ~8 us before the phases).  Walked throughout it
  * took 2.84 / 6.10 / 11.3: the chain of 32 divisions and square roots; a
  * first version with that chain and two phases of polls and copies, 2.51
  * / 5.59 / 10.35 (~14 us a hop between lines).
