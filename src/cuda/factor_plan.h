@@ -314,11 +314,11 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                      int64_t nnz, double *val, double pivot_shift, int cap,
                                      domino_factor_status *st);
 
-/* the box path's IC(0) by grid lines (the lower triangle ptr, from A's
- * values into val, batch matrices): a warp a line, lines ticketed in
- * line_order (by y + 2 z), the in-line pivots scanned (walk: walked lane
- * after lane, the CPU's factors bit for bit); val all pending and st reset
- * on entry; waits back off up to cap ns */
+/* factor_box_lines.cu: the box path's IC(0) by grid lines (the lower
+ * triangle ptr, from A's values into val, batch matrices): a warp a line,
+ * lines ticketed in line_order (by y + 2 z), the in-line pivots scanned
+ * (walk: walked lane after lane, the CPU's factors bit for bit); val all
+ * pending and st reset on entry; waits back off up to cap ns */
 cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms, const factor_stencil_args *a,
                                            int32_t batch, const int32_t *line_order, const int64_t *ptrA,
                                            int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,

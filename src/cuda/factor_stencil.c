@@ -12,7 +12,7 @@
  *    such system (ILU(0) too), =0 never; the table path on such a system
  *    takes its rows in the box path's order (keys x + 2 y + 4 z, made by a
  *    kernel) instead of the analysis's level order;
- *  - IC(0) of the box by grid lines (factor_box.cu, a warp a line, the
+ *  - IC(0) of the box by grid lines (factor_box_lines.cu, a warp a line, the
  *    in-line pivots scanned) from 2^18 rows; DOMINO_FACTOR_BOX_LINES=1
  *    (or walk: every chunk walked) at every size, =0 never;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an

@@ -1,0 +1,428 @@
+/* factor_box_lines.cu: the box path's IC(0) by grid lines
+ * (factor_box_lines_kernel): a warp a grid line of a 3x3x3 box stencil
+ * (D3N27) whose every row holds exactly its stencil entries inside the
+ * grid, the rows still in registers as on the box path (factor_box.cu),
+ * the in-line pivots scanned (factor_scan.cuh); factor_stencil.c takes it
+ * for IC(0) from 2^18 rows. */
+#include "factor_box.cuh"
+#include "factor_scan.cuh"
+#include "device_util.cuh"
+#include "internal.h"
+
+#define BOX_SAME 12            /* the in-line slot, (-1, 0, 0): the last lower one */
+#define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
+#define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
+#define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
+#define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
+#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers (about 100 bytes spilled), 60 KiB of shared memory a block */
+
+/* the SM a thread runs on (the trace) */
+__device__ __forceinline__ unsigned box_smid(void)
+{
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+/* Wait until the last row that chunk x0 of line (y, z) reads on each of
+ * its four other lines, (y - 1, z - 1), (y, z - 1), (y + 1, z - 1) and
+ * (y - 1, z) (slots 3 q .. 3 q + 2), x = min(x0 + 32, nx - 1), has its
+ * pivot (the last value of its factor row) published: lane q polls line q's,
+ * one load a round.  That row is the one its line finishes last, so the
+ * pivots and values the chunk reads are then all but always there (they
+ * are checked still).  marks (the trace, or null): [0] clock and [1]
+ * globaltimer when seen, [2] the rounds that found one pending. */
+__device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int32_t x0, int32_t y, int32_t z,
+                                              const int64_t *__restrict__ ptr, const double *v, int cap,
+                                              unsigned long long *marks)
+{
+    const int lane = threadIdx.x & 31;
+    const int32_t yy = y + box_dy(3 * lane), zz = z + box_dz(3 * lane), xb = min(x0 + 32, a.nx - 1);
+    const bool mine = lane < 4 && yy >= 0 && yy < a.ny && zz >= 0;
+    const double *p = v;
+    double d = 0.0;
+    if (mine) {
+        p = v + __ldg(&ptr[(int64_t)xb + 1 + (int64_t)a.nx * (yy + (int64_t)a.ny * zz)]) - 1;
+        d = __ldcg(p);
+    }
+    unsigned ns = 32, rounds = 0;
+    while (__any_sync(FULL_MASK, mine && is_pending(d))) {
+        rounds++;
+        back_off(&ns, cap);
+        if (mine && is_pending(d)) d = load_relaxed(p);
+    }
+    if (marks) {
+        marks[0] = clock64();
+        marks[1] = global_timer_ns();
+        marks[2] = rounds;
+    }
+}
+
+/* 16 bytes from global to shared memory through the L2 only (cp.async.cg) */
+__device__ __forceinline__ void box_copy16_async(double *dst, const double *src)
+{
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src) : "memory");
+}
+
+/* Chunk x0 of line (y, z) reads rows x0 - 1 .. x0 + 32 (inside the grid)
+ * of its four other lines q, slots 3 q .. 3 q + 2: (y - 1, z - 1), (y, z -
+ * 1), (y + 1, z - 1), (y - 1, z).  A line's rows are consecutive in the
+ * factor: each is one range of at most 34 x 14 values, which the warp
+ * copies into its BOX_LINE_CAP doubles of shared memory 16 bytes a lane
+ * at a time (coalesced).  base[q]: the index in v of the range's first
+ * piece (16-byte aligned; -1: no line q); pieces[q]: its 16-byte pieces. */
+#define BOX_LINE_CAP 480  /* doubles of a range in shared memory: 34 x 14, one for alignment, even */
+#define BOX_LINE_PIECES 8 /* pieces of a range a lane copies, at most (BOX_LINE_CAP / 64 rounded up) */
+__device__ __forceinline__ void box_line_ranges(const factor_stencil_args &a, int32_t x0, int32_t y, int32_t z,
+                                                const int64_t *__restrict__ ptr, const double *v, int64_t *base,
+                                                int32_t *pieces)
+{
+    const int lane = threadIdx.x & 31;
+    const int32_t xa = max(x0 - 1, 0), xb = min(x0 + 32, a.nx - 1);
+    int64_t bound = -1; /* lane 2 q + e: line q's first value (e = 0) or one past its last (e = 1) */
+    if (lane < 8) {
+        const int q = lane >> 1;
+        const int32_t yy = y + box_dy(3 * q), zz = z + box_dz(3 * q);
+        if (yy >= 0 && yy < a.ny && zz >= 0)
+            bound = __ldg(&ptr[(int64_t)((lane & 1) ? xb + 1 : xa) + (int64_t)a.nx * (yy + (int64_t)a.ny * zz)]);
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        const int64_t lo = __shfl_sync(FULL_MASK, bound, 2 * q), hi = __shfl_sync(FULL_MASK, bound, 2 * q + 1);
+        base[q] = lo < 0 ? -1 : lo - (int64_t)(((uintptr_t)(v + lo) >> 3) & 1);
+        pieces[q] = lo < 0 ? 0 : (int32_t)((hi - base[q] + 1) / 2);
+    }
+}
+/* copy the ranges q in [Q0, Q1) (box_line_ranges) into sh and wait for the copies */
+template <int Q0, int Q1>
+__device__ __forceinline__ void box_line_copy(const double *v, const int64_t *base, const int32_t *pieces,
+                                              double *sh)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int q = Q0; q < Q1; q++)
+#pragma unroll
+        for (int j = 0; j < BOX_LINE_PIECES; j++)
+            if (lane + 32 * j < pieces[q])
+                box_copy16_async(&sh[q * BOX_LINE_CAP + 2 * (lane + 32 * j)], v + base[q] + 2 * (lane + 32 * j));
+    box_copy_wait();
+    __syncwarp(); /* every lane's copies seen by the warp */
+}
+
+/* The steps s of row i on lines q in [Q0, Q1) (s in [3 Q0, 3 Q1); w and
+ * *pivot as box_steps; off and mk as box_line_steps): the lines' ranges
+ * copied (box_line_copy), the pivots and values the steps read checked (a
+ * value is its own ready flag: the ranges copied again while one is
+ * pending), then the steps without a branch.  A slot row i lacks adds
+ * exact zeros (its w is 0, the values it would read are taken as 0, its
+ * pivot as 1), so the sums are the CPU's.  Row k's pivot divides (EXACT:
+ * IEEE division, the CPU's factor bit for bit) or its reciprocal
+ * multiplies, the reciprocals taken together off the chain of steps
+ * (within an ulp or so).  marks: [3] clock when lines 2 and 3 are copied,
+ * [4] 1 when a value came late. */
+template <bool EXACT, int Q0, int Q1>
+__device__ __forceinline__ void box_line_phase(uint32_t m, const int32_t *off, const uint32_t *mk,
+                                               const int64_t *base, const int32_t *pieces, const double *v,
+                                               double *sh, int cap, double *w, double *pivot,
+                                               unsigned long long *marks)
+{
+    constexpr int S0 = 3 * Q0, S1 = 3 * Q1;
+    unsigned ns = 32;
+    for (;;) {
+        box_line_copy<Q0, Q1>(v, base, pieces, sh);
+        bool missing = false;
+#pragma unroll
+        for (int s = S0; s < S1; s++)
+            if (m >> s & 1) {
+                missing |= is_pending(sh[box_at(off[s], mk[s], BOX_LOWER)]);
+#pragma unroll
+                for (int t = 0; t < BOX_LOWER; t++)
+                    if (box_reads(1, s, t) && (m >> box_ic_slot(s, t) & 1))
+                        missing |= is_pending(sh[box_at(off[s], mk[s], t)]);
+            }
+        if (!__any_sync(FULL_MASK, missing)) break;
+        if (marks) marks[4] = 1;
+        back_off(&ns, cap);
+    }
+    if (marks && Q1 == 4) marks[3] = clock64();
+    double d[S1 - S0]; /* row k's pivot's reciprocal (EXACT: the pivot), 1 where row i lacks the slot */
+#pragma unroll
+    for (int s = S0; s < S1; s++) {
+        const double dk = sh[box_at(off[s], mk[s], BOX_LOWER)];
+        d[s - S0] = !(m >> s & 1) ? 1.0 : EXACT ? dk : 1.0 / dk;
+    }
+#pragma unroll
+    for (int s = S0; s < S1; s++) {
+        double acc = w[s];
+#pragma unroll
+        for (int t = 0; t < BOX_LOWER; t++)
+            if (box_reads(1, s, t)) { /* a_is - sum over row k's slots of l_i,g l_k,t */
+                const double u = (m >> s & 1) && (m >> box_ic_slot(s, t) & 1) ? sh[box_at(off[s], mk[s], t)] : 0.0;
+                acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(s, t)], u));
+            }
+        const double l = EXACT ? acc / d[s - S0] : acc * d[s - S0];
+        w[s] = l;
+        *pivot = __dsub_rn(*pivot, __dmul_rn(l, l));
+    }
+}
+
+/* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
+ * mask m, its factor row at pf, in chunk x0; w and *pivot as box_steps),
+ * for the lines kernel, in two phases (box_line_phase): lines 0 and 1, (y -
+ * 1, z - 1) and (y, z - 1), two and three keys behind and so all but
+ * always done when the chunk starts, then box_line_wait and lines 2 and 3,
+ * (y + 1, z - 1) and (y - 1, z), one key behind, whose chunks the critical
+ * path runs through.  Why: a chunk is bound by memory latencies and by the
+ * latency of its instructions, one warp an SM sub-partition, and it starts
+ * ~3 us before the lines one key behind have stored (H200, 128^3): the
+ * first half of its copies and steps fits there.  H200, bench/results/
+ * h200-lines26: box_steps' pivot polls (12 scattered loads a lane a round)
+ * ended ~3 us after the lines read had stored, its 8-byte copies (36 a
+ * lane) took ~1.3-1.7 us more, and its per-step masks, waits and branches,
+ * ~1,800 instructions, ~2.9 us; after box_line_wait the 48 scattered loads
+ * in one round took 2.2 us, the coalesced copies and checks 2.0 us.  sh:
+ * the warp's 4 x BOX_LINE_CAP doubles.  marks: box_line_wait's, [3] clock
+ * when the second phase has copied, [4] 1 when a value came late. */
+template <bool EXACT>
+__device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int32_t i, int32_t x, int32_t x0,
+                                               int32_t y, int32_t z, uint32_t m, int64_t pf,
+                                               const int64_t *__restrict__ ptr, double *w, const double *v,
+                                               double *sh, int cap, double *pivot, unsigned long long *marks)
+{
+    int32_t off[BOX_SAME]; /* row k's first value in sh */
+    uint32_t mk[BOX_SAME]; /* its mask */
+    int64_t base[4];
+    int32_t pieces[4];
+    box_line_ranges(a, x0, y, z, ptr, v, base, pieces);
+    box_rows<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, off, mk); /* off: pf + off is row k's start in v */
+#pragma unroll
+    for (int s = 0; s < BOX_SAME; s++)
+        off[s] = (m >> s & 1) ? (int32_t)(pf + off[s] - base[s / 3]) + (s / 3) * BOX_LINE_CAP : 0;
+    box_line_phase<EXACT, 0, 2>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
+    box_line_wait(a, x0, y, z, ptr, v, cap, marks);
+    box_line_phase<EXACT, 2, 4>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
+}
+
+/* IC(0) of the box by grid lines (factor_stencil.c: DOMINO_FACTOR_BOX_LINES).
+ *
+ * Why: on the box path every level of the key x + 2 y + 4 z is a hop through
+ * L2 (~5 us a key on an H200, bench/results/h200-box18), and 4 of every 7
+ * keys on the critical path are steps along x, from a row to its in-line
+ * neighbour (x - 1, y, z).  Here a warp factors a grid line (y, z), 32
+ * consecutive rows a chunk (a lane a row, its row in registers, as
+ * box_row): the 12 slots of other lines by box_line_steps (the two lines
+ * two and three keys behind first, then, once the last row each owes the
+ * chunk is there, the two one key behind, each line's rows copied
+ * together), then the
+ * in-line slot, whose row k = i - 1 is the lane before (or the previous
+ * chunk's last row): its values come by shuffles, and the pivots follow
+ * D_i = P_i - s_i^2 / D_{i-1} (P_i the pivot after the other slots, s_i
+ * the in-line entry's numerator), a Moebius recurrence scanned over the
+ * warp (factor_scan.cuh, as the line path), each lane then finishing its
+ * row by the CPU's formulas from its predecessor's scanned pivot.  Where
+ * the scan's error growth could pass 2^SCAN_GROWTH, or a pivot is bad, or
+ * walk is set (DOMINO_FACTOR_BOX_LINES=walk), the chunk is walked: lane
+ * after lane, IEEE division and square root, the CPU's factors bit for
+ * bit.  Only the hops between lines go through L2: ny + 2 nz keys y + 2 z,
+ * not nx + 2 ny + 4 nz.  H200, same process (bench/results/h200-check25),
+ * D3N27 64^3 / 128^3 / 192^3: 1.75 / 4.07 / 8.02 ms against the box path's
+ * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7, with
+ * box_steps for the other lines; box_line_steps then made it 1.41 / 3.53 /
+ * 6.99, its copies coalesced 1.34 / 3.47 / 6.75, and in two phases 1.11 /
+ * 3.03 / 6.01 (bench/results/h200-lines26; a hop between lines at 128^3
+ * ~10 -> ~8 us before the phases).  Walked throughout it
+ * took 2.84 / 6.10 / 11.3: the chain of 32 divisions and square roots; a
+ * first version with that chain and two phases of polls and copies, 2.51
+ * / 5.59 / 10.35 (~14 us a hop between lines).
+ *
+ * Lines are ticketed by y + 2 z (line_order, factor_stencil.c): the four
+ * lines a line reads, (y - 1, z), (y + 1, z - 1), (y, z - 1) and (y - 1,
+ * z - 1), hold smaller tickets, taken by running warps: no deadlock.
+ * Chunks start at -((y + 2 z) mod 32) + 32 c, so that the chunk of a line
+ * one key behind that a chunk waits for ends where it is needed.
+ * st->ticket counts lines x batch; st->walked the chunks walked. */
+template <int V>
+__global__ void __launch_bounds__(BOX_THREADS, BOX_LINE_MIN_BLOCKS)
+factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ line_order,
+                        const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
+                        const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
+                        int cap, int walk, domino_factor_status *st, unsigned long long *trace,
+                        int32_t trace_chunks)
+{
+    constexpr bool TRACE = V & BOX_LINES_TRACE, EXACT = V & BOX_LINES_EXACT;
+    extern __shared__ double box_buf[];
+    double *sh = box_buf + (threadIdx.x >> 5) * (4 * BOX_LINE_CAP); /* the warp's ranges (box_line_steps) */
+    const int lane = threadIdx.x & 31;
+    const int32_t n = a.nx * a.ny * a.nz;
+    const unsigned long long total = (unsigned long long)a.ny * a.nz * (unsigned long long)batch;
+    for (;;) {
+        unsigned long long t = 0;
+        if (lane == 0) t = atomicAdd(&st->ticket, 1ULL);
+        t = __shfl_sync(FULL_MASK, t, 0);
+        if (t >= total) return;
+        const int32_t line = __ldg(&line_order[t / (unsigned long long)batch]);
+        const int32_t b = (int32_t)(t % (unsigned long long)batch);
+        const int32_t y = line % a.ny, z = line / a.ny;
+        const double *A = valA + (int64_t)b * nnzA;
+        double *v = val + (int64_t)b * nnz;
+        /* the previous chunk's last row: its pivot before and after the
+         * square root, 1 / the power of two near the first, its values */
+        double carry_p = 1.0, carry_d = 1.0, carry_inv = 1.0;
+        double carry_u[BOX_LOWER];
+#pragma unroll
+        for (int q = 0; q < BOX_LOWER; q++) carry_u[q] = 0.0;
+        int32_t chunk = 0;
+        for (int32_t x0 = -((y + 2 * z) & 31); x0 < a.nx; x0 += 32, chunk++) {
+            unsigned long long marks[5] = {0, 0, 0, 0, 0}, c0 = 0, g0 = 0, c_steps = 0, c_scan = 0;
+            if (TRACE) c0 = clock64(), g0 = global_timer_ns();
+            const int32_t x = x0 + lane;
+            const bool real = x >= 0 && x < a.nx;
+            const int32_t i = real ? x + a.nx * line : 0;
+            const uint32_t m = real ? (uint32_t)domino_factor_row_mask(&a, x, y, z) : 0u;
+            const int64_t pa = __ldg(&ptrA[i]), pf = __ldg(&ptr[i]);
+            double w[BOX_LOWER + 1];
+#pragma unroll
+            for (int s = 0; s <= BOX_LOWER; s++)
+                w[s] = (m >> s & 1) ? __ldg(&A[box_at(pa, m, s)]) : 0.0;
+            double pivot = w[BOX_LOWER];
+            box_line_steps<EXACT>(a, i, x, x0, y, z, m, pf, ptr, w, v, sh, cap, &pivot, TRACE ? marks : nullptr);
+            if (TRACE) c_steps = clock64();
+            /* the in-line entry's numerator: row i - 1's values from the lane before */
+            const int last = min(31, a.nx - 1 - x0); /* the chunk's last real lane (warp-uniform) */
+            const bool same = m >> BOX_SAME & 1;
+            double acc = w[BOX_SAME];
+#pragma unroll
+            for (int q = 0; q < BOX_LOWER; q++)
+                if (box_reads(1, BOX_SAME, q)) {
+                    const double up = __shfl_up_sync(FULL_MASK, w[q], 1);
+                    if (same && (m >> box_ic_slot(BOX_SAME, q) & 1))
+                        acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(BOX_SAME, q)], lane > 0 ? up : carry_u[q]));
+                }
+            /* the scan: D_i from P_i = pivot, s_i = acc, scaled by powers of two */
+            double sig, inv;
+            scan_scale(pivot, &sig, &inv);
+            const double inv_up = __shfl_up_sync(FULL_MASK, inv, 1);
+            const double qs = same ? (acc * inv) * (acc * (lane > 0 ? inv_up : carry_inv)) : 0.0;
+            double num, den;
+            scan_mobius(pivot * inv, qs, real, carry_p * carry_inv, &num, &den);
+            const double D = num / den * sig, D_up = __shfl_up_sync(FULL_MASK, D, 1);
+            const double prev = lane > 0 ? D_up : carry_p; /* row i - 1's pivot, scanned */
+            double l = 0.0, p = pivot;
+            if (same) {
+                l = acc / sqrt(prev);
+                p = __dsub_rn(pivot, __dmul_rn(l, l));
+            }
+            double d = 1.0;
+            bool bad = false, walked_chunk = false;
+            if (!walk && !scan_walk_vote(scan_growth_bits<1>(pivot, p, prev, same, real))) {
+                if (same) w[BOX_SAME] = l;
+                pivot = p;
+                d = sqrt(p);
+            } else { /* walked: lane j's pivot from lane j - 1's, as box_row's */
+                if (lane == 0) atomicAdd(&st->walked, 1ULL);
+                walked_chunk = true;
+                d = 0.0;
+                for (int j = 0; j <= last; j++) {
+                    const double before = __shfl_sync(FULL_MASK, d, (j + 31) & 31);
+                    if (lane == j && real) {
+                        if (same) {
+                            const double lj = acc / (j > 0 ? before : carry_d);
+                            w[BOX_SAME] = lj;
+                            pivot = __dsub_rn(pivot, __dmul_rn(lj, lj));
+                        }
+                        bad = !(pivot > 0.0) || !isfinite(pivot);
+                        if (bad && pivot_shift != 0.0) pivot = pivot_shift;
+                        d = sqrt(pivot);
+                    }
+                }
+            }
+            if (TRACE) c_scan = clock64();
+            if (real) { /* the L part, the pivot last; then the carries (off the lines waiting) */
+#pragma unroll
+                for (int s = 0; s < BOX_LOWER; s++)
+                    if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
+                store_relaxed(&v[box_at(pf, m, BOX_LOWER)], publishable(d));
+                if (bad) {
+                    if (pivot_shift == 0.0) atomicMin(&st->bad_pivot, (long long)b * n + i);
+                    else atomicAdd(&st->replaced, 1ULL);
+                }
+            }
+            carry_p = __shfl_sync(FULL_MASK, pivot, last);
+            carry_d = __shfl_sync(FULL_MASK, d, last);
+            scan_scale(carry_p, &sig, &carry_inv);
+#pragma unroll
+            for (int q = 0; q < BOX_LOWER; q++)
+                if (box_reads(1, BOX_SAME, q)) carry_u[q] = __shfl_sync(FULL_MASK, w[q], last);
+            __syncwarp();
+            if (TRACE) { /* DOMINO_FACTOR_LINES_TRACE: this chunk's record (factor_lines_trace.c) */
+                const unsigned long long c_end = clock64(), g_end = global_timer_ns();
+                const unsigned late = __reduce_max_sync(FULL_MASK, (unsigned)marks[4]);
+                if (lane == 0 && chunk < trace_chunks) {
+                    unsigned long long *r = trace + (t * (unsigned long long)trace_chunks + chunk) * BOX_TRACE_FIELDS;
+                    r[0] = g0, r[1] = marks[1], r[2] = g_end, r[3] = marks[0] - c0, r[4] = marks[3] - c0;
+                    r[5] = c_steps - c0, r[6] = c_scan - c0, r[7] = c_end - c0, r[8] = marks[2], r[9] = late;
+                    r[10] = box_smid(), r[11] = walked_chunk;
+                }
+            }
+        }
+    }
+}
+
+typedef void (*box_lines_fn)(const factor_stencil_args, int32_t, const int32_t *, const int64_t *, int64_t,
+                             const double *, const int64_t *, int64_t, double *, double, int, int,
+                             domino_factor_status *, unsigned long long *, int32_t);
+
+extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms,
+                                                      const factor_stencil_args *a, int32_t batch,
+                                                      const int32_t *line_order, const int64_t *ptrA,
+                                                      int64_t nnzA, const double *valA, const int64_t *ptr,
+                                                      int64_t nnz, double *val, double pivot_shift, int cap,
+                                                      int walk, domino_factor_status *st)
+{
+    const int64_t lines = (int64_t)a->ny * a->nz * batch;
+    if (lines == 0 || a->nx == 0) return cudaSuccess;
+    /* experiments: DOMINO_FACTOR_BOX_LINE_KEYS the lines in flight, in keys
+     * (0: as many as fit); DOMINO_FACTOR_BOX_LINE_DIVIDE=1 IEEE divisions
+     * by the other lines' pivots when scanned too (walked always divides);
+     * DOMINO_FACTOR_LINES_TRACE=FILE every chunk's times into FILE
+     * (domino_factor_lines_trace_write; the launch then waits) */
+    static int keys_in_flight = -1, divide = -1;
+    if (keys_in_flight < 0) keys_in_flight = domino_env_int("DOMINO_FACTOR_BOX_LINE_KEYS", BOX_LINE_KEYS);
+    if (divide < 0) divide = domino_env_int("DOMINO_FACTOR_BOX_LINE_DIVIDE", 0) != 0;
+    const char *trace_file = getenv("DOMINO_FACTOR_LINES_TRACE");
+    static const box_lines_fn kernels[4] = {factor_box_lines_kernel<0>, factor_box_lines_kernel<1>,
+                                            factor_box_lines_kernel<2>, factor_box_lines_kernel<3>};
+    const box_lines_fn k =
+        kernels[(trace_file ? BOX_LINES_TRACE : 0) | (walk || divide ? BOX_LINES_EXACT : 0)];
+    const size_t smem = (size_t)(BOX_THREADS / 32) * 4 * BOX_LINE_CAP * sizeof(double);
+    cudaError_t e = cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    int per_sm = 0;
+    if (!e) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)k, BOX_THREADS, smem);
+    if (e) return e;
+    if (per_sm < 1) return cudaErrorLaunchOutOfResources;
+    const int warps = BOX_THREADS / 32;
+    int64_t blocks = (int64_t)per_sm * num_sms, whole = (lines + warps - 1) / warps;
+    if (keys_in_flight > 0) {
+        const int64_t keys = (int64_t)(a->ny - 1) + 2 * (int64_t)(a->nz - 1) + 1;
+        int64_t want = ((int64_t)keys_in_flight * (lines / keys + 1) + warps - 1) / warps;
+        if (want < blocks) blocks = want < 1 ? 1 : want;
+    }
+    if (blocks > whole) blocks = whole;
+    const int32_t chunks = (a->nx + 31) / 32 + 1;
+    const size_t trace_words = trace_file ? (size_t)lines * (size_t)chunks * BOX_TRACE_FIELDS : 0;
+    unsigned long long *trace = NULL;
+    if (trace_file) {
+        if ((e = cudaMalloc((void **)&trace, trace_words * sizeof(*trace)))) return e;
+        if ((e = cudaMemsetAsync(trace, 0, trace_words * sizeof(*trace), stream))) goto done;
+    }
+    k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, batch, line_order, ptrA, nnzA, valA, ptr, nnz, val,
+                                                       pivot_shift, cap, walk, st, trace, chunks);
+    e = cudaGetLastError();
+    if (!e && trace_file)
+        e = domino_factor_lines_trace_write(trace_file, stream, trace, chunks, BOX_TRACE_FIELDS, a, batch,
+                                            line_order, (int)blocks * warps);
+done:
+    if (trace) cudaFree(trace);
+    return e;
+}
