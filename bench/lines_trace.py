@@ -5,14 +5,22 @@ writes (src/cuda/factor_lines_trace.c).
 
 usage: lines_trace.py TRACE.csv [...]
 
-Prints, per file: the kernel's span; every chunk's mean segments (poll,
-copy, the 12 other-line steps, the in-line scan, the stores), from SM clock
+Prints, per file: the kernel's span; every chunk's mean segments, from SM clock
 cycles turned into ns by the run's own clock (cycles / globaltimer over all
 chunks); and the critical path, walked back from the last chunk to end, at
 each chunk the predecessor that ended last (the line's previous chunk, or
 the chunk of a line read that holds the last row needed): its hops, and per
 hop the time from the predecessor's end to this chunk's poll succeeding
-(visibility and poll), and from the poll to this chunk's end."""
+(visibility and poll), and from the poll to this chunk's end.
+
+The segments, as the kernel marks them (factor_box_lines.cu, since f1e0d78):
+"poll" from the chunk's start until box_line_wait saw the last rows the
+lines one key behind owe it (the first phase, lines two and three keys
+behind, copied and stepped, is inside it), "copy" the copies and checks of
+the lines one key behind, "steps" their 6 steps, then the in-line "scan"
+and the "stores".  The traces of bench/results/h200-lines26 sections 1-5
+came from the one-phase kernel: "poll" the pivot polls (or box_line_wait),
+"copy" the copies and checks, "steps" all 12 steps."""
 import csv
 import statistics
 import sys

@@ -27,7 +27,9 @@ cudaError_t domino_factor_lines_trace_write(const char *file, cudaStream_t strea
         fprintf(stderr, "domino: DOMINO_FACTOR_LINES_TRACE: cannot write %s\n", file);
         goto done;
     }
-    /* g_*: globaltimer ns; c_*: SM clock cycles since the chunk began */
+    /* g_*: globaltimer ns; c_*: SM clock cycles since the chunk began
+     * (polled: box_line_wait done; copied: the lines one key behind copied
+     * and checked; steps: their steps done; scan: the in-line scan done) */
     fprintf(f, "# nx=%d ny=%d nz=%d batch=%d warps=%d\n", a->nx, a->ny, a->nz, batch, warps);
     fprintf(f, "ticket,b,y,z,chunk,x0,g_start,g_polled,g_end,c_polled,c_copied,c_steps,c_scan,c_end,"
                "rounds,late_steps,sm,walked\n");
