@@ -14,7 +14,7 @@
 #define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
 #define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
-#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers (about 100 bytes spilled), 60 KiB of shared memory a block */
+#define BOX_LINE_MIN_BLOCKS 3  /* blocks an SM: 168 registers (about 50 bytes spilled), 60 KiB of shared memory a block */
 
 /* the SM a thread runs on (the trace) */
 __device__ __forceinline__ unsigned box_smid(void)
