@@ -1,5 +1,5 @@
 /* factor_box.cuh: device helpers shared by the box path of the GPU IC(0) /
- * ILU(0) (factor_box.cu: a thread a row) and its IC(0) by grid lines
+ * ILU(0) (factor_box.cu: a thread a row) and by grid lines
  * (factor_box_lines.cu): the 3x3x3 box's slots as compile-time constants
  * (domino_factor_box_* in factor_plan.h), a row's values found by its mask. */
 #ifndef DOMINO_FACTOR_BOX_CUH

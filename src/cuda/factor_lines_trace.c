@@ -1,5 +1,5 @@
 /* factor_lines_trace.c: DOMINO_FACTOR_LINES_TRACE, the per-chunk times of
- * the box path's IC(0) by grid lines (factor_box_lines_kernel), written as
+ * the box path's ILU(0) and IC(0) by grid lines (factor_box_lines_kernel), written as
  * CSV for bench/lines_trace.py.  An experiment's tool: the launch waits for
  * the kernel, and a file that cannot be written is said on stderr. */
 #include <stdio.h>

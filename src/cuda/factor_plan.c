@@ -257,7 +257,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                       env && strcmp(env, "serial") == 0, p->st);
     } else if (!e && p->stencil.box_lines) {
         const char *env = getenv("DOMINO_FACTOR_BOX_LINES"); /* "walk": every chunk walked */
-        e = domino_launch_factor_box_lines(gpu->stream, gpu->num_sms, &p->stencil, p->batch, p->line_order,
+        e = domino_launch_factor_box_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch, p->line_order,
                                            p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                            p->pivot_shift, domino_factor_poll_cap(),
                                            env && strcmp(env, "walk") == 0, p->st);

@@ -56,7 +56,7 @@ typedef struct factor_stencil_args {
     int32_t line_path;      /* 1: the line path (every row checked), 0: the table path */
     int32_t scan_path;      /* 1: the scan path (every row checked, triangle_free), 0: not */
     int32_t box_path;       /* 1: the box path (every row checked, the 3x3x3 box), 0: not */
-    int32_t box_lines;      /* 1: the box path's IC(0) by grid lines (factor_box_lines_kernel) */
+    int32_t box_lines;      /* 1: the box path's ILU(0) or IC(0) by grid lines (factor_box_lines_kernel) */
     int32_t triangle_free;  /* 1: no two offsets differ by an offset: no point's neighbours are
                                neighbours of each other, so ILU(0) / IC(0) change only the
                                diagonal (D2N5, D3N7) */
@@ -314,12 +314,13 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
                                      int64_t nnz, double *val, double pivot_shift, int cap,
                                      domino_factor_status *st);
 
-/* factor_box_lines.cu: the box path's IC(0) by grid lines (the lower
- * triangle ptr, from A's values into val, batch matrices): a warp a line,
+/* factor_box_lines.cu: the box path's ILU(0) (kind 0, ptr == ptrA) or
+ * IC(0) (kind 1, the lower triangle ptr) by grid lines (from A's values
+ * into val, batch matrices): a warp a line,
  * lines ticketed in line_order (by y + 2 z), the in-line pivots scanned
  * (walk: walked lane after lane, the CPU's factors bit for bit); val all
  * pending and st reset on entry; waits back off up to cap ns */
-cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int num_sms, const factor_stencil_args *a,
+cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int kind, int num_sms, const factor_stencil_args *a,
                                            int32_t batch, const int32_t *line_order, const int64_t *ptrA,
                                            int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,
                                            double *val, double pivot_shift, int cap, int walk,

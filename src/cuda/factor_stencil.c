@@ -12,9 +12,10 @@
  *    such system (ILU(0) too), =0 never; the table path on such a system
  *    takes its rows in the box path's order (keys x + 2 y + 4 z, made by a
  *    kernel) instead of the analysis's level order;
- *  - IC(0) of the box by grid lines (factor_box_lines.cu, a warp a line, the
- *    in-line pivots scanned) from 2^18 rows; DOMINO_FACTOR_BOX_LINES=1
- *    (or walk: every chunk walked) at every size, =0 never;
+ *  - IC(0) and ILU(0) of the box by grid lines (factor_box_lines.cu, a
+ *    warp a line, the in-line pivots scanned) from 2^18 rows (ILU(0):
+ *    FACTOR_BOX_LINES_ILU_MIN_ROWS); DOMINO_FACTOR_BOX_LINES=1 (or walk:
+ *    every chunk walked) at every size, =0 never;
  *  - the line path (factor_lines.cu), only with DOMINO_FACTOR_STENCIL=2 (an
  *    experiment: correct, but 1.3-3.7x slower than the table path on
  *    D3N27, bench/results/h100-precond16).
@@ -40,6 +41,10 @@
  * process, ms, table path / box path / lines): 64^3 1.76 / 2.31 / 1.75,
  * 128^3 6.25 / 4.76 / 4.07, 192^3 13.7 / 8.44 / 8.02. */
 #define FACTOR_BOX_LINES_MIN_ROWS (1 << 18)
+/* ... and ILU(0) by grid lines from this many rows.  H200, bench/results/
+ * h200-ilu-lines27 (same session, ms, table path / lines): 64^3 1.73 /
+ * 1.45, 128^3 6.51 / 4.24, 192^3 16.1 / 9.26. */
+#define FACTOR_BOX_LINES_ILU_MIN_ROWS (1 << 18)
 
 /* The tickets of a box system (p->order, p->order_tickets of them; the
  * box path's, and the table path's instead of the level order): the rows
@@ -130,9 +135,10 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
     if (hst.stencil_mismatch != INT32_MAX) return DOMINO_SUCCESS;
     p->stencil = a;
     int mode = env ? atoi(env) : 3;
-    /* the box (every row exactly its entries): IC(0) by grid lines from
-     * FACTOR_BOX_LINES_MIN_ROWS rows (DOMINO_FACTOR_BOX_LINES=1 or walk: at
-     * every size, =0 never; DOMINO_FACTOR_BOX=0 neither); else the tickets
+    /* the box (every row exactly its entries): IC(0) and ILU(0) by grid
+     * lines from FACTOR_BOX_LINES_MIN_ROWS and _ILU_MIN_ROWS rows
+     * (DOMINO_FACTOR_BOX_LINES=1 or walk: at every size, =0 never;
+     * DOMINO_FACTOR_BOX=0 neither); else the tickets
      * by key, for the box path (IC(0) from FACTOR_BOX_MIN_ROWS rows when
      * DOMINO_FACTOR_BOX is unset, every such system with 1, none with 0) or
      * the table path (instead of the level order: no level pass in the
@@ -141,9 +147,9 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         const int64_t rows = (int64_t)nx * ny * nz;
         int box = domino_env_int("DOMINO_FACTOR_BOX", -1);
         const char *lines_env = getenv("DOMINO_FACTOR_BOX_LINES");
-        int lines = p->kind == DOMINO_FACTOR_IC0 && box != 0 &&
-                    (lines_env ? !strcmp(lines_env, "1") || !strcmp(lines_env, "walk")
-                               : rows >= FACTOR_BOX_LINES_MIN_ROWS);
+        int lines = box != 0 && (lines_env ? !strcmp(lines_env, "1") || !strcmp(lines_env, "walk")
+                                           : rows >= (p->kind == DOMINO_FACTOR_IC0 ? FACTOR_BOX_LINES_MIN_ROWS
+                                                                                   : FACTOR_BOX_LINES_ILU_MIN_ROWS));
         if (box < 0) box = p->kind == DOMINO_FACTOR_IC0 && rows >= FACTOR_BOX_MIN_ROWS;
         /* experiments: DOMINO_FACTOR_KEY_ORDER=0 leaves the table path the level order */
         if (!lines && !box && !domino_env_int("DOMINO_FACTOR_KEY_ORDER", 1)) return DOMINO_SUCCESS;

@@ -112,20 +112,22 @@ static void test_deep_pivots(domino_handle h)
     for (int kind = 0; kind < 2; kind++)
         check_bad_pivot(h, stencil(h, DOMINO_D3N27, 40, 38, 36), kind, 20 + 40 * (19 + 38 * 18), 3, 0, 1,
                         "d3n27 40x38x36, box path (warps of deep rows)");
-    /* IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES): the same rows, and a
-     * row in the middle of a long line's second chunk; walked, bit for bit,
-     * and scanned (the chunks with a bad pivot walked, the others within
-     * FACTOR_EPS) */
+    /* ILU(0) and IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES): the same
+     * rows, and a row in the middle of a long line's second chunk; walked,
+     * bit for bit, and scanned (the chunks with a bad pivot walked, the
+     * others within FACTOR_EPS) */
     const char *lines[2] = {"walk", "1"};
     for (int mode = 0; mode < 2; mode++) {
         setenv("DOMINO_FACTOR_BOX_LINES", lines[mode], 1);
-        for (int q = 0; q < 3; q++)
-            check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), 1, rows[q], 3, 0, mode == 0,
-                            "d3n27 12x11x10, box path by lines");
-        check_bad_pivot(h, stencil(h, DOMINO_D3N27, 40, 38, 36), 1, 20 + 40 * (19 + 38 * 18), 3, 0, mode == 0,
-                        "d3n27 40x38x36, box path by lines");
-        check_bad_pivot(h, stencil(h, DOMINO_D3N27, 70, 6, 5), 1, 45 + 70 * (3 + 6 * 2), 3, 0, mode == 0,
-                        "d3n27 70x6x5, box path by lines");
+        for (int kind = 0; kind < 2; kind++) {
+            for (int q = 0; q < 3; q++)
+                check_bad_pivot(h, stencil(h, DOMINO_D3N27, 12, 11, 10), kind, rows[q], 3, 0, mode == 0,
+                                "d3n27 12x11x10, box path by lines");
+            check_bad_pivot(h, stencil(h, DOMINO_D3N27, 40, 38, 36), kind, 20 + 40 * (19 + 38 * 18), 3, 0,
+                            mode == 0, "d3n27 40x38x36, box path by lines");
+            check_bad_pivot(h, stencil(h, DOMINO_D3N27, 70, 6, 5), kind, 45 + 70 * (3 + 6 * 2), 3, 0, mode == 0,
+                            "d3n27 70x6x5, box path by lines");
+        }
     }
     unsetenv("DOMINO_FACTOR_BOX_LINES");
     unsetenv("DOMINO_FACTOR_BOX");

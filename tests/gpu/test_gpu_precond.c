@@ -19,7 +19,7 @@
  *    by a warp scan along a grid line), factors within FACTOR_EPS of the
  *    CPU's, bit for bit when walked serially; the box path (D3N27, a
  *    thread a row), factors bit for bit the CPU's;
- *  - the box path's IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES: a warp a
+ *  - the box path's ILU(0) and IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES: a warp a
  *    line, the in-line pivots scanned), factors within FACTOR_EPS of the
  *    CPU's, bit for bit walked, on D3N27 grids of lines shorter and longer
  *    than a warp's chunk, batched too;
@@ -419,9 +419,9 @@ static void test_batch(domino_handle h, const char *method, int with_box)
     setenv("DOMINO_FACTOR_BOX", "0", 1); /* the table path in the box's key order, padded */
     check_batch(h, stencil(h, DOMINO_D3N27, 12, 9, 8), "stencil-table");
     unsetenv("DOMINO_FACTOR_BOX");
-    /* AUTO: IC(0) of a box of 2^20 rows and more (64 x 128 x 128) goes by
-     * grid lines (from 2^18 rows), and by the box path with
-     * DOMINO_FACTOR_BOX_LINES=0; ILU(0) takes the table path */
+    /* AUTO: IC(0) and ILU(0) of a box of 2^20 rows and more (64 x 128 x
+     * 128) go by grid lines (from 2^18 rows); IC(0) by the box path with
+     * DOMINO_FACTOR_BOX_LINES=0 */
     domino_matrix B = stencil(h, DOMINO_D3N27, 64, 128, 128);
     domino_dmatrix dB = NULL;
     CHECK_OK(h, domino_dmatrix_upload(h, B, &dB));
@@ -430,20 +430,18 @@ static void test_batch(domino_handle h, const char *method, int with_box)
         if (kind == 2) setenv("DOMINO_FACTOR_BOX_LINES", "0", 1);
         CHECK_OK(h, domino_factor_analysis(h, kind ? DOMINO_FACTOR_IC0 : DOMINO_FACTOR_ILU0, dB, NULL, &plan));
         unsetenv("DOMINO_FACTOR_BOX_LINES");
-        CHECK(plan && strcmp(domino_factor_plan_method(plan), kind == 1   ? "stencil-box-lines"
-                                                              : kind == 2 ? "stencil-box"
-                                                                          : "stencil-table") == 0);
+        CHECK(plan && strcmp(domino_factor_plan_method(plan), kind == 2 ? "stencil-box" : "stencil-box-lines") == 0);
         domino_factor_plan_free(plan);
     }
     domino_dmatrix_free(dB);
     domino_matrix_free(B);
 }
 
-/* the box path's IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES): on D3N27
- * grids whose lines are one chunk, several, or a chunk and a few rows
- * (stagger), factors within FACTOR_EPS of the CPU's with the in-line
+/* the box path's ILU(0) and IC(0) by grid lines (DOMINO_FACTOR_BOX_LINES):
+ * on D3N27 grids whose lines are one chunk, several, or a chunk and a few
+ * rows (stagger), factors within FACTOR_EPS of the CPU's with the in-line
  * pivots scanned ("1"), bit for bit walked ("walk"), alone and in a batch
- * of 3 (different values); ILU(0) stays on the box path */
+ * of 3 (different values) */
 static void test_box_lines(domino_handle h)
 {
     enum { GRIDS = 6, BATCH = 3 };
@@ -455,37 +453,37 @@ static void test_box_lines(domino_handle h)
         double *values = scaled_batch(h, A, BATCH, M);
         domino_dmatrix dA = NULL;
         CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
-        for (int mode = 0; mode < 2; mode++)
-            for (int batch = 1; batch <= BATCH; batch += BATCH - 1) {
-                setenv("DOMINO_FACTOR_BOX_LINES", modes[mode], 1);
-                domino_factor_options opt;
-                domino_factor_options_init(&opt);
-                opt.batch = batch;
-                domino_factor_plan plan = NULL;
-                CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_IC0, dA, &opt, &plan));
-                CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box-lines") == 0);
-                CHECK_OK(h, domino_factor_compute(h, plan, batch > 1 ? values : NULL, NULL));
-                unsetenv("DOMINO_FACTOR_BOX_LINES");
-                for (int b = 0; b < batch; b++) {
-                    domino_matrix F = NULL;
-                    CHECK_OK(h, domino_ref_ic0(h, batch > 1 ? M[b] : A, 0.0, &F, NULL));
-                    double diff = factor_difference(h, plan, b, F);
-                    CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
-                    if (mode == 1) CHECK(diff == 0.0);
-                    printf("d3n27 %dx%dx%d IC0 box lines (%s), matrix %d of %d: max rel diff to the CPU %.2e"
-                           " (%.1f eps), chunks walked %lld\n",
-                           grid[g][0], grid[g][1], grid[g][2], modes[mode], b, batch, diff, diff / eps,
-                           (long long)plan->walked);
-                    domino_matrix_free(F);
+        for (int kind = 0; kind < 2; kind++)
+            for (int mode = 0; mode < 2; mode++)
+                for (int batch = 1; batch <= BATCH; batch += BATCH - 1) {
+                    setenv("DOMINO_FACTOR_BOX_LINES", modes[mode], 1);
+                    domino_factor_options opt;
+                    domino_factor_options_init(&opt);
+                    opt.batch = batch;
+                    domino_factor_plan plan = NULL;
+                    CHECK_OK(h, domino_factor_analysis(h, kind ? DOMINO_FACTOR_IC0 : DOMINO_FACTOR_ILU0, dA, &opt,
+                                                       &plan));
+                    CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box-lines") == 0);
+                    CHECK_OK(h, domino_factor_compute(h, plan, batch > 1 ? values : NULL, NULL));
+                    unsetenv("DOMINO_FACTOR_BOX_LINES");
+                    for (int b = 0; b < batch; b++) {
+                        domino_matrix F = NULL;
+                        domino_matrix Ab = batch > 1 ? M[b] : A;
+                        if (kind)
+                            CHECK_OK(h, domino_ref_ic0(h, Ab, 0.0, &F, NULL));
+                        else
+                            CHECK_OK(h, domino_ref_ilu0(h, Ab, 0.0, &F, NULL));
+                        double diff = F ? factor_difference(h, plan, b, F) : -1.0;
+                        CHECK(diff >= 0.0 && diff <= FACTOR_EPS * eps);
+                        if (mode == 1) CHECK(diff == 0.0);
+                        printf("d3n27 %dx%dx%d %s box lines (%s), matrix %d of %d: max rel diff to the CPU %.2e"
+                               " (%.1f eps), chunks walked %lld\n",
+                               grid[g][0], grid[g][1], grid[g][2], kind ? "IC0 " : "ILU0", modes[mode], b, batch,
+                               diff, diff / eps, (long long)plan->walked);
+                        domino_matrix_free(F);
+                    }
+                    domino_factor_plan_free(plan);
                 }
-                domino_factor_plan_free(plan);
-            }
-        domino_factor_plan plan = NULL;
-        setenv("DOMINO_FACTOR_BOX_LINES", "1", 1);
-        CHECK_OK(h, domino_factor_analysis(h, DOMINO_FACTOR_ILU0, dA, NULL, &plan));
-        unsetenv("DOMINO_FACTOR_BOX_LINES");
-        CHECK(plan && strcmp(domino_factor_plan_method(plan), "stencil-box") == 0);
-        domino_factor_plan_free(plan);
         free_batch(A, dA, BATCH, M, values);
     }
     unsetenv("DOMINO_FACTOR_BOX");

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# ilu-lines27.sh: ILU(0) of D3N27 by grid lines (factor_box_lines.cu) against
+# the table path and the base commit, in one session.  After TESTS (a ctest
+# regex, default test_gpu_precond|test_gpu_factor_pivots|test_gpu_krylov;
+# "none" skips them): the CONFIGS ("name:ENV=V,ENV=V ..."; "plain:" runs
+# none) of the precond suite on CONFIG_ONLY (default D3N27), each run
+# printed beside the others (ILU(0) and IC(0) rows); a config named base*
+# runs the CLI of .carry/ab/base (git archive COMMIT | tar -x -C
+# .carry/ab/base), built in the background beside this tree.
+# On the device: bash bench/ilu-lines27.sh (OUT set by the tool); all files
+# end in $OUT/all.tgz.
+set -uo pipefail
+export OUT
+source bench/ab-base-bg.sh
+AB=0; case " ${CONFIGS:-} " in *" base"*) AB=1; ab_base_start ;; esac
+source bench/device-build.sh > $OUT/build.log 2>&1
+grep -E "error|warning" $OUT/build.log | head; tail -1 $OUT/build.log
+TESTS=${TESTS:-"test_gpu_precond|test_gpu_factor_pivots|test_gpu_krylov"} TEST_S=${TEST_S:-300} run_gpu_tests
+[ "${TESTS:-x}" != none ] && ( cd $B && timeout 60 ./test_gpu_precond 2>&1 | grep -E "box lines" | head -60 )
+[ $AB = 1 ] && ab_base_wait
+for c in ${CONFIGS:-plain:}; do
+  name=${c%%:*}; envs=${c#*:}; cli=$B/domino
+  case $name in base*) cli=.carry/ab/base/b/domino ;; esac
+  env $(echo $envs | tr ',' ' ') DOMINO_PRECOND_ONLY=${CONFIG_ONLY:-D3N27} timeout ${CONFIG_S:-150} $cli bench \
+    --suite precond > $OUT/$name.txt 2>&1
+  echo "== $name ($envs): exit $?"; grep -E "ic0|ilu0" $OUT/$name.txt | grep -v "^values\|^setup" | head -6 | cut -c1-150
+done
+(cd $OUT && tar czf all.tgz --remove-files *.txt build.log $([ -f gpu-test.log ] && echo gpu-test.log) \
+  $(ls base-build.log 2>/dev/null))
+true
