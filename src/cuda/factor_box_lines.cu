@@ -10,14 +10,20 @@
 #include "internal.h"
 
 #define BOX_SAME 12            /* the in-line slot, (-1, 0, 0): the last lower one */
-#define BOX_LINE_KEYS 8        /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS) */
+/* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS).
+ * H200, D3N27 64^3 / 128^3 / 192^3 (bench/results/h200-ilu-lines27, same
+ * session, ms): IC(0) 1.08 / 2.98 / 5.93 with 8, 1.03 / 2.52 / 4.96 with
+ * 16; ILU(0) 1.45 / 4.25 / 9.25 and 1.31 / 4.17 / 8.87 (12 and 24 slower
+ * than 16 with both).  Before the two phases 16 lost a little (h200-lines26):
+ * a chunk that starts earlier now does its first phase while it waits. */
+#define BOX_LINE_KEYS 16
 #define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
 #define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
 /* blocks an SM (60 KiB of shared memory a block): IC(0) 3, 168 registers
  * (ptxas: ~70 bytes spilled); ILU(0) 2, 255 registers (~190 bytes spilled;
  * ~880 at 168).  The keys in flight (BOX_LINE_KEYS) hold fewer warps than
- * either allows: 172 at 64^3, 514 at 192^3 on 132 SMs. */
+ * either allows: 352 at 64^3, 1040 at 192^3 (ILU(0): 264 blocks fit on 132 SMs). */
 #define BOX_LINE_MIN_BLOCKS(KIND) ((KIND) == 0 ? 2 : 3)
 
 /* the SM a thread runs on (the trace) */
