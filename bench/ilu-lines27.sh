@@ -6,7 +6,9 @@
 # none) of the precond suite on CONFIG_ONLY (default D3N27), each run
 # printed beside the others (ILU(0) and IC(0) rows); a config named base*
 # runs the CLI of .carry/ab/base (git archive COMMIT | tar -x -C
-# .carry/ab/base), built in the background beside this tree.
+# .carry/ab/base), built in the background beside this tree.  TRACE_SIZES
+# (default none): the D3N27 sizes whose ILU(0) and IC(0) launches are traced
+# (DOMINO_FACTOR_LINES_TRACE, _KIND; bench/lines_trace.py), before the configs.
 # On the device: bash bench/ilu-lines27.sh (OUT set by the tool); all files
 # end in $OUT/all.tgz.
 set -uo pipefail
@@ -17,6 +19,14 @@ source bench/device-build.sh > $OUT/build.log 2>&1
 grep -E "error|warning" $OUT/build.log | head; tail -1 $OUT/build.log
 TESTS=${TESTS:-"test_gpu_precond|test_gpu_factor_pivots|test_gpu_krylov"} TEST_S=${TEST_S:-300} run_gpu_tests
 [ "${TESTS:-x}" != none ] && ( cd $B && timeout 60 ./test_gpu_precond 2>&1 | grep -E "box lines" | head -60 )
+for g in ${TRACE_SIZES:-}; do
+  for kind in ilu0 ic0; do
+    DOMINO_FACTOR_LINES_TRACE=/tmp/trace-$kind-$g.csv DOMINO_FACTOR_LINES_TRACE_KIND=$kind \
+      DOMINO_PRECOND_ONLY=D3N27_$g timeout 120 $B/domino bench --suite precond > $OUT/traced-$kind-$g.txt 2>&1
+    echo "== traced $kind $g: exit $?"
+    python3 bench/lines_trace.py /tmp/trace-$kind-$g.csv | tee $OUT/trace-$kind-$g.txt
+  done
+done
 [ $AB = 1 ] && ab_base_wait
 for c in ${CONFIGS:-plain:}; do
   name=${c%%:*}; envs=${c#*:}; cli=$B/domino

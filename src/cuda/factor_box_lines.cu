@@ -596,11 +596,14 @@ extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int k
      * (0: as many as fit); DOMINO_FACTOR_BOX_LINE_DIVIDE=1 IEEE divisions
      * by the other lines' pivots when scanned too (walked always divides);
      * DOMINO_FACTOR_LINES_TRACE=FILE every chunk's times into FILE
-     * (domino_factor_lines_trace_write; the launch then waits) */
+     * (domino_factor_lines_trace_write; the launch then waits), only
+     * ILU(0)'s or IC(0)'s launches when DOMINO_FACTOR_LINES_TRACE_KIND is
+     * ilu0 or ic0 */
     static int keys_in_flight = -1, divide = -1;
     if (keys_in_flight < 0) keys_in_flight = domino_env_int("DOMINO_FACTOR_BOX_LINE_KEYS", BOX_LINE_KEYS);
     if (divide < 0) divide = domino_env_int("DOMINO_FACTOR_BOX_LINE_DIVIDE", 0) != 0;
-    const char *trace_file = getenv("DOMINO_FACTOR_LINES_TRACE");
+    const char *trace_file = getenv("DOMINO_FACTOR_LINES_TRACE"), *trace_kind = getenv("DOMINO_FACTOR_LINES_TRACE_KIND");
+    if (trace_kind && strcmp(trace_kind, kind ? "ic0" : "ilu0") != 0) trace_file = NULL;
     static const box_lines_fn kernels[2][4] = {
         {factor_box_lines_kernel<0, 0>, factor_box_lines_kernel<0, 1>, factor_box_lines_kernel<0, 2>,
          factor_box_lines_kernel<0, 3>},
