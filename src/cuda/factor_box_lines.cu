@@ -21,7 +21,7 @@
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
 #define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
 /* blocks an SM (60 KiB of shared memory a block): IC(0) 3, 168 registers
- * (ptxas: ~70 bytes spilled); ILU(0) 2, 255 registers (~190 bytes spilled;
+ * (ptxas: ~70 bytes spilled); ILU(0) 2, 255 registers (~170 bytes spilled;
  * ~880 at 168).  The keys in flight (BOX_LINE_KEYS) hold fewer warps than
  * either allows: 352 at 64^3, 1040 at 192^3 (ILU(0): 264 blocks fit on 132 SMs). */
 #define BOX_LINE_MIN_BLOCKS(KIND) ((KIND) == 0 ? 2 : 3)
@@ -35,16 +35,17 @@ __device__ __forceinline__ unsigned box_smid(void)
 }
 
 /* Wait until the last row that chunk x0 of line (y, z) reads on its lines
- * 2 and 3, (y + 1, z - 1) and (y - 1, z) (slots 6 .. 11), x = min(x0 + 32,
- * nx - 1), has its pivot published: lane q - 2 polls line q's, one load a
+ * Q0 and Q0 + 1 (Q0 = 0: (y - 1, z - 1) and (y, z - 1), slots 0 .. 5; Q0
+ * = 2: (y + 1, z - 1) and (y - 1, z), slots 6 .. 11), x = min(x0 + 32,
+ * nx - 1), has its pivot published: lane q - Q0 polls line q's, one load a
  * round.  That row is the one its line finishes last, so the pivots and
  * values the chunk reads are then all but always there (they are checked
- * still).  Lines 0 and 1 are not polled: the first phase has checked them.
- * end: on lane q - 2, one past line q's last value (box_line_ranges; -1:
- * no line q); the pivot is that row's last value (IC(0)) or the one before
- * its upper entries (ILU(0)).  marks (the trace, or null): [0] clock and
- * [1] globaltimer when seen, [2] the rounds that found one pending. */
-template <int KIND>
+ * still).  end: on lane q - Q0, one past line q's last value
+ * (box_line_ranges; -1: no line q); the pivot is that row's last value
+ * (IC(0)) or the one before its upper entries (ILU(0)).  marks (the trace,
+ * or null; Q0 = 2): [0] clock and [1] globaltimer when seen, [2] the rounds
+ * that found one pending. */
+template <int KIND, int Q0>
 __device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int32_t x0, int32_t y, int32_t z,
                                               int64_t end, const double *v, int cap, unsigned long long *marks)
 {
@@ -55,7 +56,7 @@ __device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int3
     if (mine) {
         int upper = 0; /* ILU(0): the entries after the pivot */
         if (KIND == 0) {
-            const int q = lane + 2;
+            const int q = lane + Q0;
             upper = __popc((uint32_t)domino_factor_row_mask(&a, min(x0 + 32, a.nx - 1), y + box_dy(3 * q),
                                                             z + box_dz(3 * q)) >> (BOX_LOWER + 1));
         }
@@ -68,7 +69,7 @@ __device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int3
         back_off(&ns, cap);
         if (mine && is_pending(d)) d = load_relaxed(p);
     }
-    if (marks) {
+    if (marks && Q0 == 2) {
         marks[0] = clock64();
         marks[1] = global_timer_ns();
         marks[2] = rounds;
@@ -91,8 +92,8 @@ __device__ __forceinline__ void box_copy16_async(double *dst, const double *src)
  * a line, ILU(0) a region for lines 0 and 2 and one for 1 and 3, reused
  * by the second phase (BOX_LINE_REGION).  base[q]: the index in v of the
  * range's first piece (16-byte aligned; -1: no line q); pieces[q]: its
- * 16-byte pieces; *end, on lane q - 2 for q = 2, 3: one past the range's
- * last value (box_line_wait; -1: no line q). */
+ * 16-byte pieces; end[q / 2], on lane q mod 2: one past the range's last
+ * value (box_line_wait; -1: no line q). */
 #define BOX_LINE_CAP(KIND) ((KIND) == 0 ? 920 : 480) /* 34 x 27 or 34 x 14, one for alignment, even */
 #define BOX_LINE_REGION(KIND, q) ((KIND) == 0 ? (q) & 1 : (q))
 #define BOX_LINE_PIECES(KIND) ((BOX_LINE_CAP(KIND) / 2 + 31) / 32) /* pieces of a range a lane copies, at most */
@@ -110,13 +111,13 @@ __device__ __forceinline__ void box_line_ranges(const factor_stencil_args &a, in
         if (yy >= 0 && yy < a.ny && zz >= 0)
             bound = __ldg(&ptr[(int64_t)((lane & 1) ? xb + 1 : xa) + (int64_t)a.nx * (yy + (int64_t)a.ny * zz)]);
     }
-    *end = -1;
+    end[0] = end[1] = -1;
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         const int64_t lo = __shfl_sync(FULL_MASK, bound, 2 * q), hi = __shfl_sync(FULL_MASK, bound, 2 * q + 1);
         base[q] = lo < 0 ? -1 : lo - (int64_t)(((uintptr_t)(v + lo) >> 3) & 1);
         pieces[q] = lo < 0 ? 0 : (int32_t)((hi - base[q] + 1) / 2);
-        if (q >= 2 && lane == q - 2) *end = hi;
+        if (lane == (q & 1)) end[q >> 1] = hi;
     }
 }
 /* copy the ranges q in [Q0, Q1) (box_line_ranges) into sh and wait for the copies */
@@ -209,11 +210,16 @@ __device__ __forceinline__ void box_line_phase(uint32_t m, const int32_t *off, c
 
 /* The steps of row i on other lines (slots s < BOX_SAME; row i at x, y, z,
  * mask m, its factor row at pf, in chunk x0; w and *pivot as box_steps),
- * for the lines kernel, in two phases (box_line_phase): lines 0 and 1, (y -
- * 1, z - 1) and (y, z - 1), two and three keys behind and so all but
- * always done when the chunk starts, then box_line_wait and lines 2 and 3,
- * (y + 1, z - 1) and (y - 1, z), one key behind, whose chunks the critical
- * path runs through.  Why: a chunk is bound by memory latencies and by the
+ * for the lines kernel, in two phases (box_line_phase), each after a
+ * box_line_wait on its lines' last rows: lines 0 and 1, (y - 1, z - 1) and
+ * (y, z - 1), two and three keys behind and so all but always done when
+ * the chunk starts, then lines 2 and 3, (y + 1, z - 1) and (y - 1, z), one
+ * key behind, whose chunks the critical path runs through.  The first
+ * wait: with 16 keys of lines in flight a chunk often starts before lines
+ * 0 and 1 are done, and copying their ranges again until they were (0.4-0.6
+ * copies a chunk) cost 2-3 % (H200, h200-ilu-lines27/prewait: IC(0) 128^3
+ * 2.53 -> 2.48 ms, 192^3 4.95 -> 4.84).  Why two phases: a chunk is bound
+ * by memory latencies and by the
  * latency of its instructions, one warp an SM sub-partition, and it starts
  * ~3 us before the lines one key behind have stored (H200, 128^3): the
  * first half of its copies and steps fits there.  H200, bench/results/
@@ -232,16 +238,17 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
 {
     int32_t off[BOX_SAME]; /* row k's first value in sh */
     uint32_t mk[BOX_SAME]; /* its mask */
-    int64_t base[4], end;
+    int64_t base[4], end[2];
     int32_t pieces[4];
-    box_line_ranges(a, x0, y, z, ptr, v, base, pieces, &end);
+    box_line_ranges(a, x0, y, z, ptr, v, base, pieces, end);
     box_rows<0, BOX_SAME>(a, i, x, y, z, m, pf, ptr, off, mk); /* off: pf + off is row k's start in v */
 #pragma unroll
     for (int s = 0; s < BOX_SAME; s++)
         off[s] = (m >> s & 1) ? (int32_t)(pf + off[s] - base[s / 3]) + BOX_LINE_REGION(KIND, s / 3) * BOX_LINE_CAP(KIND)
                               : 0;
+    box_line_wait<KIND, 0>(a, x0, y, z, end[0], v, cap, marks);
     box_line_phase<KIND, EXACT, 0, 2>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
-    box_line_wait<KIND>(a, x0, y, z, end, v, cap, marks);
+    box_line_wait<KIND, 2>(a, x0, y, z, end[1], v, cap, marks);
     box_line_phase<KIND, EXACT, 2, 4>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
 }
 
@@ -532,17 +539,22 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
                 walked_chunk = box_line_inline_ic(m, real, last, walk, pivot_shift, c, w, &pivot, &d, &bad, st);
             }
             if (TRACE) c_scan = clock64();
-            if (real) { /* the L and U parts, the pivot last; then the carries (off the lines waiting) */
+            /* what other lines read (IC(0)'s L or ILU(0)'s U part), the pivot,
+             * then ILU(0)'s L part (H200, h200-ilu-lines27/prewait: ILU(0)
+             * 64^3 1.32 -> 1.25 ms with it after the pivot); then the carries */
+            if (real) {
+                if (KIND == 1)
 #pragma unroll
-                for (int s = 0; s < BOX_LOWER; s++)
-                    if (m >> s & 1) {
-                        if (KIND == 0) v[box_at(pf, m, s)] = w[s];
-                        else store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
-                    }
+                    for (int s = 0; s < BOX_LOWER; s++)
+                        if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
 #pragma unroll
                 for (int s = BOX_LOWER + 1; s < W; s++)
                     if (m >> s & 1) store_relaxed(&v[box_at(pf, m, s)], publishable(w[s]));
                 store_relaxed(&v[box_at(pf, m, BOX_LOWER)], publishable(d));
+                if (KIND == 0)
+#pragma unroll
+                    for (int s = 0; s < BOX_LOWER; s++)
+                        if (m >> s & 1) v[box_at(pf, m, s)] = w[s];
                 if (bad) {
                     if (pivot_shift == 0.0) atomicMin(&st->bad_pivot, (long long)b * n + i);
                     else atomicAdd(&st->replaced, 1ULL);
