@@ -14,9 +14,7 @@
 set -uo pipefail
 export OUT
 source bench/ab-base-bg.sh
-AB=0; case " ${CONFIGS:-} " in *" base"*) AB=1; ab_base_start ;; esac
-source bench/device-build.sh > $OUT/build.log 2>&1
-grep -E "error|warning" $OUT/build.log | head; tail -1 $OUT/build.log
+ab_configs_build
 TESTS=${TESTS:-"test_gpu_precond|test_gpu_factor_pivots|test_gpu_krylov"} TEST_S=${TEST_S:-300} run_gpu_tests
 [ "${TESTS:-x}" != none ] && ( cd $B && timeout 60 ./test_gpu_precond 2>&1 | grep -E "box lines" | head -60 )
 for g in ${TRACE_SIZES:-}; do
@@ -28,13 +26,7 @@ for g in ${TRACE_SIZES:-}; do
   done
 done
 [ $AB = 1 ] && ab_base_wait
-for c in ${CONFIGS:-plain:}; do
-  name=${c%%:*}; envs=${c#*:}; cli=$B/domino
-  case $name in base*) cli=.carry/ab/base/b/domino ;; esac
-  env $(echo $envs | tr ',' ' ') DOMINO_PRECOND_ONLY=${CONFIG_ONLY:-D3N27} timeout ${CONFIG_S:-150} $cli bench \
-    --suite precond > $OUT/$name.txt 2>&1
-  echo "== $name ($envs): exit $?"; grep -E "ic0|ilu0" $OUT/$name.txt | grep -v "^values\|^setup" | head -6 | cut -c1-150
-done
+run_precond_configs "ic0|ilu0"
 (cd $OUT && tar czf all.tgz --remove-files *.txt build.log $([ -f gpu-test.log ] && echo gpu-test.log) \
   $(ls base-build.log 2>/dev/null))
 true
