@@ -13,9 +13,10 @@
 /* lines in flight: this many keys' worth (DOMINO_FACTOR_BOX_LINE_KEYS).
  * H200, D3N27 64^3 / 128^3 / 192^3 (bench/results/h200-ilu-lines27, same
  * session, ms): IC(0) 1.08 / 2.98 / 5.93 with 8, 1.03 / 2.52 / 4.96 with
- * 16; ILU(0) 1.45 / 4.25 / 9.25 and 1.31 / 4.17 / 8.87 (12 and 24 slower
- * than 16 with both).  Before the two phases 16 lost a little (h200-lines26):
- * a chunk that starts earlier now does its first phase while it waits. */
+ * 16; ILU(0) 1.45 / 4.25 / 9.25 and 1.31 / 4.17 / 8.87.  On the final
+ * code none of 12, 20 (knobs/), 24 and 32 keys was faster at every size.
+ * Before the two phases 16 lost a little (h200-lines26): a chunk that
+ * starts earlier now does its first phase while it waits. */
 #define BOX_LINE_KEYS 16
 #define BOX_LINES_TRACE 1     /* factor_box_lines_kernel's variants V: the trace, */
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
@@ -252,44 +253,6 @@ __device__ __forceinline__ void box_line_steps(const factor_stencil_args &a, int
     box_line_phase<KIND, EXACT, 2, 4>(m, off, mk, base, pieces, v, sh, cap, w, pivot, marks);
 }
 
-/* ILU(0) and IC(0) of the box by grid lines (factor_stencil.c: DOMINO_FACTOR_BOX_LINES).
- *
- * Why: on the box path every level of the key x + 2 y + 4 z is a hop through
- * L2 (~5 us a key on an H200, bench/results/h200-box18), and 4 of every 7
- * keys on the critical path are steps along x, from a row to its in-line
- * neighbour (x - 1, y, z).  Here a warp factors a grid line (y, z), 32
- * consecutive rows a chunk (a lane a row, its row in registers, as
- * box_row): the 12 slots of other lines by box_line_steps (the two lines
- * two and three keys behind first, then, once the last row each owes the
- * chunk is there, the two one key behind, each line's rows copied
- * together), then the
- * in-line slot, whose row k = i - 1 is the lane before (or the previous
- * chunk's last row): its values come by shuffles, and the pivots follow
- * D_i = P_i - s_i^2 / D_{i-1} (P_i the pivot after the other slots, s_i
- * the in-line entry's numerator), a Moebius recurrence scanned over the
- * warp (factor_scan.cuh, as the line path), each lane then finishing its
- * row by the CPU's formulas from its predecessor's scanned pivot.  Where
- * the scan's error growth could pass 2^SCAN_GROWTH, or a pivot is bad, or
- * walk is set (DOMINO_FACTOR_BOX_LINES=walk), the chunk is walked: lane
- * after lane, IEEE division and square root, the CPU's factors bit for
- * bit.  Only the hops between lines go through L2: ny + 2 nz keys y + 2 z,
- * not nx + 2 ny + 4 nz.  H200, same process (bench/results/h200-check25),
- * D3N27 64^3 / 128^3 / 192^3: 1.75 / 4.07 / 8.02 ms against the box path's
- * 2.31 / 4.76 / 8.44 and the table path's 1.76 / 6.25 / 13.7, with
- * box_steps for the other lines; box_line_steps then made it 1.41 / 3.53 /
- * 6.99, its copies coalesced 1.34 / 3.47 / 6.75, and in two phases 1.11 /
- * 3.03 / 6.01 (bench/results/h200-lines26; a hop between lines at 128^3
- * ~10 -> ~8 us before the phases).  Walked throughout it
- * took 2.84 / 6.10 / 11.3: the chain of 32 divisions and square roots; a
- * first version with that chain and two phases of polls and copies, 2.51
- * / 5.59 / 10.35 (~14 us a hop between lines).
- *
- * Lines are ticketed by y + 2 z (line_order, factor_stencil.c): the four
- * lines a line reads, (y - 1, z), (y + 1, z - 1), (y, z - 1) and (y - 1,
- * z - 1), hold smaller tickets, taken by running warps: no deadlock.
- * Chunks start at -((y + 2 z) mod 32) + 32 c, so that the chunk of a line
- * one key behind that a chunk waits for ends where it is needed.
- * st->ticket counts lines x batch; st->walked the chunks walked. */
 /* The previous chunk's last row (row i - 1 of the next chunk's lane 0):
  * what the in-line steps read of it */
 struct box_line_carry {
@@ -479,7 +442,8 @@ __device__ __forceinline__ bool box_line_inline_ilu(uint32_t m, bool real, int l
  * Chunks start at -((y + 2 z) mod 32) + 32 c, so that the chunk of a line
  * one key behind that a chunk waits for ends where it is needed.  Other
  * lines read only the pivots and IC(0)'s L or ILU(0)'s U values, published
- * (the pivot last); ILU(0)'s L values are stored plainly.
+ * before the pivot; ILU(0)'s L values, which no other line reads, are
+ * stored plainly after it.
  * st->ticket counts lines x batch; st->walked the chunks walked. */
 template <int KIND, int V>
 __global__ void __launch_bounds__(BOX_THREADS, BOX_LINE_MIN_BLOCKS(KIND))
