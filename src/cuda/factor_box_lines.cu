@@ -265,6 +265,25 @@ struct box_line_carry {
     double mid[4];       /* ILU(0): its (0, dy, dz) upper entries, slots 16, 19, 22, 25, final */
 };
 
+/* Row i - 1's pivot D_{i-1} (the lane before's, or c's row's), from the
+ * scan over the warp of D_i = P_i - a_i b_i / D_{i-1} (IC(0): a_i = b_i =
+ * s_i; ILU(0): s_i and q_{i-1}), the matrices scaled by the powers of two
+ * near the pivots (factor_scan.cuh); same: row i has the in-line slot,
+ * real: lane i a row of the grid */
+__device__ __forceinline__ double box_line_scan(double P, double a, double b, bool same, bool real,
+                                                const box_line_carry &c)
+{
+    const int lane = threadIdx.x & 31;
+    double sig, inv;
+    scan_scale(P, &sig, &inv);
+    const double inv_up = __shfl_up_sync(FULL_MASK, inv, 1);
+    const double qs = same ? (a * inv) * (b * (lane > 0 ? inv_up : c.inv)) : 0.0;
+    double num, den;
+    scan_mobius(P * inv, qs, real, c.p * c.inv, &num, &den);
+    const double D = num / den * sig, D_up = __shfl_up_sync(FULL_MASK, D, 1);
+    return lane > 0 ? D_up : c.p;
+}
+
 /* IC(0)'s in-line step (slot BOX_SAME; row i - 1 the lane before, or c's
  * row) of a chunk whose other-line steps are done (w, *pivot: a_ii less
  * the squares so far): the in-line numerator s_i from row i - 1's values
@@ -288,15 +307,7 @@ __device__ __forceinline__ bool box_line_inline_ic(uint32_t m, bool real, int la
             if (same && (m >> box_ic_slot(BOX_SAME, q) & 1))
                 acc = __dsub_rn(acc, __dmul_rn(w[box_ic_slot(BOX_SAME, q)], lane > 0 ? up : c.u[q]));
         }
-    /* the scan: D_i from P_i = *pivot, s_i = acc, scaled by powers of two */
-    double sig, inv;
-    scan_scale(*pivot, &sig, &inv);
-    const double inv_up = __shfl_up_sync(FULL_MASK, inv, 1);
-    const double qs = same ? (acc * inv) * (acc * (lane > 0 ? inv_up : c.inv)) : 0.0;
-    double num, den;
-    scan_mobius(*pivot * inv, qs, real, c.p * c.inv, &num, &den);
-    const double D = num / den * sig, D_up = __shfl_up_sync(FULL_MASK, D, 1);
-    const double prev = lane > 0 ? D_up : c.p; /* row i - 1's pivot, scanned */
+    const double prev = box_line_scan(*pivot, acc, acc, same, real, c); /* row i - 1's pivot, scanned */
     double l = 0.0, p = *pivot;
     if (same) {
         l = acc / sqrt(prev);
@@ -351,14 +362,7 @@ __device__ __forceinline__ bool box_line_inline_ilu(uint32_t m, bool real, int l
     const double P = w[BOX_LOWER], s_i = w[BOX_SAME];
     const double q_up = __shfl_up_sync(FULL_MASK, w[BOX_LOWER + 1], 1);
     const double q = lane > 0 ? q_up : c.q; /* row i - 1's (+1, 0, 0) entry */
-    double sig, inv;
-    scan_scale(P, &sig, &inv);
-    const double inv_up = __shfl_up_sync(FULL_MASK, inv, 1);
-    const double qs = same ? (s_i * inv) * (q * (lane > 0 ? inv_up : c.inv)) : 0.0;
-    double num, den;
-    scan_mobius(P * inv, qs, real, c.p * c.inv, &num, &den);
-    const double D = num / den * sig, D_up = __shfl_up_sync(FULL_MASK, D, 1);
-    const double prev = lane > 0 ? D_up : c.p; /* row i - 1's pivot, scanned */
+    const double prev = box_line_scan(P, s_i, q, same, real, c); /* row i - 1's pivot, scanned */
     double l = 0.0, p = P;
     if (same) {
         l = s_i / prev;
