@@ -25,7 +25,7 @@ run_precond_configs() {
     case $name in base*) cli=.carry/ab/base/b/domino ;; esac
     env $(echo $envs | tr ',' ' ') DOMINO_PRECOND_ONLY=${CONFIG_ONLY:-D3N27} timeout ${CONFIG_S:-150} $cli bench \
       --suite precond > $OUT/$name.txt 2>&1
-    echo "== $name ($envs): exit $?"; grep -E "$1" $OUT/$name.txt | grep -v "^values\|^setup\||" | head -6 | cut -c1-150
+    echo "== $name ($envs): exit $?"; grep -E "$1" $OUT/$name.txt | grep -v "^values\|^setup\||" | head -${CONFIG_ROWS:-6} | cut -c1-150
   done
 }
 # ab_configs_build: the base built in the background when $CONFIGS names a

@@ -408,6 +408,33 @@ __device__ __forceinline__ bool box_line_inline_ilu(uint32_t m, bool real, int l
     return walked;
 }
 
+/* The start of line (y, z) (its rows' values at [lo, hi) of v), instead of
+ * a pass over every value of the factor before the launch: the line's
+ * values made pending, then its word of line_epoch raised to epoch (the
+ * compute's number), the fence between them; then the warp waits until
+ * the four lines it reads (box_line_ranges) have raised theirs.  From then
+ * on a value of those lines it reads is pending or this compute's, never
+ * the last compute's, as the checks need (box_line_wait, box_line_phase).
+ * The lines read hold smaller tickets, taken by running warps, which raise
+ * their words before they wait on anything: no deadlock. */
+__device__ __forceinline__ void box_line_start(const factor_stencil_args &a, int32_t y, int32_t z, int64_t lo,
+                                               int64_t hi, double *v, int32_t *epochs, int32_t epoch, int cap)
+{
+    const int lane = threadIdx.x & 31;
+    for (int64_t k = lo + lane; k < hi; k += 32) make_pending(&v[k]);
+    __threadfence(); /* the line's pending values before its word */
+    __syncwarp();
+    if (lane == 0) store_relaxed_i32(&epochs[y + (int64_t)a.ny * z], epoch);
+    const int32_t *word = NULL;
+    if (lane < 4) {
+        const int32_t yy = y + box_dy(3 * lane), zz = z + box_dz(3 * lane);
+        if (yy >= 0 && yy < a.ny && zz >= 0) word = &epochs[yy + (int64_t)a.ny * zz];
+    }
+    unsigned ns = 32;
+    while (__any_sync(FULL_MASK, word && load_acquire_i32(word) != epoch)) back_off(&ns, cap);
+    __syncwarp();
+}
+
 /* KIND 0 ILU(0) (on A's pattern: ptr == ptrA) or 1 IC(0) (A's lower
  * triangle ptr) of the box by grid lines (factor_stencil.c:
  * DOMINO_FACTOR_BOX_LINES).
@@ -454,8 +481,8 @@ __global__ void __launch_bounds__(BOX_THREADS, BOX_LINE_MIN_BLOCKS(KIND))
 factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_t *__restrict__ line_order,
                         const int64_t *__restrict__ ptrA, int64_t nnzA, const double *__restrict__ valA,
                         const int64_t *__restrict__ ptr, int64_t nnz, double *val, double pivot_shift,
-                        int cap, int walk, domino_factor_status *st, unsigned long long *trace,
-                        int32_t trace_chunks)
+                        int cap, int walk, int32_t *line_epoch, int32_t epoch, domino_factor_status *st,
+                        unsigned long long *trace, int32_t trace_chunks)
 {
     constexpr bool TRACE = V & BOX_LINES_TRACE, EXACT = V & BOX_LINES_EXACT;
     constexpr int W = KIND == 0 ? 27 : BOX_LOWER + 1; /* slots of a factor row */
@@ -474,6 +501,9 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
         const int32_t y = line % a.ny, z = line / a.ny;
         const double *A = valA + (int64_t)b * nnzA;
         double *v = val + (int64_t)b * nnz;
+        if (KIND == 1) /* IC(0); ILU(0)'s values are made pending before the launch */
+            box_line_start(a, y, z, __ldg(&ptr[(int64_t)line * a.nx]), __ldg(&ptr[(int64_t)(line + 1) * a.nx]), v,
+                           line_epoch + (int64_t)b * a.ny * a.nz, epoch, cap);
         box_line_carry c; /* the previous chunk's last row (none before the first chunk) */
         c.p = 1.0, c.d = 1.0, c.inv = 1.0, c.q = 0.0;
 #pragma unroll
@@ -560,15 +590,16 @@ factor_box_lines_kernel(const factor_stencil_args a, int32_t batch, const int32_
 }
 
 typedef void (*box_lines_fn)(const factor_stencil_args, int32_t, const int32_t *, const int64_t *, int64_t,
-                             const double *, const int64_t *, int64_t, double *, double, int, int,
-                             domino_factor_status *, unsigned long long *, int32_t);
+                             const double *, const int64_t *, int64_t, double *, double, int, int, int32_t *,
+                             int32_t, domino_factor_status *, unsigned long long *, int32_t);
 
 extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int kind, int num_sms,
                                                       const factor_stencil_args *a, int32_t batch,
                                                       const int32_t *line_order, const int64_t *ptrA,
                                                       int64_t nnzA, const double *valA, const int64_t *ptr,
                                                       int64_t nnz, double *val, double pivot_shift, int cap,
-                                                      int walk, domino_factor_status *st)
+                                                      int walk, int32_t *line_epoch, int32_t epoch,
+                                                      domino_factor_status *st)
 {
     const int64_t lines = (int64_t)a->ny * a->nz * batch;
     if (lines == 0 || a->nx == 0) return cudaSuccess;
@@ -613,7 +644,7 @@ extern "C" cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int k
         if ((e = cudaMemsetAsync(trace, 0, trace_words * sizeof(*trace), stream))) goto done;
     }
     k<<<(unsigned)blocks, BOX_THREADS, smem, stream>>>(*a, batch, line_order, ptrA, nnzA, valA, ptr, nnz, val,
-                                                       pivot_shift, cap, walk, st, trace, chunks);
+                                                       pivot_shift, cap, walk, line_epoch, epoch, st, trace, chunks);
     e = cudaGetLastError();
     if (!e && trace_file)
         e = domino_factor_lines_trace_write(trace_file, stream, trace, chunks, BOX_TRACE_FIELDS, a, batch,

@@ -39,7 +39,7 @@
 #define FACTOR_WARPS_PER_BLOCK 8
 #define FULL_MASK 0xffffffffu
 
-__global__ void factor_status_reset_kernel(domino_factor_status *st)
+__device__ __forceinline__ void factor_status_reset(domino_factor_status *st)
 {
     st->ticket = 0;
     st->replaced = 0;
@@ -50,6 +50,8 @@ __global__ void factor_status_reset_kernel(domino_factor_status *st)
     st->stencil_mismatch = INT32_MAX;
     st->line_mismatch = INT32_MAX;
 }
+
+__global__ void factor_status_reset_kernel(domino_factor_status *st) { factor_status_reset(st); }
 
 extern "C" cudaError_t domino_launch_factor_status_reset(cudaStream_t stream,
                                                          domino_factor_status *st)
@@ -138,6 +140,48 @@ extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n,
     if (n == 0) return cudaSuccess;
     tril_gather_kernel<<<(int)(((int64_t)n + 255) / 256), 256, 0, stream>>>(
         n, batch, ptr, nnzA, valA, ptrL, nnzL, valL);
+    return cudaGetLastError();
+}
+
+/* The row kernel's set-up in one launch: the working values (ILU(0):
+ * A's, element by element; IC(0): A's lower triangle, a thread a row, as
+ * tril_gather_kernel), the factor pending, the status reset (thread 0).
+ * Grid-stride. */
+__global__ void factor_prepare_kernel(int ic0, int32_t n, int32_t batch, const int64_t *__restrict__ ptrA,
+                                      int64_t nnzA, const double *__restrict__ valA,
+                                      const int64_t *__restrict__ ptr, int64_t nnz, double *work, double *val,
+                                      domino_factor_status *st)
+{
+    const int64_t first = blockIdx.x * (int64_t)blockDim.x + threadIdx.x, stride = (int64_t)gridDim.x * blockDim.x;
+    if (first == 0) factor_status_reset(st);
+    if (!ic0) {
+        for (int64_t k = first; k < (int64_t)batch * nnz; k += stride) {
+            work[k] = valA[k];
+            make_pending(&val[k]);
+        }
+        return;
+    }
+    for (int64_t i = first; i < n; i += stride) {
+        const int64_t q0 = ptr[i], len = ptr[i + 1] - q0, p0 = ptrA[i];
+        for (int32_t b = 0; b < batch; b++)
+            for (int64_t t = 0; t < len; t++) {
+                work[b * nnz + q0 + t] = valA[b * nnzA + p0 + t];
+                make_pending(&val[b * nnz + q0 + t]);
+            }
+    }
+}
+
+extern "C" cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int ic0, int32_t n, int32_t batch,
+                                                    const int64_t *ptrA, int64_t nnzA, const double *valA,
+                                                    const int64_t *ptr, int64_t nnz, double *work, double *val,
+                                                    domino_factor_status *st)
+{
+    const int64_t items = ic0 ? (int64_t)n : (int64_t)batch * nnz;
+    int64_t blocks = (items + 255) / 256;
+    if (blocks < 1) blocks = 1;
+    if (blocks > 8192) blocks = 8192;
+    factor_prepare_kernel<<<(unsigned)blocks, 256, 0, stream>>>(ic0, n, batch, ptrA, nnzA, valA, ptr, nnz, work,
+                                                                 val, st);
     return cudaGetLastError();
 }
 

@@ -23,6 +23,7 @@ void domino_factor_plan_free(domino_factor_plan p)
     cudaFree(p->order);
     cudaFree(p->line_order);
     cudaFree(p->progress);
+    cudaFree(p->line_epoch);
     cudaFree(p->pivots);
     cudaFree(p->padded);
     cudaFree(p->st);
@@ -234,21 +235,25 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
  * p->work, or the line or scan kernel (stencil paths) from src, the values of A;
  * reports the first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
-                                struct domino_factor_plan_s *p, const double *src,
+                                struct domino_factor_plan_s *p, const double *src, int prepared,
                                 int64_t *replaced, const char *fn)
 {
     domino_factor_status hst;
     int ic0 = p->kind == DOMINO_FACTOR_IC0;
     int64_t lines = (int64_t)p->stencil.ny * p->stencil.nz;
-    cudaError_t e;
-    if (p->stencil.line_path)
+    cudaError_t e = cudaSuccess;
+    if (prepared)
+        ; /* the row kernel's values pending and status reset (domino_launch_factor_prepare) */
+    else if (p->stencil.line_path)
         e = cudaMemsetAsync(p->progress, 0xff, (size_t)lines * (size_t)p->batch * sizeof(int32_t),
                             gpu->stream);
     else if (p->stencil.scan_path)
         e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->n, p->pivots);
+    else if (p->stencil.box_lines && ic0) /* each line makes its own values pending */
+        p->epoch = p->epoch >= INT32_MAX - 1 ? 1 : p->epoch + 1;
     else
         e = domino_launch_factor_pending(gpu->stream, (int64_t)p->batch * p->nnz, p->val);
-    if (!e) e = domino_launch_factor_status_reset(gpu->stream, p->st);
+    if (!e && !prepared) e = domino_launch_factor_status_reset(gpu->stream, p->st);
     if (!e && p->stencil.scan_path) {
         const char *env = getenv("DOMINO_FACTOR_SCAN"); /* "serial": every chunk walked */
         e = domino_launch_factor_scan(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch,
@@ -260,7 +265,7 @@ static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
         e = domino_launch_factor_box_lines(gpu->stream, ic0, gpu->num_sms, &p->stencil, p->batch, p->line_order,
                                            p->dA->ptr, p->dA->nnz, src, p->ptr, p->nnz, p->val,
                                            p->pivot_shift, domino_factor_poll_cap(),
-                                           env && strcmp(env, "walk") == 0, p->st);
+                                           env && strcmp(env, "walk") == 0, p->line_epoch, p->epoch, p->st);
     } else if (!e && p->stencil.box_path) {
         e = domino_launch_factor_box(gpu->stream, ic0, gpu->num_sms, p->nlevels, &p->stencil, p->order_tickets,
                                      p->batch, p->order, p->dA->ptr,
@@ -311,8 +316,13 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
      * into our kernel's working copy */
     double *init = p->use_cusparse ? p->val : p->work;
     cudaError_t e = cudaSuccess;
+    /* the row kernel: its working values, pending factor and status in one launch */
+    const int prepared = !p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path;
     if (p->stencil.line_path || p->stencil.scan_path || p->stencil.box_path)
         ; /* the line, scan and box kernels read src themselves */
+    else if (prepared)
+        e = domino_launch_factor_prepare(gpu->stream, p->kind == DOMINO_FACTOR_IC0, p->n, p->batch, p->dA->ptr,
+                                         p->dA->nnz, src, p->ptr, p->nnz, p->work, p->val, p->st);
     else if (p->kind == DOMINO_FACTOR_ILU0)
         e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
                             cudaMemcpyDeviceToDevice, gpu->stream);
@@ -333,7 +343,7 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
                                  (long long)bad_row);
         }
     } else {
-        s = run_kernel(h, gpu, p, src, &count, fn);
+        s = run_kernel(h, gpu, p, src, prepared, &count, fn);
     }
     for (int32_t b = 0; b < p->batch; b++)
         p->alias[b].values_version++;

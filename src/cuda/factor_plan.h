@@ -184,6 +184,9 @@ struct domino_factor_plan_s {
     int32_t *line_order;         /* line, scan and box-lines paths: the grid lines (y + ny z) by y + w z,
                                     ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
+    int32_t *line_epoch;         /* box-lines path: the compute each line last started, ny * nz * batch
+                                    (0 at the analysis; box_line_start) */
+    int32_t epoch;               /* box-lines path: the number of the last compute (from 1) */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
     domino_factor_status *st;    /* device status record */
@@ -318,13 +321,15 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
  * IC(0) (kind 1, the lower triangle ptr) by grid lines (from A's values
  * into val, batch matrices): a warp a line,
  * lines ticketed in line_order (by y + 2 z), the in-line pivots scanned
- * (walk: walked lane after lane, the CPU's factors bit for bit); val all
- * pending and st reset on entry; waits back off up to cap ns */
+ * (walk: walked lane after lane, the CPU's factors bit for bit); st reset
+ * on entry; each line makes its own values pending (no pass over val
+ * before the launch), then raises its word of line_epoch (ny * nz * batch,
+ * every word below epoch on entry) to epoch; waits back off up to cap ns */
 cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int kind, int num_sms, const factor_stencil_args *a,
                                            int32_t batch, const int32_t *line_order, const int64_t *ptrA,
                                            int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,
                                            double *val, double pivot_shift, int cap, int walk,
-                                           domino_factor_status *st);
+                                           int32_t *line_epoch, int32_t epoch, domino_factor_status *st);
 /* DOMINO_FACTOR_LINES_TRACE: wait for stream, then write to file a CSV
  * line for every chunk of factor_box_lines_kernel's device trace (lines x
  * batch x chunks records of fields words; line_order on the device; warps
@@ -346,6 +351,12 @@ cudaError_t domino_launch_factor_box_order(cudaStream_t stream, int32_t nx, int3
 int domino_factor_poll_cap(void);
 /* val[0, count) := the pending sentinel */
 cudaError_t domino_launch_factor_pending(cudaStream_t stream, int64_t count, double *val);
+/* the row kernel's set-up in one launch: work := A's values (ic0: its
+ * lower triangle, ptr the factor's pattern), val := pending, st reset */
+cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int ic0, int32_t n, int32_t batch,
+                                         const int64_t *ptrA, int64_t nnzA, const double *valA,
+                                         const int64_t *ptr, int64_t nnz, double *work, double *val,
+                                         domino_factor_status *st);
 /* the synchronization-free factorization: kind 0 ILU0 on (ptr, ind, diag),
  * kind 1 IC0 on the tril pattern; the rows' initial values in work (batch *
  * nnz, overwritten), the factor into val (batch * nnz, all pending on entry:
