@@ -408,8 +408,11 @@ __device__ __forceinline__ bool box_line_inline_ilu(uint32_t m, bool real, int l
     return walked;
 }
 
-/* The start of line (y, z) (its rows' values at [lo, hi) of v), instead of
- * a pass over every value of the factor before the launch: the line's
+/* IC(0): the start of line (y, z) (its rows' values at [lo, hi) of v),
+ * instead of a pass over every value of the factor before the launch (ILU(0)
+ * keeps that pass: with this in its kernel, whose 255 registers spill, it
+ * lost 7-8 % at 128^3 and 192^3, H200, h200-ilu-lines28/epoch; IC(0)
+ * gained 1-3 %, h200-ilu-lines28/prepare): the line's
  * values made pending, then its word of line_epoch raised to epoch (the
  * compute's number), the fence between them; then the warp waits until
  * the four lines it reads (box_line_ranges) have raised theirs.  From then

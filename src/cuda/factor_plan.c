@@ -232,7 +232,10 @@ domino_status domino_factor_analysis(domino_handle h, domino_factor_kind kind, d
 }
 
 /* our kernel into p->val: the row kernel from the initial values in
- * p->work, or the line or scan kernel (stencil paths) from src, the values of A;
+ * p->work (prepared: work, the pending factor and the status already set
+ * up by domino_launch_factor_prepare), or the line, scan or box kernels
+ * (stencil paths) from src, the values of A, after their own set-up (IC(0)
+ * by grid lines: a new epoch, each line making its values pending);
  * reports the first bad pivot */
 static domino_status run_kernel(domino_handle h, struct domino_gpu_context *gpu,
                                 struct domino_factor_plan_s *p, const double *src, int prepared,

@@ -184,9 +184,9 @@ struct domino_factor_plan_s {
     int32_t *line_order;         /* line, scan and box-lines paths: the grid lines (y + ny z) by y + w z,
                                     ny * nz */
     int32_t *progress;           /* line path: last x published of each line, ny * nz * batch */
-    int32_t *line_epoch;         /* box-lines path: the compute each line last started, ny * nz * batch
-                                    (0 at the analysis; box_line_start) */
-    int32_t epoch;               /* box-lines path: the number of the last compute (from 1) */
+    int32_t *line_epoch;         /* IC(0) by grid lines: the compute each line last started, ny * nz *
+                                    batch (0 at the analysis; box_line_start) */
+    int32_t epoch;               /* IC(0) by grid lines: the number of the last compute (from 1) */
     double *pivots;              /* scan path: the pivots, n * batch */
     double *padded;              /* line path: the slot-major working copy, width * n * batch */
     domino_factor_status *st;    /* device status record */
@@ -322,9 +322,10 @@ cudaError_t domino_launch_factor_box(cudaStream_t stream, int kind, int num_sms,
  * into val, batch matrices): a warp a line,
  * lines ticketed in line_order (by y + 2 z), the in-line pivots scanned
  * (walk: walked lane after lane, the CPU's factors bit for bit); st reset
- * on entry; each line makes its own values pending (no pass over val
- * before the launch), then raises its word of line_epoch (ny * nz * batch,
- * every word below epoch on entry) to epoch; waits back off up to cap ns */
+ * on entry; ILU(0): val all pending on entry; IC(0): each line makes its
+ * own values pending (no pass over val before the launch), then raises its
+ * word of line_epoch (ny * nz * batch, every word below epoch on entry) to
+ * epoch; waits back off up to cap ns */
 cudaError_t domino_launch_factor_box_lines(cudaStream_t stream, int kind, int num_sms, const factor_stencil_args *a,
                                            int32_t batch, const int32_t *line_order, const int64_t *ptrA,
                                            int64_t nnzA, const double *valA, const int64_t *ptr, int64_t nnz,

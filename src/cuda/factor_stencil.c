@@ -155,10 +155,11 @@ domino_status domino_factor_stencil_setup(domino_handle h, struct domino_gpu_con
         /* experiments: DOMINO_FACTOR_KEY_ORDER=0 leaves the table path the level order */
         if (!lines && !box && !domino_env_int("DOMINO_FACTOR_KEY_ORDER", 1)) return DOMINO_SUCCESS;
         if (lines) {
-            const size_t words = (size_t)ny * nz * (size_t)p->batch;
+            const size_t words = (size_t)ny * nz * (size_t)p->batch; /* IC(0): line_epoch */
             if ((s = line_order(h, gpu, p, 2, fn))) return s;
-            if ((e = cudaMalloc((void **)&p->line_epoch, words * sizeof(int32_t))) ||
-                (e = cudaMemsetAsync(p->line_epoch, 0, words * sizeof(int32_t), gpu->stream)))
+            if (p->kind == DOMINO_FACTOR_IC0 &&
+                ((e = cudaMalloc((void **)&p->line_epoch, words * sizeof(int32_t))) ||
+                 (e = cudaMemsetAsync(p->line_epoch, 0, words * sizeof(int32_t), gpu->stream))))
                 return domino_cuda_status(h, e, fn);
             p->epoch = 0;
             p->stencil.box_path = 1;
