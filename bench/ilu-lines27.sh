@@ -28,5 +28,5 @@ done
 [ $AB = 1 ] && ab_base_wait
 run_precond_configs "ic0|ilu0"
 (cd $OUT && tar czf all.tgz --remove-files *.txt build.log $([ -f gpu-test.log ] && echo gpu-test.log) \
-  $(ls base-build.log 2>/dev/null))
+  $(ls *-build.log 2>/dev/null))
 true
