@@ -120,16 +120,31 @@ extern "C" cudaError_t domino_launch_tril_fill(cudaStream_t stream, int32_t n, c
     return cudaGetLastError();
 }
 
+/* row i of A's lower triangle (its first ptrL[i + 1] - ptrL[i] entries)
+ * into valL, every matrix of the batch; PENDING: its factor val made
+ * pending there (a compile-time choice: tested in the loop, it cost the
+ * set-up kernel a fifth more instructions) */
+template <bool PENDING>
+__device__ __forceinline__ void tril_gather_row(int64_t i, int32_t batch, const int64_t *__restrict__ ptr,
+                                                int64_t nnzA, const double *__restrict__ valA,
+                                                const int64_t *__restrict__ ptrL, int64_t nnzL, double *valL,
+                                                double *val)
+{
+    const int64_t q0 = ptrL[i], len = ptrL[i + 1] - q0, p0 = ptr[i];
+    for (int32_t b = 0; b < batch; b++)
+        for (int64_t t = 0; t < len; t++) {
+            valL[b * nnzL + q0 + t] = valA[b * nnzA + p0 + t];
+            if (PENDING) make_pending(&val[b * nnzL + q0 + t]);
+        }
+}
+
 __global__ void tril_gather_kernel(int32_t n, int32_t batch, const int64_t *__restrict__ ptr,
                                    int64_t nnzA, const double *__restrict__ valA,
                                    const int64_t *__restrict__ ptrL, int64_t nnzL, double *valL)
 {
     int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    int64_t q0 = ptrL[i], len = ptrL[i + 1] - q0, p0 = ptr[i];
-    for (int32_t b = 0; b < batch; b++)
-        for (int64_t t = 0; t < len; t++)
-            valL[b * nnzL + q0 + t] = valA[b * nnzA + p0 + t];
+    tril_gather_row<false>(i, batch, ptr, nnzA, valA, ptrL, nnzL, valL, NULL);
 }
 
 extern "C" cudaError_t domino_launch_tril_gather(cudaStream_t stream, int32_t n, int32_t batch,
@@ -163,14 +178,7 @@ __global__ void factor_prepare_kernel(int ic0, int32_t n, int32_t batch, const i
         }
         return;
     }
-    for (int64_t i = first; i < n; i += stride) {
-        const int64_t q0 = ptr[i], len = ptr[i + 1] - q0, p0 = ptrA[i];
-        for (int32_t b = 0; b < batch; b++)
-            for (int64_t t = 0; t < len; t++) {
-                work[b * nnz + q0 + t] = valA[b * nnzA + p0 + t];
-                make_pending(&val[b * nnz + q0 + t]);
-            }
-    }
+    for (int64_t i = first; i < n; i += stride) tril_gather_row<true>(i, batch, ptrA, nnzA, valA, ptr, nnz, work, val);
 }
 
 extern "C" cudaError_t domino_launch_factor_prepare(cudaStream_t stream, int ic0, int32_t n, int32_t batch,

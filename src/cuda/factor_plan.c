@@ -315,23 +315,21 @@ domino_status domino_factor_compute(domino_handle h, domino_factor_plan p, const
     domino_status s = domino_gpu_context_get(h, &gpu);
     if (s) return s;
     const double *src = d_values ? (const double *)d_values : (const double *)p->dA->val;
-    /* the initial values: into the factor (cuSPARSE factors in place) or
-     * into our kernel's working copy */
-    double *init = p->use_cusparse ? p->val : p->work;
+    /* the initial values: cuSPARSE factors in place, in p->val; our row
+     * kernel gets its working copy, pending factor and status in one launch
+     * (prepared); the line, scan and box kernels (stencil paths, never with
+     * cuSPARSE) read src themselves */
     cudaError_t e = cudaSuccess;
-    /* the row kernel: its working values, pending factor and status in one launch */
     const int prepared = !p->use_cusparse && !p->stencil.line_path && !p->stencil.scan_path && !p->stencil.box_path;
-    if (p->stencil.line_path || p->stencil.scan_path || p->stencil.box_path)
-        ; /* the line, scan and box kernels read src themselves */
-    else if (prepared)
+    if (prepared)
         e = domino_launch_factor_prepare(gpu->stream, p->kind == DOMINO_FACTOR_IC0, p->n, p->batch, p->dA->ptr,
                                          p->dA->nnz, src, p->ptr, p->nnz, p->work, p->val, p->st);
-    else if (p->kind == DOMINO_FACTOR_ILU0)
-        e = cudaMemcpyAsync(init, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
+    else if (p->use_cusparse && p->kind == DOMINO_FACTOR_ILU0)
+        e = cudaMemcpyAsync(p->val, src, (size_t)p->batch * (size_t)p->nnz * sizeof(double),
                             cudaMemcpyDeviceToDevice, gpu->stream);
-    else
+    else if (p->use_cusparse)
         e = domino_launch_tril_gather(gpu->stream, p->n, p->batch, p->dA->ptr, p->dA->nnz, src,
-                                      p->ptr, p->nnz, init);
+                                      p->ptr, p->nnz, p->val);
     if (e) return domino_cuda_status(h, e, fn);
     int64_t count = 0, bad_row = -1;
     int32_t bad_batch = 0;
