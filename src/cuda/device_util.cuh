@@ -50,6 +50,23 @@ __device__ __forceinline__ float load_relaxed(const float *p)
     asm volatile("ld.relaxed.gpu.global.f32 %0, [%1];" : "=f"(v) : "l"(p) : "memory");
     return v;
 }
+/* v = *p (load_relaxed) where take, else v unchanged, as one predicated
+ * load: no branch, so the warp stays converged for the compiler (a load
+ * only some lanes make in a branch leaves ptxas assuming the warp
+ * diverged, and the shuffles after it become collective sequences,
+ * WARPSYNC.COLLECTIVE ... ENDCOLLECTIVE) */
+__device__ __forceinline__ double load_relaxed_if(bool take, const double *p, double v)
+{
+    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q ld.relaxed.gpu.global.f64 %0, [%1];\n\t}"
+                 : "+d"(v) : "l"(p), "r"((unsigned)take) : "memory");
+    return v;
+}
+__device__ __forceinline__ float load_relaxed_if(bool take, const float *p, float v)
+{
+    asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q ld.relaxed.gpu.global.f32 %0, [%1];\n\t}"
+                 : "+f"(v) : "l"(p), "r"((unsigned)take) : "memory");
+    return v;
+}
 __device__ __forceinline__ int32_t load_relaxed_i32(const int32_t *p)
 {
     int32_t v;

@@ -68,7 +68,7 @@ __device__ __forceinline__ void box_line_wait(const factor_stencil_args &a, int3
     while (__any_sync(FULL_MASK, mine && is_pending(d))) {
         rounds++;
         back_off(&ns, cap);
-        if (mine && is_pending(d)) d = load_relaxed(p);
+        d = load_relaxed_if(mine && is_pending(d), p, d); /* predicated: the warp stays converged */
     }
     if (marks && Q0 == 2) {
         marks[0] = clock64();
