@@ -175,6 +175,27 @@ __device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int
     }
 }
 
+/* wait_pending for a warp whose lanes go on together (a scan or shuffles
+ * after it): rounds until no lane misses a value (a vote), the loads
+ * predicated (load_relaxed_if), so that the compiler sees no divergence:
+ * after wait_pending's per-lane loop ptxas made every later shuffle of
+ * the stencil solve a collective sequence */
+template <typename T, typename I, int K>
+__device__ __forceinline__ void wait_pending_warp(const T *x, const I *nb, T *xv, int cap)
+{
+    unsigned ns = 32;
+    for (;;) {
+        bool missing = false;
+#pragma unroll
+        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
+        if (!__any_sync(0xffffffffu, missing)) return;
+        back_off(&ns, cap);
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            xv[k] = load_relaxed_if(nb[k] >= 0 && is_pending(xv[k]), &x[nb[k] >= 0 ? nb[k] : 0], xv[k]);
+    }
+}
+
 /* wait_pending with the addresses made once, before the first round: the
  * loads' memory clobber made the compiler rebuild them from the kernel
  * parameters every round (54 instructions a round of three values in the

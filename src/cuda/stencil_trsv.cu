@@ -39,24 +39,29 @@
  * A.y_lo (its counter's start) to A.y_hi - 1. */
 __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
 {
+    /* every lane runs the loop, lane 0's atomics broadcast: a loop only
+     * lane 0 ran left ptxas assuming the warp diverged, and every later
+     * shuffle of the kernel a collective sequence (WARPSYNC.COLLECTIVE) */
+    const bool leader = (threadIdx.x & 31) == 0;
     int z = *qz, yy = -1;
-    if ((threadIdx.x & 31) == 0) {
-        for (;;) {
-            if (z >= 0 && z < A.nz) {
-                yy = atomicAdd(&A.queue_next[z], 1);
-                if (yy < A.y_hi) break;
-            }
-            int q = atomicAdd(&A.st->ticket, 1);
-            z = q / A.warps_per_queue;
-            if (z >= A.nz) {
-                yy = -1;
-                break;
-            }
+    for (;;) {
+        if (z >= 0 && z < A.nz) {
+            int t = 0;
+            if (leader) t = atomicAdd(&A.queue_next[z], 1);
+            yy = __shfl_sync(FULL_MASK, t, 0);
+            if (yy < A.y_hi) break;
+        }
+        int q = 0;
+        if (leader) q = atomicAdd(&A.st->ticket, 1);
+        z = __shfl_sync(FULL_MASK, q, 0) / A.warps_per_queue;
+        if (z >= A.nz) {
+            yy = -1;
+            break;
         }
     }
-    *qz = __shfl_sync(FULL_MASK, z, 0);
-    *y = __shfl_sync(FULL_MASK, yy, 0);
-    return *y >= 0;
+    *qz = z;
+    *y = yy;
+    return yy >= 0;
 }
 
 /* x[i] of a line whose state was already waited for */
@@ -81,14 +86,20 @@ __device__ __forceinline__ int find_offset(const stencil_kernel_args &A, int64_t
 __device__ __forceinline__ void wait_lines(const stencil_kernel_args &A, int y, int z, int x0)
 {
     int lane = threadIdx.x & 31;
+    const int32_t *state = A.line_state; /* the other lanes load line 0's, and need nothing */
+    int need = -1;
     if (lane < A.nwait) {
         int wy = y + A.waity[lane], wz = z + A.waitz[lane];
         if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz) {
-            int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
-            const int32_t *state = &A.line_state[wy + (int64_t)A.ny * wz];
-            unsigned ns = 32;
-            while (load_acquire_i32(state) < need) back_off(&ns, A.sleep_cap);
+            need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
+            state = &A.line_state[wy + (int64_t)A.ny * wz];
         }
+    }
+    unsigned ns = 32;
+    for (;;) { /* every lane loads, the loop left by a vote (next_line) */
+        const int32_t seen = load_acquire_i32(state);
+        if (!__any_sync(FULL_MASK, seen < need)) break;
+        back_off(&ns, A.sleep_cap);
     }
     __syncwarp();
 }
@@ -105,13 +116,21 @@ __device__ __forceinline__ void wait_last_values(const stencil_kernel_args &A, c
                                                  int z, int x0)
 {
     int lane = threadIdx.x & 31;
+    const T *v = x; /* the other lanes wait for nothing */
+    bool mine = false;
     if (lane < A.nwait) {
         int wy = y + A.waity[lane], wz = z + A.waitz[lane];
         int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
         if (wy >= 0 && wy < A.ny && wz >= 0 && wz < A.nz && need >= 0) {
-            const T *v = &x[real_row(A, (wy + (int64_t)A.ny * wz) * A.nx + need)];
-            while (is_pending(load_relaxed(v))) __nanosleep(32);
+            v = &x[real_row(A, (wy + (int64_t)A.ny * wz) * A.nx + need)];
+            mine = true;
         }
+    }
+    T seen = (T)0;
+    for (;;) { /* predicated loads, the loop left by a vote (next_line) */
+        seen = load_relaxed_if(mine, v, seen);
+        if (!__any_sync(FULL_MASK, mine && is_pending(seen))) break;
+        __nanosleep(32);
     }
     __syncwarp();
 }
@@ -256,20 +275,21 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
  * before the waits; the neighbour loads are issued together. */
 template <typename T, int K>
 __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, const T *x, bool flags,
-                                               const T *cval, int64_t r, int xl, int y, int z,
+                                               const T *cval, int64_t r, int xl, int y, int z, bool valid,
                                                T *sum)
 {
     T xv[K];
     int32_t nb[K];
 #pragma unroll
     for (int k = 0; k < K; k++) {
-        bool use = k < A.noff && inside(A, xl + A.offx[k], y + A.offy[k], z + A.offz[k]);
+        bool use = valid && k < A.noff && inside(A, xl + A.offx[k], y + A.offy[k], z + A.offz[k]);
         nb[k] = use ? (int32_t)real_row(A, r + A.offd[k]) : -1;
         xv[k] = use ? (flags ? load_relaxed(&x[nb[k]]) : __ldcg(&x[nb[k]])) : (T)0;
     }
-    if (flags) wait_pending<T, int32_t, K>(x, nb, xv, A.sleep_cap);
+    if (flags) wait_pending_warp<T, int32_t, K>(x, nb, xv, A.sleep_cap); /* every lane: a vote */
+    if (valid) /* off the line: the sum stays 0, whatever the coefficients read */
 #pragma unroll
-    for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
+        for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
 
 /* the same for a CSR row: the next chunk's row is 32 rows on (back for an
@@ -347,13 +367,11 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             }
             if (!flags) wait_lines(A, y, z, x0);
             else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
-            if (!valid) {
-                m1 = 0;
-            } else if (COMPACT) {
-                compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, &sum);
-            } else {
+            if (COMPACT) /* every lane (its waits vote), a lane off the line gathering nothing */
+                compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, valid, &sum);
+            else if (valid)
                 csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
-            }
+            if (!valid) m1 = 0;
             if (xl < 1) m1 = 0; /* neighbours off the grid read nothing */
             if (xl < 2) m2 = 0;
             if (A.unit || !valid) diag = 1;
