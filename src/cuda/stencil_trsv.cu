@@ -234,9 +234,11 @@ __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_r
     return done || len <= K;
 }
 
-/* After the waits: the off-line neighbours classified by csr_classify are
- * loaded together and waited for (flags), then subtracted; an incomplete
- * row goes on from memory past the K slots. */
+/* After the waits, called by every lane (the waits vote; a lane off the
+ * line has R->col all -1 and gathers nothing): the off-line neighbours
+ * classified by csr_classify are loaded together and waited for (flags),
+ * then subtracted; an incomplete row goes on from memory past the K
+ * slots. */
 template <typename T, int K>
 __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x, bool flags,
                                         csr_row<T, K> *R, bool complete, int64_t row, int xl,
@@ -249,25 +251,32 @@ __device__ __forceinline__ void csr_sum(const stencil_kernel_args &A, const T *x
         int32_t c = R->col[t];
         xv[t] = c >= 0 ? (flags ? load_relaxed(&x[c]) : __ldcg(&x[c])) : (T)0;
     }
-    if (flags) wait_pending<T, int32_t, K>(x, R->col, xv, A.sleep_cap);
+    if (flags) wait_pending_warp<T, int32_t, K>(x, R->col, xv, A.sleep_cap);
 #pragma unroll
     for (int t = 0; t < K; t++)
         if (R->col[t] >= 0) *sum -= R->val[t] * xv[t];
-    if (complete) return;
+    if (__all_sync(FULL_MASK, complete)) return;
+    /* duplicates: the rest of the walk, an entry a round for every lane,
+     * the waits voting (a lane that waits alone in a branch made ptxas
+     * turn every later shuffle into a collective sequence) */
     const T *val = (const T *)A.val;
+    const int64_t len = R->je - R->jb;
     int p = 0;
-    for (int64_t t = K; t < R->je - R->jb; t++) { /* duplicates: the rest of the walk */
-        int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
-        int64_t c = __ldg(&A.ind[j]);
-        int64_t d = A.upper ? row - c : c - row;
-        if (d > 0) break;
-        int q = match_offset(A, d, xl, y, z, &p);
-        if (q < 0) {
-            atomicMin(&A.st->timeout_row, (int32_t)row);
-            continue;
-        }
-        T v = __ldg(&val[j]);
-        if (!add_in_line(A.lowkind[q], v, diag, m1, m2, found_diag)) *sum -= v * read_value(x, c, flags);
+    bool walking = !complete;
+    for (int64_t t = K; __any_sync(FULL_MASK, walking); t++) {
+        walking = walking && t < len;
+        const int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
+        const int64_t c = walking ? __ldg(&A.ind[j]) : row;
+        const int64_t d = A.upper ? row - c : c - row;
+        walking = walking && d <= 0; /* the other triangle: the rest too */
+        const int q = walking ? match_offset(A, d, xl, y, z, &p) : 0;
+        if (walking && q < 0) atomicMin(&A.st->timeout_row, (int32_t)row);
+        T v = walking && q >= 0 ? __ldg(&val[j]) : (T)0;
+        int32_t nb = -1;
+        if (walking && q >= 0 && !add_in_line(A.lowkind[q], v, diag, m1, m2, found_diag)) nb = (int32_t)c;
+        T xv = nb >= 0 ? (flags ? load_relaxed(&x[nb]) : __ldcg(&x[nb])) : (T)0;
+        if (flags) wait_pending_warp<T, int32_t, 1>(x, &nb, &xv, A.sleep_cap);
+        if (nb >= 0) *sum -= v * xv;
     }
 }
 
@@ -364,12 +373,15 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 found_diag = false;
                 complete = csr_classify(A, &R, row, xl, y, z, inner_line && xl >= 2 && xl < A.nx - 2,
                                         &diag, &m1, &m2, &found_diag);
+            } else if (!COMPACT) { /* off the line: no neighbour (csr_sum) */
+#pragma unroll
+                for (int t = 0; t < K; t++) R.col[t] = -1;
             }
             if (!flags) wait_lines(A, y, z, x0);
             else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
             if (COMPACT) /* every lane (its waits vote), a lane off the line gathering nothing */
                 compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, valid, &sum);
-            else if (valid)
+            else /* the same */
                 csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
             if (!valid) m1 = 0;
             if (xl < 1) m1 = 0; /* neighbours off the grid read nothing */

@@ -5,8 +5,9 @@
  * input (the triangle alone or the full matrix) and compact input, each
  * variant; float on a subset; the autotuner; then bad input: a CSR of another
  * stencil, an entry that wraps around the grid, a grid of the wrong size,
- * unsorted rows, a zero pivot, misuse.  Answers: max|x - x_ref| / max|x_ref|
- * within FORWARD_EPS * eps, x_ref from domino_ref_trsv on the same CSR.
+ * unsorted rows, a zero pivot, misuse; CSR rows with every entry twice.
+ * Answers: max|x - x_ref| / max|x_ref| within FORWARD_EPS * eps, x_ref
+ * from domino_ref_trsv on the same CSR (stored once).
  * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv); the
  * solves and the bad input run again with DOMINO_STENCIL_STAGE=1, then =0. */
 #define _POSIX_C_SOURCE 200809L
@@ -55,11 +56,31 @@ typedef struct stencil_case {
     int warps_per_queue;  /* option */
     const char *tile;     /* DOMINO_STENCIL_TILE while D is made ("UxZ"), NULL: unset */
     int tile_refused;     /* 1: the tile may be too large for the stencil (queue kernel allowed) */
+    int duplicated;       /* 1: CSR input with every entry stored twice, each half the value */
 } stencil_case;
+
+/* *B = A with every entry stored twice, each half A's value (exact in
+ * binary): the same matrix, whose rows run past the solve's register
+ * slots.  NULL on failure. */
+static domino_matrix duplicated_entries(domino_handle h, domino_matrix A)
+{
+    domino_matrix_view v, w;
+    domino_matrix B = NULL;
+    domino_matrix_get_view(NULL, A, &v);
+    if (domino_matrix_new(h, DOMINO_CSR, v.type, v.nrows, v.ncols, 2 * v.nnz, &B) != 0) return NULL;
+    domino_matrix_get_view(NULL, B, &w);
+    for (int32_t i = 0; i <= v.nrows; i++) w.ptr[i] = 2 * v.ptr[i];
+    for (int64_t k = 0; k < v.nnz; k++)
+        for (int c = 0; c < 2; c++) {
+            w.ind[2 * k + c] = v.ind[k];
+            set_value(w.val, v.type, 2 * k + c, get_value(v.val, v.type, k) / 2);
+        }
+    return B;
+}
 
 static void run_case(domino_handle h, const stencil_case *c)
 {
-    domino_matrix A = NULL;
+    domino_matrix A = NULL, A2 = NULL;
     domino_stencil_matrix *S = NULL;
     domino_dmatrix dA = NULL;
     domino_dstencil D = NULL;
@@ -69,7 +90,8 @@ static void run_case(domino_handle h, const stencil_case *c)
     snprintf(what, sizeof(what), "%s %dx%dx%d part=%d fill=%s diag=%s type=%s %s variant=%s D=%d",
              domino_stencil_name(c->stencil), c->nx, c->ny, c->nz, (int)c->part,
              c->fill == DOMINO_LOWER ? "lower" : "upper", c->diag == DOMINO_UNIT ? "unit" : "non-unit",
-             c->type == DOMINO_FLOAT64 ? "double" : "float", c->compact ? "compact" : "csr",
+             c->type == DOMINO_FLOAT64 ? "double" : "float",
+             c->compact ? "compact" : c->duplicated ? "csr (entries twice)" : "csr",
              domino_stencil_variant_name(c->variant), c->warps_per_queue);
     int64_t n = (int64_t)c->nx * c->ny * c->nz;
     size_t vs = c->type == DOMINO_FLOAT64 ? 8 : 4, bytes = (size_t)n * vs;
@@ -86,7 +108,8 @@ static void run_case(domino_handle h, const stencil_case *c)
         ok = ok && domino_stencil_from_csr(h, A, c->nx, c->ny, c->nz, &S) == 0;
         ok = ok && domino_dstencil_upload(h, S, c->fill, &D) == 0;
     } else {
-        ok = ok && domino_dmatrix_upload(h, A, &dA) == 0;
+        if (ok && c->duplicated) ok = (A2 = duplicated_entries(h, A)) != NULL;
+        ok = ok && domino_dmatrix_upload(h, A2 ? A2 : A, &dA) == 0;
         ok = ok && domino_dstencil_from_dmatrix(h, dA, c->stencil, c->nx, c->ny, c->nz, c->fill, &D) == 0;
     }
     if (c->tile) unsetenv("DOMINO_STENCIL_TILE");
@@ -130,6 +153,7 @@ cleanup:
     domino_dmatrix_free(dA);
     domino_stencil_matrix_free(S);
     domino_matrix_free(A);
+    domino_matrix_free(A2);
     domino_gpu_free(db);
     domino_gpu_free(dx);
     free(b);
@@ -153,7 +177,7 @@ static void test_solves(domino_handle h)
                         stencil_case c = {(domino_stencil)st, grid[0], grid[1], grid[2],
                                           fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                           fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
-                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0, NULL, 0};
+                                          DOMINO_FLOAT64, compact, (domino_stencil_variant)v, 0, NULL, 0, 0};
                         run_case(h, &c);
                     }
         }
@@ -163,7 +187,7 @@ static void test_solves(domino_handle h)
         for (int fill = 0; fill < 2; fill++) {
             domino_fill f = fill ? DOMINO_UPPER : DOMINO_LOWER;
             stencil_case full = {(domino_stencil)st, nx, ny, nz, DOMINO_PART_FULL, f, DOMINO_NON_UNIT,
-                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0, NULL, 0};
+                                 DOMINO_FLOAT64, 0, DOMINO_STENCIL_DOMINO, 0, NULL, 0, 0};
             run_case(h, &full);
             full.variant = DOMINO_STENCIL_PARTITION;
             run_case(h, &full);
@@ -191,6 +215,24 @@ static void test_solves(domino_handle h)
     }
 }
 
+/* CSR rows holding every entry twice (legal: sorted, the duplicates
+ * summed), so that a row's triangle runs past the kernel's register
+ * slots and the rest is walked from memory: every stencil with lines of
+ * neighbours, both triangles, each variant (the per-point flags and the
+ * line states) */
+static void test_duplicates(domino_handle h)
+{
+    static const domino_stencil st[] = {DOMINO_D3N7, DOMINO_D3N13, DOMINO_D3N27, DOMINO_D3N33};
+    for (int s = 0; s < 4; s++)
+        for (int fill = 0; fill < 2; fill++)
+            for (int v = 0; v < DOMINO_STENCIL_VARIANT_COUNT; v++) {
+                stencil_case c = {st[s], 37, 6, 5, fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
+                                  fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
+                                  DOMINO_FLOAT64, 0, (domino_stencil_variant)v, 0, NULL, 0, 1};
+                run_case(h, &c);
+            }
+}
+
 /* the tiled solve (DOMINO, compact input) forced to tiles of every shape,
  * one line up to the most a block takes, on every stencil, odd and larger
  * grids, both triangles; float and unit diagonal on one grid.  D3N33 (6
@@ -210,7 +252,7 @@ static void test_tiles(domino_handle h)
                     stencil_case c = {(domino_stencil)st, grids[g][0], grids[g][1], grids[g][2],
                                       fill ? DOMINO_PART_UPPER : DOMINO_PART_LOWER,
                                       fill ? DOMINO_UPPER : DOMINO_LOWER, DOMINO_NON_UNIT,
-                                      DOMINO_FLOAT64, 1, DOMINO_STENCIL_DOMINO, 0, tiles[t], 0};
+                                      DOMINO_FLOAT64, 1, DOMINO_STENCIL_DOMINO, 0, tiles[t], 0, 0};
                     int u = 0, z = 0;
                     sscanf(tiles[t], "%dx%d", &u, &z);
                     c.tile_refused = st == DOMINO_D3N33 && u * z > 8;
@@ -417,6 +459,7 @@ int main(void)
     test_rng_state = 0x2545f4914f6cdd1dULL; /* the sequence this test was written with */
     CHECK_OK(h, domino_create(&h));
     test_solves(h);
+    test_duplicates(h);
     test_tiles(h);
     test_bad_input(h);
     test_trsv_auto(h);
