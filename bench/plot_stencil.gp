@@ -1,6 +1,7 @@
 # plot_stencil.gp: effective bandwidth per stencil problem, every structured variant and cuSPARSE
 # gnuplot -e "dat='results/h100-stencil/stencil-bandwidth.dat'; png='results/h100-stencil/stencil-bandwidth.png'" plot_stencil.gp
-# (dev='H200' names another GPU in the label; H100 when not given)
+# (dev='H200' names another GPU in the label; H100 when not given; ablation=0
+# for a run of stencil, stencil-compact and cusparse alone)
 set terminal pngcairo size 1700,700 font ",10"
 set output png
 set style data histograms
@@ -13,6 +14,14 @@ set ylabel sprintf("effective GB/s = (CSR bytes of the triangle + 2 vectors) / s
 set xtics rotate by -60 left noenhanced
 set grid ytics
 set key top left
+# ablation=0: a run without the paper's steps (their columns nan) plots
+# cuSPARSE and the two input forms only
+if (!exists("ablation")) ablation = 1
+if (ablation) {
 plot dat using 8:xtic(2) title "cusparseSpSV", '' using 5 title "partition (paper step 1)", \
      '' using 6 title "+ multistage", '' using 7 title "+ compressed state", \
      '' using 3 title "domino, CSR input", '' using 4 title "domino, compact input"
+} else {
+plot dat using 8:xtic(2) title "cusparseSpSV", \
+     '' using 3 title "domino, CSR input", '' using 4 title "domino, compact input"
+}

@@ -47,8 +47,9 @@ def main():
         sp_csr.append(base / t["stencil"])
         sp_cmp.append(base / t["stencil-compact"])
         gain.append(t["stencil"] / t["stencil-compact"])
-        dat.append((p, *(float(d[n]["gbs"]) for n in ("stencil", "stencil-compact", "stencil-partition",
-                                                      "stencil-multistage", "stencil-compressed", "cusparse"))))
+        dat.append((p, *(float(d[n]["gbs"]) if n in d else float("nan")  # nan: engine not run
+                         for n in ("stencil", "stencil-compact", "stencil-partition",
+                                   "stencil-multistage", "stencil-compressed", "cusparse"))))
     mean = lambda v: sum(v) / len(v)
     geo = lambda v: math.exp(sum(math.log(x) for x in v) / len(v))
     print("average speedup over cusparse: CSR input %.2fx (geomean %.2fx), compact %.2fx (geomean %.2fx)"
