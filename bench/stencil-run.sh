@@ -2,7 +2,8 @@
 # stencil-run.sh: one device-machine session of the structured-grid solve:
 # build, the gpu-labelled stencil test, then `domino bench` on each problem in
 # its own process.  Results in $OUT (device tool) or bench/results/raw:
-# ${TAG}.csv, ${TAG}.txt, gpu-test.log.
+# ${TAG}.csv, ${TAG}.txt, ${TAG}-tune.log (the autotuner's table of each
+# problem: every candidate's time), gpu-test.log.
 #   bench/stencil-run.sh suite            the whole stencil suite (16 problems x lower/upper)
 #   bench/stencil-run.sh none PROBLEM...  only the named problems
 # Environment: ENGINES, REPEAT (10), TUNE (1: --tune), PER_PROBLEM_S (240), TEST (1), TAG.
@@ -24,13 +25,16 @@ TAG=${TAG:-stencil}
 TUNEFLAG=""; [ "${TUNE:-1}" = 1 ] && TUNEFLAG="--tune"
 TMP=$(mktemp -d)
 : > "$OUT/$TAG.csv"
+: > "$OUT/$TAG-tune.log"
 echo "# $0 $what $* ; ENGINES=$ENG REPEAT=${REPEAT:-10} TUNE=${TUNE:-1} ; $(date -u +%FT%TZ) ; $(head -2 "$OUT/device.txt" | tail -1)" > "$OUT/$TAG.txt"
 i=0
 for p in "${problems[@]}"; do
   i=$((i+1))
-  timeout "${PER_PROBLEM_S:-240}" $B/domino bench --problem "$p" --engines "$ENG" --repeat "${REPEAT:-10}" $TUNEFLAG --csv "$TMP/$i.csv" > "$TMP/$i.txt" 2>&1
+  DOMINO_STENCIL_TUNE_LOG=1 timeout "${PER_PROBLEM_S:-240}" $B/domino bench --problem "$p" --engines "$ENG" \
+    --repeat "${REPEAT:-10}" $TUNEFLAG --csv "$TMP/$i.csv" > "$TMP/$i.txt" 2>&1
   rc=$?
-  grep -v "^#" "$TMP/$i.txt" | tail -n +2 >> "$OUT/$TAG.txt"
+  { echo "== $p"; grep "^stencil tune:" "$TMP/$i.txt"; } >> "$OUT/$TAG-tune.log"
+  grep -v "^#" "$TMP/$i.txt" | grep -v "^stencil tune:" | tail -n +2 >> "$OUT/$TAG.txt"
   [ $rc -ne 0 ] && echo "$p: exit $rc" >> "$OUT/$TAG.txt"
   if [ -f "$TMP/$i.csv" ]; then
     if [ -s "$OUT/$TAG.csv" ]; then tail -n +2 "$TMP/$i.csv" >> "$OUT/$TAG.csv"; else cat "$TMP/$i.csv" > "$OUT/$TAG.csv"; fi
