@@ -155,6 +155,16 @@ __device__ __forceinline__ void back_off(unsigned *ns, int cap)
     if (*ns < (unsigned)cap) *ns <<= 1;
 }
 
+/* 1 if a value xv[k] of a neighbour (nb[k] >= 0) is still pending */
+template <typename T, typename I, int K>
+__device__ __forceinline__ bool any_pending(const I *nb, const T *xv)
+{
+    bool missing = false;
+#pragma unroll
+    for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
+    return missing;
+}
+
 /* Wait until none of the loaded values xv[k] (of x[nb[k]], nb[k] >= 0) is
  * pending: every round reloads all the pending ones together, so a round
  * costs one memory latency however many are missing; rounds back off from
@@ -164,10 +174,7 @@ __device__ __forceinline__ void wait_pending(const T *x, const I *nb, T *xv, int
 {
     unsigned ns = 32;
     for (;;) {
-        bool missing = false;
-#pragma unroll
-        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
-        if (!missing) return;
+        if (!any_pending<T, I, K>(nb, xv)) return;
         back_off(&ns, cap);
 #pragma unroll
         for (int k = 0; k < K; k++)
@@ -185,10 +192,7 @@ __device__ __forceinline__ void wait_pending_warp(const T *x, const I *nb, T *xv
 {
     unsigned ns = 32;
     for (;;) {
-        bool missing = false;
-#pragma unroll
-        for (int k = 0; k < K; k++) missing |= nb[k] >= 0 && is_pending(xv[k]);
-        if (!__any_sync(0xffffffffu, missing)) return;
+        if (!__any_sync(0xffffffffu, any_pending<T, I, K>(nb, xv))) return;
         back_off(&ns, cap);
 #pragma unroll
         for (int k = 0; k < K; k++)
