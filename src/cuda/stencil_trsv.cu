@@ -64,12 +64,6 @@ __device__ bool next_line(const stencil_kernel_args &A, int *qz, int *y)
     return yy >= 0;
 }
 
-/* x[i] of a line whose state was already waited for */
-template <typename T> __device__ __forceinline__ T read_value(const T *x, int64_t i, bool flags)
-{
-    return flags ? wait_published(x, i) : __ldcg(&x[i]);
-}
-
 /* the triangle offset of row delta d whose neighbour of (xl, y, z) lies in
  * the grid, -1 if none */
 __device__ __forceinline__ int find_offset(const stencil_kernel_args &A, int64_t d, int xl, int y,
