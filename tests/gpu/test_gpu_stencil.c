@@ -2,10 +2,11 @@
  *
  * Every stencil of the generators on small, odd and prime grids (1x1x1,
  * 1xNx1, lines longer than a warp), lower and upper, unit and non-unit, CSR
- * input (the triangle alone or the full matrix) and compact input, each
- * variant; float on a subset; the autotuner; then bad input: a CSR of another
- * stencil, an entry that wraps around the grid, a grid of the wrong size,
- * unsorted rows, a zero pivot, misuse; CSR rows with every entry twice.
+ * input (the triangle alone, the full matrix, or rows holding every entry
+ * twice) and compact input, each variant; float on a subset; the
+ * autotuner; then bad input: a CSR of another stencil, an entry that wraps
+ * around the grid, a grid of the wrong size, unsorted rows, a zero pivot,
+ * misuse.
  * Answers: max|x - x_ref| / max|x_ref| within FORWARD_EPS * eps, x_ref
  * from domino_ref_trsv on the same CSR (stored once).
  * The tiled solve is forced through DOMINO_STENCIL_TILE (setenv); the
