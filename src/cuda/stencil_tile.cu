@@ -15,12 +15,20 @@
  * running block: no residency or block-order assumption.
  *
  * Inside a tile, a warp writes each solved chunk to its line buffer in
- * shared memory as well as to x, then raises its progress word (the last x
- * solved); a warp whose neighbour line is in the tile waits on that word
- * and reads the buffer.  A neighbour line of another tile is read from x a
- * line at a time, two coalesced loads that are also the wait (values are
- * their own flags): once the values land, the next of those reads sees
- * them, where the queue kernel polls one value, then loads (tile_line).
+ * shared memory as well as to x; the buffers are made pending before a tile
+ * starts, so their values are their own flags, as those of x are.  A
+ * neighbour line is read a line at a time, two coalesced loads (from the
+ * buffer inside the tile, from x outside it) that are also the wait: once
+ * the values land, the next of those reads sees them, where the queue
+ * kernel polls one value, then loads (tile_line).  No fence on either side:
+ * until the 30th session a progress word per warp, raised after
+ * __threadfence_block and read before another, guarded the buffers, and
+ * those fences also waited for the warp's stores to x and its loads of the
+ * next chunk's coefficients, so that a hop inside a tile cost about what a
+ * hop through L2 did.  H200, same process each (bench/results/h200-tile30):
+ * D3N27 64^3 / 256^3 0.383 / 1.988 -> 0.215 / 1.297 ms, D3N33 0.532 /
+ * 2.731 -> 0.317 / 2.021 ms, the tuner now taking taller tiles (16 x 1,
+ * 4 x 4, 4 x 2 where it took 1 x 16, 1 x 8).
  * The line solve itself is the DOMINO one: chunks of 32 points staggered by
  * (shift_y y + shift_z z) mod 32, coefficients fetched before the waits and
  * the next chunk's prefetched into L1, the in-line recurrence as a warp
@@ -38,7 +46,6 @@
 #include "stencil_device.cuh"
 #include "device_util.cuh"
 
-#define TILE_MAX_WARPS STENCIL_TILE_MAX_WARPS
 
 /* warp of the tile (u0, z0) that solves line (y, z), -1 if none */
 __device__ __forceinline__ int tile_warp(const stencil_kernel_args &A, int y, int z, int u0, int z0)
@@ -59,34 +66,52 @@ __device__ __forceinline__ int line_source(const stencil_kernel_args &A, int w, 
     return tile_warp(A, wy, wz, u0, z0);
 }
 
-/* x at solve-coordinate point xx of neighbour line w of line (y, z), in
- * another tile, loaded L2-coherent (0 off the line) */
-template <typename T>
-__device__ __forceinline__ T line_load(const stencil_kernel_args &A, const T *x, int w, int y, int z,
-                                       int xx)
+/* v[w] (lane's point xa) and e[w] (lanes 0, 1: point xb) of every
+ * neighbour line w reloaded where `pending` (all of them when false):
+ * from x for a line of another tile, from its buffer for a line of the
+ * tile, 0 off the grid.  Predicated loads, no branch (load_relaxed_if). */
+template <typename T, int W>
+__device__ __forceinline__ void line_reads(const stencil_kernel_args &A, const T *x, const T *xs,
+                                           const int *src, int y, int z, int xa, int xb, bool pending,
+                                           T *v, T *e)
 {
-    if (xx < 0 || xx >= A.nx) return (T)0;
-    int64_t l = (y + A.waity[w]) + (int64_t)A.ny * (z + A.waitz[w]);
-    return load_relaxed(&x[real_row(A, l * A.nx + xx)]);
+    const int lane = threadIdx.x & 31;
+    const bool in_a = xa >= 0 && xa < A.nx, in_b = lane < 2 && xb < A.nx;
+    const int ca = in_a ? xa : 0, cb = in_b ? xb : 0;
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        const bool ra = !pending || is_pending(v[w]), rb = !pending || is_pending(e[w]);
+        const int64_t l = (y + A.waity[w]) + (int64_t)A.ny * (z + A.waitz[w]);
+        const int64_t at = src[w] == -1 ? l * A.nx : 0;
+        const T *buf = xs + (int64_t)(src[w] >= 0 ? src[w] : 0) * A.nx;
+        if (!pending) v[w] = e[w] = (T)0;
+        v[w] = load_relaxed_if(ra && in_a && src[w] == -1, &x[real_row(A, at + ca)], v[w]);
+        e[w] = load_relaxed_if(rb && in_b && src[w] == -1, &x[real_row(A, at + cb)], e[w]);
+        v[w] = load_relaxed_shared_if(ra && in_a && src[w] >= 0, &buf[ca], v[w]);
+        e[w] = load_relaxed_shared_if(rb && in_b && src[w] >= 0, &buf[cb], e[w]);
+    }
 }
 
 /* One warp solves line (y, z) of the tile (u0, z0), writing x and its line
- * buffer and raising done[me] after each chunk.
+ * buffer `mine` (nx values in shared memory, pending when the tile starts).
  *
  * The neighbours are read line by line: a chunk of 32 points at x0 reads
  * x0 - 1 .. x0 + 32 of each neighbour line w (every off-line offset has
  * |dx| <= 1), lane j holding v[w] = point x0 - 1 + j and, lanes 0 and 1,
- * e[w] = point x0 + 31 + j; the terms are then passed by shuffles.  For a
- * line of another tile those are two coalesced loads, which are also the
- * wait: they are repeated (backing off) until none of the points the
- * chunk needs is pending, so a hop from another tile costs one read after
- * the values land (plus at most one back-off), not a poll then a load.  For a line of the tile, lanes 0..nwait-1 first
- * wait on its progress word, then the warp reads the line buffer.  Only
- * the points of an offset enter the sum (the others may be pending). */
+ * e[w] = point x0 + 31 + j; the terms are then passed by shuffles.  Those
+ * are two coalesced loads, from x for a line of another tile, from the
+ * line's buffer for a line of the tile, and they are also the wait: values
+ * are their own flags in both, so the loads are repeated (backing off
+ * while a value of x is missing) until none of the points the chunk needs
+ * is pending.  A hop from another tile costs one read after the values
+ * land (plus at most one back-off), not a poll then a load; a hop inside
+ * the tile costs a shared-memory read, with no fence on either side (a
+ * fence after the progress word the buffers had before also waited for the
+ * warp's stores to x and its loads of the next chunk's coefficients).
+ * Only the points of an offset enter the sum (the others may be pending). */
 template <typename T, int W, int ORDER, bool SLAB>
 __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T *__restrict__ b,
-                                          T *x, T *xs, volatile int *done, int me, int y, int z,
-                                          int u0, int z0)
+                                          T *x, T *xs, int me, int y, int z, int u0, int z0)
 {
     const int lane = threadIdx.x & 31;
     const T *coef = (const T *)A.coef;
@@ -96,7 +121,6 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
     int src[W];
 #pragma unroll
     for (int w = 0; w < W; w++) src[w] = line_source(A, w, y, z, u0, z0);
-    const int my_src = lane < A.nwait ? line_source(A, lane, y, z, u0, z0) : -2;
     T carry1 = 0, carry2 = 0;
     for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
         const int xl = x0 + lane, xa = x0 - 1 + lane, xb = x0 + 31 + lane;
@@ -115,44 +139,26 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
                 c[3 * w + d] = k >= 0 ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
             }
         if (x0 + 32 < A.nx) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
+        __syncwarp(); /* converged again after the prefetch: no collective shuffles below */
         T v[W], e[W];
-#pragma unroll
-        for (int w = 0; w < W; w++) { /* other tiles: loaded before waiting on the tile */
-            v[w] = src[w] == -1 ? line_load(A, x, w, y, z, xa) : (T)0;
-            e[w] = src[w] == -1 && lane < 2 ? line_load(A, x, w, y, z, xb) : (T)0;
-        }
-        if (my_src >= 0) {
-            int need = min(A.nx - 1, x0 + 31 + A.waitx[lane]);
-            while (done[my_src] < need) {
-            }
-            __threadfence_block();
-        }
-        __syncwarp(); /* the waits on the tile, then the buffers they guard */
-#pragma unroll
-        for (int w = 0; w < W; w++)
-            if (src[w] >= 0) {
-                const T *buf = xs + (int64_t)src[w] * A.nx;
-                v[w] = xa >= 0 && xa < A.nx ? buf[xa] : (T)0;
-                e[w] = lane < 2 && xb < A.nx ? buf[xb] : (T)0;
-            }
+        line_reads<T, W>(A, x, xs, src, y, z, xa, xb, false, v, e);
         unsigned ns = 32;
-        for (;;) { /* other tiles: the points the chunk needs, until none is pending */
-            bool missing = false;
+        for (;;) { /* the points the chunk needs, until none is pending */
+            bool missing_x = false, missing_tile = false;
 #pragma unroll
-            for (int w = 0; w < W; w++)
-                if (src[w] == -1) {
-                    int need = min(A.nx - 1, x0 + 31 + A.waitx[w]);
-                    missing |= xa <= need && is_pending(v[w]);
-                    missing |= lane < 2 && xb <= need && is_pending(e[w]);
-                }
-            if (!__any_sync(FULL_MASK, missing)) break;
-            back_off(&ns, A.tile_poll_cap);
-#pragma unroll
-            for (int w = 0; w < W; w++)
-                if (src[w] == -1) {
-                    if (is_pending(v[w])) v[w] = line_load(A, x, w, y, z, xa);
-                    if (lane < 2 && is_pending(e[w])) e[w] = line_load(A, x, w, y, z, xb);
-                }
+            for (int w = 0; w < W; w++) {
+                int need = min(A.nx - 1, x0 + 31 + A.waitx[w]);
+                bool m = (xa <= need && is_pending(v[w])) || (lane < 2 && xb <= need && is_pending(e[w]));
+                missing_x |= m && src[w] == -1;
+                missing_tile |= m && src[w] >= 0;
+            }
+            const bool wait_x = __any_sync(FULL_MASK, missing_x), wait_tile = __any_sync(FULL_MASK, missing_tile);
+            if (!wait_x && !wait_tile) break;
+            /* back off while a value of x is missing, not for the tile's
+             * buffers (a select: a branch here made the shuffles collective) */
+            __nanosleep(wait_x ? ns : 0u);
+            ns = wait_x && ns < (unsigned)A.tile_poll_cap ? ns << 1 : ns;
+            line_reads<T, W>(A, x, xs, src, y, z, xa, xb, true, v, e);
         }
 #pragma unroll
         for (int w = 0; w < W; w++)
@@ -171,46 +177,47 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         T inv = (T)1 / diag;
         T xi = recurrence_scan<T, ORDER>(sum * inv, -m1 * inv, -m2 * inv, carry1, carry2);
         if (valid) {
+            store_relaxed_shared(&mine[xl], publishable(xi)); /* the tile's readers first */
             store_relaxed(&x[row], publishable(xi));
             if (SLAB && slab_mirrored(A)) mirror_value(A, xl, y, z, publishable(xi));
-            mine[xl] = xi;
         }
         carry1 = __shfl_sync(FULL_MASK, xi, 31);
         carry2 = __shfl_sync(FULL_MASK, xi, 30);
-        __syncwarp(); /* the chunk's buffer writes, then the progress word */
-        if (lane == 0) {
-            __threadfence_block();
-            done[me] = min(A.nx - 1, x0 + 31);
-        }
     }
 }
 
+/* this warp's line buffer made pending (before a tile's lines start) */
+template <typename T> __device__ __forceinline__ void buffer_reset(const stencil_kernel_args &A, T *buf)
+{
+    T p;
+    make_pending(&p);
+    for (int i = threadIdx.x & 31; i < A.nx; i += 32) store_relaxed_shared(&buf[i], p);
+}
+
 /* Blocks of 32 tile_u tile_z threads take tiles from the ticket until none
- * is left.  Dynamic shared memory: the progress words (TILE_MAX_WARPS ints,
- * padded to 128 bytes), then one line buffer of nx values per warp. */
+ * is left.  Dynamic shared memory: one line buffer of nx values per warp. */
 template <typename T, int W, int ORDER, bool SLAB>
 __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
     stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
     extern __shared__ __align__(16) unsigned char tile_smem[];
     __shared__ int ticket;
-    volatile int *done = (volatile int *)tile_smem;
-    T *xs = (T *)(tile_smem + TILE_MAX_WARPS * sizeof(int) * 2);
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    T *xs = (T *)tile_smem;
+    const int w = threadIdx.x >> 5;
     const int lu = w % A.tile_u, lz = w / A.tile_u;
     const int tiles_z = (A.nz + A.tile_z - 1) / A.tile_z;
-    if (lane == 0) done[w] = -1;
+    buffer_reset(A, xs + (int64_t)w * A.nx);
     for (;;) {
         if (threadIdx.x == 0) ticket = atomicAdd(&A.st->ticket, 1);
-        __syncthreads(); /* the ticket, and the progress words reset */
+        __syncthreads(); /* the ticket, and the buffers made pending */
         const int t = ticket;
         if (t >= A.tile_count) break;
         const int32_t tile = __ldg(&A.tile_order[t]);
         const int u0 = (tile / tiles_z) * A.tile_u, z0 = (tile % tiles_z) * A.tile_z;
         const int z = z0 + lz, y = u0 + lu - A.tile_skew * z;
-        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER, SLAB>(A, b, x, xs, done, w, y, z, u0, z0);
+        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER, SLAB>(A, b, x, xs, w, y, z, u0, z0);
         __syncthreads(); /* every warp done with the buffers */
-        if (lane == 0) done[w] = -1;
+        buffer_reset(A, xs + (int64_t)w * A.nx);
     }
 }
 
@@ -234,7 +241,7 @@ static const void *kernel_of(domino_type type, const stencil_kernel_args *A)
 extern "C" size_t domino_stencil_tile_smem(domino_type type, const stencil_kernel_args *A)
 {
     size_t value = type == DOMINO_FLOAT64 ? sizeof(double) : sizeof(float);
-    return TILE_MAX_WARPS * sizeof(int) * 2 + (size_t)A->tile_u * A->tile_z * A->nx * value;
+    return (size_t)A->tile_u * A->tile_z * A->nx * value;
 }
 
 /* the kernel with its shared memory allowed (above the default 48 KB when needed) */
