@@ -59,11 +59,16 @@ static domino_status dstencil_new(domino_handle h, const char *fn, int32_t nx, i
     D->args.n = (int64_t)nx * ny * nz;
     D->args.upper = fill == DOMINO_UPPER;
     D->args.y_hi = ny; /* every line (a slab of domino_dist_stencil narrows it) */
-    /* back-off: 3D grids keep many warps waiting far from their turn, whose
-     * polls a longer back-off keeps off L2; a 2D grid (one z-queue) has few,
-     * all near their turn, so its waits do not grow (H100: D2N5 2048^2
-     * 1.4x slower with 512) */
-    D->args.sleep_cap = domino_env_int("DOMINO_STENCIL_SLEEP_CAP", nz == 1 ? 32 : 512);
+    /* back-off of the queue kernel's waits: 32 ns, not growing.  Until the
+     * 29th session 3D grids let it grow to 512 ns (their many warps waiting
+     * far from their turn then polled L2 less: H100, h100-stencil2); since
+     * those waits are votes of every lane, 32 ns is faster everywhere
+     * measured: H200, compact input, D3N7 64^3 / 128^3 / 256^3 2.07 / 2.78 /
+     * 3.88x -> 2.79 / 3.83 / 4.42x cusparseSpSV, D3N13 2.15 / 2.69 / 3.32x
+     * -> 2.60 / 3.12 / 3.65x (bench/results/h200-tile30/2-sleep-cap: 64 and
+     * 128 ns in between).  A 2D grid (one z-queue) always kept 32 (H100:
+     * D2N5 2048^2 1.4x slower with 512). */
+    D->args.sleep_cap = domino_env_int("DOMINO_STENCIL_SLEEP_CAP", 32);
     /* H100: 32 ns was within 2 % of 128 ns, a little faster in 12 of 16
      * pairs (h100-stencil4/tile-ab.txt) */
     D->args.tile_poll_cap = domino_env_int("DOMINO_STENCIL_TILE_POLL", 32);

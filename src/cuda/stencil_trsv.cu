@@ -28,7 +28,7 @@
  * read L2-coherent (__ldcg) after the wait.  A CSR row is classified (which
  * entry is which offset) before the wait, off the critical path.  Waits on
  * values polled by every lane back off from 32 ns, doubling up to
- * A.sleep_cap: the warps far from their turn then load L2 less. */
+ * A.sleep_cap (32 ns by default since the 30th session: no doubling). */
 #include "stencil_device.cuh"
 #include "device_util.cuh"
 
