@@ -46,30 +46,36 @@ static int finish_shape(const domino_dstencil D, stencil_kernel_args *A, int var
         A->tile_u = D->tile_forced[0];
         A->tile_z = D->tile_forced[1];
     }
-    if (!tile_fits(D, A, variant, A->tile_u, A->tile_z)) A->tile_u = A->tile_z = 0;
+    if (A->tile_u > 0 && !tile_fits(D, A, variant, A->tile_u, A->tile_z)) {
+        /* long lines: the table's tile takes too much shared memory; 2 x 2
+         * lines (within 3 % of the best tile on D3N27, h200-tile30) if it fits */
+        int small = D->tile_forced[0] < 0 && tile_fits(D, A, variant, 2, 2);
+        A->tile_u = A->tile_z = small ? 2 : 0;
+    }
     return dq > A->ny ? A->ny : dq;
 }
 
 /* The built-in tile where a line waits on a line of the plane before at
  * y + 1 (tile_skew > 0: D3N19, D3N27, D3N33): there every hop between lines
- * costs two L2 trips in the queue kernel.  H100 (h100-stencil4/tile-ab.txt,
- * forced tiles against the table's queue kernel, 64^3 and 192^3): D3N27
- * 1 x 8 lines 1.04-1.29x faster, D3N33 2 x 4 1.10-1.13x; on D3N33 256^3 the
- * 2 x 4 tile was 0.93x of the tuned queue kernel, and on D3N19 the 1 x 8
- * tile 1.06x at 64^3-128^3, 0.88-0.98x at 192^3 (h100-stencil5).
- * Elsewhere (D3N7, D3N13) the queue kernel was faster: none.
- * by_size (one GPU's whole grid): the second-order stencils (D3N33) take
- * what the autotuner chose on an H200 at both ends of the suite
- * (bench/results/h200-suites13 against h200-check7, lower and upper):
- * 1 x 8 up to 2^21 rows (64^3, 128^3: 1.08-1.12x faster than 2 x 4), the
- * queue kernel from 2^24 (256^3: 1.15x); 2 x 4 between. */
+ * costs two L2 trips in the queue kernel.  Elsewhere (D3N7, D3N13) the
+ * queue kernel is faster: none.
+ * by_size (one GPU's whole grid), from the autotuner's tables on an H200
+ * since the tile's line buffers are their own flags
+ * (bench/results/h200-tile30/3-final/stencil-tune.log, D3N27 and D3N33,
+ * 64^3-256^3): first-order stencils 16 x 1 lines up to 2^21 rows (D3N27
+ * 64^3 / 128^3 0.218 / 0.474 ms, the best), 4 x 4 above (192^3 / 256^3
+ * 0.792 / 1.291 ms, the best); D3N33 4 x 2 up to 2^21 rows (0.320 / 0.661
+ * ms, the best), 2 x 2 above (1.185 / 2.042 ms, the best; the queue kernel
+ * 1.89 / 2.97).  A slab of a solve over PEs (by_size 0) keeps the tiles
+ * measured on the H100 before (h100-stencil4/tile-ab.txt): 1 x 8, 2 x 4. */
 static void table_tile(const stencil_kernel_args *A, int by_size, int *u, int *z)
 {
-    int tiled = A->tile_skew > 0;
+    int tiled = A->tile_skew > 0, small = A->n <= ((int64_t)1 << 21);
     *u = !tiled ? 0 : A->order <= 1 ? 1 : 2;
     *z = !tiled ? 0 : A->order <= 1 ? 8 : 4;
-    if (tiled && by_size && A->order > 1 && A->n <= ((int64_t)1 << 21)) *u = 1, *z = 8;
-    if (tiled && by_size && A->order > 1 && A->n >= ((int64_t)1 << 24)) *u = *z = 0;
+    if (!tiled || !by_size) return;
+    if (A->order <= 1) *u = small ? 16 : 4, *z = small ? 1 : 4;
+    else *u = small ? 4 : 2, *z = 2;
 }
 
 /* point (x, y, z) of a row, for messages */
