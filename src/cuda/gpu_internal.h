@@ -79,6 +79,9 @@ typedef struct domino_solve_status {
     int32_t outside_rows;  /* rows with entries outside the checked triangle (diag check) */
     int32_t long_rows;     /* the most long rows among 32 consecutive logical rows
                               (domino_launch_long_rows) */
+    int32_t irregular_row; /* smallest row whose CSR entries are not exactly its stencil
+                              neighbours in order (the tiled structured solve of a CSR
+                              triangle: solved again by the queue kernel), INT32_MAX if none */
 } domino_solve_status;
 
 #ifdef __CUDACC__
@@ -93,6 +96,7 @@ __device__ __forceinline__ void solve_status_reset(domino_solve_status *st)
     st->levels = 0;
     st->outside_rows = 0;
     st->long_rows = 0;
+    st->irregular_row = INT32_MAX;
 }
 #endif
 

@@ -57,6 +57,10 @@ typedef struct stencil_kernel_args {
     int lowy[STENCIL_MAX_LOW];   /* dy */
     int lowz[STENCIL_MAX_LOW];   /* dz */
     int lowkind[STENCIL_MAX_LOW];/* STENCIL_CENTRE, _M1, _M2 or STENCIL_OFF + k */
+    /* the same offsets by role, for the tiled solve of a CSR triangle:
+     * index q into low* (-1: none) */
+    int low_centre, low_m1, low_m2; /* the centre, the in-line dx = -1 and -2 */
+    int low_wait[STENCIL_MAX_WAIT][3]; /* the off-line offset of line w at dx = d - 1 */
     /* compact form: coefficient slots of N values each, indexed by (real) row;
      * slot 0 centre, 1 M1, 2 M2, 3+k off-line k; NULL when absent */
     const void *coef;            /* slots back to back, or NULL for the CSR form */
@@ -122,6 +126,9 @@ struct domino_dstencil_s {
     int tile_forced[2];          /* DOMINO_STENCIL_TILE=UxZ forces that tile, "0" the queue
                                     kernel; -1 x -1 unset */
     int tune_log;                /* DOMINO_STENCIL_TUNE_LOG: 1 = the autotuner prints each try */
+    int csr_irregular;           /* 1: the tiled solve of this CSR triangle met a row that is not
+                                    exactly its stencil neighbours in order (duplicates, say):
+                                    the queue kernel from then on */
 };
 #define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
 

@@ -26,10 +26,13 @@ static int table_warps_per_queue(const stencil_kernel_args *A, int variant)
 static const int tile_shapes[][2] = {{2, 2}, {4, 2}, {2, 4}, {4, 4}, {8, 2}, {2, 8}, {16, 1}, {1, 8}, {1, 16}};
 #define TILE_SHAPES (int)(sizeof(tile_shapes) / sizeof(tile_shapes[0]))
 
-/* 1 if the tiled solve can take a u x z tile for this variant and form */
+/* 1 if the tiled solve can take a u x z tile for this variant and form:
+ * the compact form, or a CSR triangle (not a slab's) whose rows are its
+ * stencil neighbours in order, each once, as far as solves have seen */
 static int tile_fits(const domino_dstencil D, const stencil_kernel_args *A, int variant, int u, int z)
 {
-    if (variant != DOMINO_STENCIL_DOMINO || !A->coef || u < 1 || z < 1 ||
+    int form = A->coef || (A->ptr && !A->slab && !D->csr_irregular);
+    if (variant != DOMINO_STENCIL_DOMINO || !form || u < 1 || z < 1 ||
         A->nwait > STENCIL_TILE_MAX_LINES || u * z > STENCIL_TILE_WARPS(A->nwait) || !A->line_window)
         return 0;
     stencil_kernel_args T = *A;
@@ -188,6 +191,15 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     if (!e) e = cudaMemcpyAsync(&st, D->st, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);
+    if (st.irregular_row != INT32_MAX && A->tile_u > 0 && !A->coef) {
+        /* a CSR row the tiled kernel cannot take as it stands: x is wrong;
+         * solved again, now and from now on, by the queue kernel, which
+         * sums duplicated entries and names entries of no neighbour */
+        D->csr_irregular = 1;
+        A->tile_u = A->tile_z = 0;
+        D->tile_u = D->tile_z = 0;
+        return solve_once(h, gpu, D, A, variant, dq, b, x);
+    }
     return status_error(h, D, &st);
 }
 

@@ -92,6 +92,59 @@ __device__ __forceinline__ void line_reads(const stencil_kernel_args &A, const T
     }
 }
 
+/* The value of offset q (index into A.low*, -1: none) in CSR row `row`,
+ * whose entries inside the triangle are walked from jb (from je - 1 back
+ * for an upper solve); `in` has bit q' set for every offset inside the
+ * grid at this point.  The row is taken to hold exactly those offsets in
+ * order, so that offset q is entry popc(in below q) of the walk; *ok turns
+ * false where that entry is missing or is another column.  0 for an
+ * offset outside the grid. */
+template <typename T>
+__device__ __forceinline__ T csr_entry(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
+                                       unsigned in, int q, bool *ok)
+{
+    const bool use = q >= 0 && (in >> (q & 31) & 1u);
+    const int64_t t = __popc(in & ((1u << (q & 31)) - 1u));
+    const bool there = use && t < je - jb;
+    const int64_t j = A.upper ? je - 1 - t : jb + t;
+    const int64_t c = there ? (int64_t)__ldg(&A.ind[j]) : -1;
+    const int64_t want = q >= 0 ? (A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
+    *ok = *ok && (!use || (there && c == want));
+    return there ? __ldg(&((const T *)A.val)[j]) : (T)0;
+}
+
+/* The coefficients of a CSR triangle's row `row` (solve-coordinate point
+ * xl of line (y, z)), as the compact form holds them: false where the row
+ * is not exactly its stencil neighbours inside the grid in column order,
+ * each once (duplicates, an entry missing, one too many before the other
+ * triangle's); its values are then wrong, and the caller marks the row
+ * (irregular_row) so that the whole solve is made again by the queue
+ * kernel, which sums duplicates and names bad entries. */
+template <typename T, int W, int ORDER>
+__device__ __forceinline__ bool csr_coefficients(const stencil_kernel_args &A, int64_t row, int xl, int y,
+                                                 int z, int64_t *jb, int64_t *je, T *diag, T *m1, T *m2,
+                                                 T *c)
+{
+    *jb = __ldg(&A.ptr[row]);
+    *je = __ldg(&A.ptr[row + 1]);
+    unsigned in = 0;
+    for (int q = 0; q < A.nlow; q++)
+        in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    bool ok = true;
+    *diag = csr_entry<T>(A, row, *jb, *je, in, A.low_centre, &ok);
+    *m1 = csr_entry<T>(A, row, *jb, *je, in, A.low_m1, &ok);
+    *m2 = ORDER == 2 ? csr_entry<T>(A, row, *jb, *je, in, A.low_m2, &ok) : (T)0;
+#pragma unroll
+    for (int w = 0; w < W; w++)
+#pragma unroll
+        for (int d = 0; d < 3; d++)
+            c[3 * w + d] = csr_entry<T>(A, row, *jb, *je, in, w < A.nwait ? A.low_wait[w][d] : -1, &ok);
+    /* after them: the row's end or the other triangle */
+    const int64_t count = __popc(in), len = *je - *jb;
+    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? *je - 1 - count : *jb + count]) : row;
+    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+}
+
 /* One warp solves line (y, z) of the tile (u0, z0), writing x and its line
  * buffer `mine` (nx values in shared memory, pending when the tile starts).
  *
@@ -109,7 +162,7 @@ __device__ __forceinline__ void line_reads(const stencil_kernel_args &A, const T
  * fence after the progress word the buffers had before also waited for the
  * warp's stores to x and its loads of the next chunk's coefficients).
  * Only the points of an offset enter the sum (the others may be pending). */
-template <typename T, int W, int ORDER, bool SLAB>
+template <typename T, int W, int ORDER, bool SLAB, bool CSR>
 __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T *__restrict__ b,
                                           T *x, T *xs, int me, int y, int z, int u0, int z0)
 {
@@ -128,17 +181,26 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         const int64_t r = base + (valid ? xl : 0);
         const int64_t row = real_row(A, r);
         T sum = valid ? __ldg(&b[row]) : (T)0;
-        T diag = __ldg(&coef[row]), m1 = __ldg(&coef[A.n + row]), m2 = 0;
-        if (ORDER == 2) m2 = __ldg(&coef[2 * A.n + row]);
+        T diag, m1, m2 = 0;
         T c[3 * W]; /* the coefficient of (line w, dx = d - 1), before the waits */
+        if (CSR) {
+            int64_t jb, je;
+            bool regular = csr_coefficients<T, W, ORDER>(A, row, xl, y, z, &jb, &je, &diag, &m1, &m2, c);
+            if (valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
+            if (valid && x0 + 32 < A.nx) prefetch_csr(A, b, row, jb, je);
+        } else {
+            diag = __ldg(&coef[row]);
+            m1 = __ldg(&coef[A.n + row]);
+            if (ORDER == 2) m2 = __ldg(&coef[2 * A.n + row]);
 #pragma unroll
-        for (int w = 0; w < W; w++)
+            for (int w = 0; w < W; w++)
 #pragma unroll
-            for (int d = 0; d < 3; d++) {
-                int k = w < A.nwait ? A.waitoff[w][d] : -1;
-                c[3 * w + d] = k >= 0 ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
-            }
-        if (x0 + 32 < A.nx) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
+                for (int d = 0; d < 3; d++) {
+                    int k = w < A.nwait ? A.waitoff[w][d] : -1;
+                    c[3 * w + d] = k >= 0 ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
+                }
+            if (x0 + 32 < A.nx) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
+        }
         __syncwarp(); /* converged again after the prefetch: no collective shuffles below */
         T v[W], e[W];
         line_reads<T, W>(A, x, xs, src, y, z, xa, xb, false, v, e);
@@ -196,7 +258,7 @@ template <typename T> __device__ __forceinline__ void buffer_reset(const stencil
 
 /* Blocks of 32 tile_u tile_z threads take tiles from the ticket until none
  * is left.  Dynamic shared memory: one line buffer of nx values per warp. */
-template <typename T, int W, int ORDER, bool SLAB>
+template <typename T, int W, int ORDER, bool SLAB, bool CSR>
 __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
     stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
@@ -215,22 +277,24 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
         const int32_t tile = __ldg(&A.tile_order[t]);
         const int u0 = (tile / tiles_z) * A.tile_u, z0 = (tile % tiles_z) * A.tile_z;
         const int z = z0 + lz, y = u0 + lu - A.tile_skew * z;
-        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER, SLAB>(A, b, x, xs, w, y, z, u0, z0);
+        if (z < A.nz && y >= A.y_lo && y < A.y_hi) tile_line<T, W, ORDER, SLAB, CSR>(A, b, x, xs, w, y, z, u0, z0);
         __syncthreads(); /* every warp done with the buffers */
         buffer_reset(A, xs + (int64_t)w * A.nx);
     }
 }
 
 /* the kernel for A: neighbour lines held (2, 4 or 6), in-line order, a
- * slab of the solve over PEs (A->slab) or not */
-#define TILE_KERNEL(W, O, S) (const void *)stencil_tile_kernel<T, W, O, S>
-#define TILE_KERNELS(O, S)                                                                    \
-    (A->nwait <= 2 ? TILE_KERNEL(2, O, S) : A->nwait <= 4 ? TILE_KERNEL(4, O, S) : TILE_KERNEL(6, O, S))
+ * slab of the solve over PEs (A->slab, compact form only) or not, the CSR
+ * form (A->coef NULL) or the compact one */
+#define TILE_KERNEL(W, O, S, C) (const void *)stencil_tile_kernel<T, W, O, S, C>
+#define TILE_KERNELS(O, S, C)                                                                 \
+    (A->nwait <= 2 ? TILE_KERNEL(2, O, S, C) : A->nwait <= 4 ? TILE_KERNEL(4, O, S, C) : TILE_KERNEL(6, O, S, C))
 
 template <typename T> static const void *tile_kernel_of(const stencil_kernel_args *A)
 {
-    if (A->slab) return A->order >= 2 ? TILE_KERNELS(2, true) : TILE_KERNELS(1, true);
-    return A->order >= 2 ? TILE_KERNELS(2, false) : TILE_KERNELS(1, false);
+    if (A->slab) return A->order >= 2 ? TILE_KERNELS(2, true, false) : TILE_KERNELS(1, true, false);
+    if (!A->coef) return A->order >= 2 ? TILE_KERNELS(2, false, true) : TILE_KERNELS(1, false, true);
+    return A->order >= 2 ? TILE_KERNELS(2, false, false) : TILE_KERNELS(1, false, false);
 }
 
 static const void *kernel_of(domino_type type, const stencil_kernel_args *A)

@@ -295,27 +295,6 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
 
-/* the same for a CSR row: the next chunk's row is 32 rows on (back for an
- * upper solve); its entries are guessed 32 rows of this length away */
-template <typename T>
-__device__ __forceinline__ void prefetch_csr(const stencil_kernel_args &A, const T *b, int64_t row,
-                                             int64_t jb, int64_t je)
-{
-    int64_t next = A.upper ? row - 32 : row + 32;
-    if (next < 0 || next >= A.n) return;
-    int64_t len = je - jb, guess = A.upper ? jb - 32 * len : jb + 32 * len;
-    prefetch_l1(&b[next]);
-    prefetch_l1(&A.ptr[next]);
-    if (guess < 0 || guess + len > A.nnz) return;
-    const T *val = (const T *)A.val;
-    prefetch_l1(&A.ind[guess]);
-    prefetch_l1(&val[guess]);
-    if (len > 1) {
-        prefetch_l1(&A.ind[guess + len - 1]);
-        prefetch_l1(&val[guess + len - 1]);
-    }
-}
-
 /* MULTISTAGE, COMPRESSED and DOMINO: a warp solves 32 equations of its line
  * at a time.  K register slots hold the coefficients (compact: off-line
  * offsets) or entries (CSR: the triangle's entries of a row); ORDER is the

@@ -234,7 +234,7 @@ static void test_duplicates(domino_handle h)
             }
 }
 
-/* the tiled solve (DOMINO, compact input) forced to tiles of every shape,
+/* the tiled solve (DOMINO, compact and CSR input) forced to tiles of every shape,
  * one line up to the most a block takes, on every stencil, odd and larger
  * grids, both triangles; float and unit diagonal on one grid.  D3N33 (6
  * neighbour lines where the grid has them) takes at most 8 lines a tile:
@@ -258,6 +258,21 @@ static void test_tiles(domino_handle h)
                     sscanf(tiles[t], "%dx%d", &u, &z);
                     c.tile_refused = st == DOMINO_D3N33 && u * z > 8;
                     run_case(h, &c);
+                    /* CSR input: the triangle alone; on 2 x 2 tiles also the
+                     * full matrix (the other triangle after each row's
+                     * entries) and rows holding every entry twice, which the
+                     * tiled kernel hands back to the queue kernel */
+                    stencil_case r = c;
+                    r.compact = 0;
+                    run_case(h, &r);
+                    if (t == 1) {
+                        r.part = DOMINO_PART_FULL;
+                        run_case(h, &r);
+                        r.part = c.part;
+                        r.duplicated = 1;
+                        r.tile_refused = 1;
+                        run_case(h, &r);
+                    }
                     if (g == 6 && t == 3) {
                         c.type = DOMINO_FLOAT32;
                         run_case(h, &c);
