@@ -1,5 +1,6 @@
 /* stencil_tile.cu: the tiled structured-grid solve (DOMINO on the compact
- * form).
+ * form, or on a CSR triangle whose rows are exactly their stencil
+ * neighbours in order).
  *
  * The queue kernel of stencil_trsv.cu gives every line its own warp, so
  * every hop between neighbour lines goes through L2: the producer stores, a
@@ -29,6 +30,18 @@
  * D3N27 64^3 / 256^3 0.383 / 1.988 -> 0.215 / 1.297 ms, D3N33 0.532 /
  * 2.731 -> 0.317 / 2.021 ms, the tuner now taking taller tiles (16 x 1,
  * 4 x 4, 4 x 2 where it took 1 x 16, 1 x 8).
+ *
+ * A CSR triangle (since the 30th session; the queue kernel before) is read
+ * as the compact form is, a lane a row: entry t of a row's walk is taken
+ * to be the t-th of its stencil offsets inside the grid, and its column is
+ * checked (csr_coefficients).  A row that is not so (entries stored twice,
+ * one missing, one of no neighbour) makes the solve go again on the queue
+ * kernel, which sums duplicates and names bad entries, and D keeps that
+ * kernel (csr_irregular).  H200, the whole suite tuned
+ * (bench/results/h200-tile30/5-csr-tile): CSR input 1.90x -> 2.42x
+ * cusparseSpSV on average, D3N27 256^3 4.33 -> 2.10 ms, D3N33 5.57 ->
+ * 4.15 ms.
+ *
  * The line solve itself is the DOMINO one: chunks of 32 points staggered by
  * (shift_y y + shift_z z) mod 32, coefficients fetched before the waits and
  * the next chunk's prefetched into L1, the in-line recurrence as a warp
@@ -45,7 +58,6 @@
  * memory; an earlier gather 1.3x (D3N7) to 3.6x (D3N27) the time). */
 #include "stencil_device.cuh"
 #include "device_util.cuh"
-
 
 /* warp of the tile (u0, z0) that solves line (y, z), -1 if none */
 __device__ __forceinline__ int tile_warp(const stencil_kernel_args &A, int y, int z, int u0, int z0)
