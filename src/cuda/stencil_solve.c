@@ -77,8 +77,13 @@ static void table_tile(const stencil_kernel_args *A, int by_size, int *u, int *z
     *u = !tiled ? 0 : A->order <= 1 ? 1 : 2;
     *z = !tiled ? 0 : A->order <= 1 ? 8 : 4;
     if (!tiled || !by_size) return;
-    if (A->order <= 1) *u = small ? 16 : 4, *z = small ? 1 : 4;
-    else *u = small ? 4 : 2, *z = 2;
+    if (A->order <= 1) {
+        *u = small ? 16 : 4;
+        *z = small ? 1 : 4;
+    } else {
+        *u = small ? 4 : 2;
+        *z = 2;
+    }
 }
 
 /* point (x, y, z) of a row, for messages */
