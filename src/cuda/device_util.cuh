@@ -104,29 +104,10 @@ __device__ __forceinline__ int32_t load_acquire_cta_shared_i32(const int32_t *p)
                  : "memory");
     return v;
 }
-/* relaxed block-scope load and store of a value in shared memory: the
+/* relaxed block-scope loads and stores of values in shared memory: the
  * tiled stencil solve's line buffers, whose values are their own flags
- * (plain LDS / STS, no fence) */
-__device__ __forceinline__ double load_relaxed_shared(const double *p)
-{
-    double v;
-    asm volatile("ld.relaxed.cta.shared.f64 %0, [%1];"
-                 : "=d"(v)
-                 : "r"((unsigned)__cvta_generic_to_shared(p))
-                 : "memory");
-    return v;
-}
-__device__ __forceinline__ float load_relaxed_shared(const float *p)
-{
-    float v;
-    asm volatile("ld.relaxed.cta.shared.f32 %0, [%1];"
-                 : "=f"(v)
-                 : "r"((unsigned)__cvta_generic_to_shared(p))
-                 : "memory");
-    return v;
-}
-/* v = *p (load_relaxed_shared) where take, else v unchanged: one
- * predicated load, as load_relaxed_if */
+ * (plain LDS / STS, no fence).  The load: v = *p where take, else v
+ * unchanged, one predicated load as load_relaxed_if. */
 __device__ __forceinline__ double load_relaxed_shared_if(bool take, const double *p, double v)
 {
     asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.u32 q, %2, 0;\n\t@q ld.relaxed.cta.shared.f64 %0, [%1];\n\t}"
