@@ -52,8 +52,8 @@ static int finish_shape(const domino_dstencil D, stencil_kernel_args *A, int var
     if (A->tile_u > 0 && !tile_fits(D, A, variant, A->tile_u, A->tile_z)) {
         /* long lines: the table's tile takes too much shared memory; 2 x 2
          * lines (within 3 % of the best tile on D3N27, h200-tile30) if it fits */
-        int small = D->tile_forced[0] < 0 && tile_fits(D, A, variant, 2, 2);
-        A->tile_u = A->tile_z = small ? 2 : 0;
+        int two_by_two = D->tile_forced[0] < 0 && tile_fits(D, A, variant, 2, 2);
+        A->tile_u = A->tile_z = two_by_two ? 2 : 0;
     }
     return dq > A->ny ? A->ny : dq;
 }

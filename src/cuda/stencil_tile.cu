@@ -170,9 +170,8 @@ __device__ __forceinline__ bool csr_coefficients(const stencil_kernel_args &A, i
  * while a value of x is missing) until none of the points the chunk needs
  * is pending.  A hop from another tile costs one read after the values
  * land (plus at most one back-off), not a poll then a load; a hop inside
- * the tile costs a shared-memory read, with no fence on either side (a
- * fence after the progress word the buffers had before also waited for the
- * warp's stores to x and its loads of the next chunk's coefficients).
+ * the tile costs a shared-memory read, with no fence on either side (why
+ * none: the top of the file).
  * Only the points of an offset enter the sum (the others may be pending). */
 template <typename T, int W, int ORDER, bool SLAB, bool CSR>
 __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T *__restrict__ b,
