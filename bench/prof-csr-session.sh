@@ -1,26 +1,31 @@
 #!/usr/bin/env bash
 # prof-csr-session.sh: one device command (h200-csrstage31 §2c): the CLIs of
-# the trees unpacked in .carry/ab/{base,patch,new} (git archive ... | tar -x
-# -C .carry/ab/NAME) built side by side (ab-build-base.sh), then each times
-# the CSR solve (stencil engine, against cusparse) at fixed shapes without
-# tuning (DOMINO_STENCIL_TILE), and base and new are profiled by ncu (one
-# solve kernel each).  Results: $OUT/time.csv (tree,shape,<bench csv>),
-# $OUT/ncu.txt.
+# the trees unpacked in .carry/ab/NAME for each NAME of $TREES (default
+# "base patch new"; git archive ... | tar -x -C .carry/ab/NAME, a patch
+# applied on top) built side by side (ab-build-base.sh), then each times the
+# CSR solve (stencil engine, against cusparse) of every "PROBLEM SHAPE" of
+# $SHAPES at that fixed shape, without tuning (DOMINO_STENCIL_TILE: UxZ, or
+# 0 for the queue kernel); the trees of $NCU_TREES (default "base new") are
+# profiled by ncu on the first two (one solve kernel each; NCU_TREES="":
+# none).  Results: $OUT/time.csv (tree,shape,<bench csv>), $OUT/ncu.txt.
 export NVSHMEM_DISABLE_NVLS=1
-for t in base patch new; do bash bench/ab-build-base.sh .carry/ab/$t > $OUT/build-$t.log 2>&1 & done; wait
+TREES=${TREES:-"base patch new"}
+SHAPES=${SHAPES:-"d3n33:256 2x2,d3n27:256 2x2,d3n7:256 0,d3n13:256 0"}
+for t in $TREES; do bash bench/ab-build-base.sh .carry/ab/$t > $OUT/build-$t.log 2>&1 & done; wait
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv > $OUT/device.txt
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 echo "ncu: $NCU"
-for p in "d3n33:256 2x2" "d3n27:256 2x2" "d3n7:256 0" "d3n13:256 0"; do set -- $p
-  for t in base patch new; do
+IFS=, read -ra shapes <<< "$SHAPES"
+for p in "${shapes[@]}"; do set -- $p
+  for t in $TREES; do
     DOMINO_STENCIL_TILE=$2 timeout 60 .carry/ab/$t/b/domino bench --problem $1 --engines stencil,cusparse --repeat 10 --csv $OUT/t.csv > /dev/null 2>>$OUT/err.log
     tail -n +2 $OUT/t.csv | sed "s/^/$t,$2,/" >> $OUT/time.csv
   done
 done
 cut -d, -f1-3,9,10,12,16 $OUT/time.csv
 [ -n "$NCU" ] || exit 0
-for p in "d3n33:256 2x2" "d3n7:256 0"; do set -- $p
-  for t in base new; do
+for p in "${shapes[@]:0:2}"; do set -- $p
+  for t in ${NCU_TREES-base new}; do
     echo "=== $t $1 $2" >> $OUT/ncu.txt
     DOMINO_STENCIL_TILE=$2 timeout 150 $NCU --kernel-name regex:"stencil_(tile|line)_kernel" --launch-skip 2 --launch-count 1 \
       --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section MemoryWorkloadAnalysis --section Occupancy \
