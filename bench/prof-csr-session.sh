@@ -6,8 +6,10 @@
 # CSR solve (stencil engine, against cusparse) of every "PROBLEM SHAPE" of
 # $SHAPES at that fixed shape, without tuning (DOMINO_STENCIL_TILE: UxZ, or
 # 0 for the queue kernel); the trees of $NCU_TREES (default "base new") are
-# profiled by ncu on the first two (one solve kernel each; NCU_TREES="":
-# none).  Results: $OUT/time.csv (tree,shape,<bench csv>), $OUT/ncu.txt.
+# profiled by ncu on each "PROBLEM SHAPE" of $NCU_SHAPES (default D3N33
+# 256^3 on 2 x 2 tiles and D3N7 256^3 on the queue kernel, as §2c ran; one
+# solve kernel each; NCU_TREES="": none).  Results: $OUT/time.csv
+# (tree,shape,<bench csv>), $OUT/ncu.txt.
 export NVSHMEM_DISABLE_NVLS=1
 TREES=${TREES:-"base patch new"}
 SHAPES=${SHAPES:-"d3n33:256 2x2,d3n27:256 2x2,d3n7:256 0,d3n13:256 0"}
@@ -24,7 +26,8 @@ for p in "${shapes[@]}"; do set -- $p
 done
 cut -d, -f1-3,9,10,12,16 $OUT/time.csv
 [ -n "$NCU" ] || exit 0
-for p in "${shapes[@]:0:2}"; do set -- $p
+IFS=, read -ra ncu_shapes <<< "${NCU_SHAPES:-d3n33:256 2x2,d3n7:256 0}"
+for p in "${ncu_shapes[@]}"; do set -- $p
   for t in ${NCU_TREES-base new}; do
     echo "=== $t $1 $2" >> $OUT/ncu.txt
     DOMINO_STENCIL_TILE=$2 timeout 150 $NCU --kernel-name regex:"stencil_(tile|line)_kernel" --launch-skip 2 --launch-count 1 \
