@@ -13,7 +13,8 @@
 export NVSHMEM_DISABLE_NVLS=1
 TREES=${TREES:-"base patch new"}
 SHAPES=${SHAPES:-"d3n33:256 2x2,d3n27:256 2x2,d3n7:256 0,d3n13:256 0"}
-for t in $TREES; do bash bench/ab-build-base.sh .carry/ab/$t > $OUT/build-$t.log 2>&1 & done; wait
+# SKIP_BUILD=1: the trees' CLIs are built already (session32-a.sh)
+[ "${SKIP_BUILD:-0}" = 1 ] || { for t in $TREES; do bash bench/ab-build-base.sh .carry/ab/$t > $OUT/build-$t.log 2>&1 & done; wait; }
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv > $OUT/device.txt
 NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 echo "ncu: $NCU"

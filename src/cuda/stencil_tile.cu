@@ -194,10 +194,11 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         T sum = valid ? __ldg(&b[row]) : (T)0;
         T diag, m1, m2 = 0;
         T c[3 * W]; /* the coefficient of (line w, dx = d - 1), before the waits */
+        bool regular = true;
         if (CSR) {
             int64_t jb, je;
-            bool regular = csr_coefficients<T, W, ORDER>(A, row, xl, y, z, &jb, &je, &diag, &m1, &m2, c);
-            if (valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
+            regular = csr_coefficients<T, W, ORDER>(A, row, xl, y, z, &jb, &je, &diag, &m1, &m2, c);
+            if (W <= 4 && valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
             if (valid && x0 + 32 < A.nx) prefetch_csr(A, b, row, jb, je);
         } else {
             diag = __ldg(&coef[row]);
@@ -247,6 +248,12 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         if (xl < 2) m2 = 0;
         if (A.unit || !valid) diag = 1;
         if (!A.unit && valid && diag == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
+        /* with 6 neighbour lines (D3N33) an irregular row is marked after
+         * the waits: a branch on the CSR entries before them held the
+         * neighbour reads until every entry had landed (D3N33 256^3 on
+         * 2 x 2 tiles 4.10 -> 3.87 ms); with 4 (D3N27) that was 2-4 %
+         * slower (bench/results/h200x2-session32) */
+        if (CSR && W > 4 && valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
         T inv = (T)1 / diag;
         T xi = recurrence_scan<T, ORDER>(sum * inv, -m1 * inv, -m2 * inv, carry1, carry2);
         if (valid) {
