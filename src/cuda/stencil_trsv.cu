@@ -155,7 +155,7 @@ __device__ __forceinline__ T recurrence_serial(T a, T q1, T q2, T c1, T c2)
  * of it is ever waited for. */
 template <typename T, int K> struct csr_row {
     int64_t jb, je;  /* the row's entries */
-    int32_t col[K];  /* the first K entries of the walk */
+    int32_t col[K];  /* entry of offset q (csr_by_offset), or the first K of the walk */
     T val[K];
 };
 
@@ -175,37 +175,18 @@ __device__ __forceinline__ void csr_prefetch(const stencil_kernel_args &A, int64
     }
 }
 
-/* Classify a lane's CSR row before any wait (nothing here reads x): the
+/* Classify a lane's CSR row that csr_by_offset did not take, before any
+ * wait (nothing here reads x), matching its entries one by one: the
  * in-line entries are summed into diag, m1, m2, and R->col[t] keeps the
- * column of an off-line neighbour, -1 otherwise.  An interior point whose
- * first nlow entries are exactly the triangle's offsets (the common case)
- * takes each entry's kind from the table; any other row is matched entry by
- * entry.  Returns false when the triangle goes on past the K register slots
- * (duplicates), for csr_sum to walk from memory. */
+ * column of an off-line neighbour, -1 otherwise.  Returns false when the
+ * triangle goes on past the K register slots (duplicates), for csr_sum to
+ * walk from memory. */
 template <typename T, int K>
 __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_row<T, K> *R,
-                                             int64_t row, int xl, int y, int z, bool interior,
-                                             T *diag, T *m1, T *m2, bool *found_diag)
+                                             int64_t row, int xl, int y, int z, T *diag, T *m1,
+                                             T *m2, bool *found_diag)
 {
     const int64_t len = R->je - R->jb;
-    bool fast = interior && len >= A.nlow;
-#pragma unroll
-    for (int t = 0; t < K; t++)
-        if (t < A.nlow) fast = fast && (int64_t)R->col[t] == (A.upper ? row - A.lowd[t] : row + A.lowd[t]);
-    if (fast && len > A.nlow) { /* the next entry must belong to the other triangle */
-        int64_t c = __ldg(&A.ind[A.upper ? R->je - 1 - A.nlow : R->jb + A.nlow]);
-        fast = (A.upper ? row - c : c - row) > 0;
-    }
-    if (fast) {
-#pragma unroll
-        for (int t = 0; t < K; t++) {
-            int32_t c = R->col[t];
-            R->col[t] = -1;
-            if (t >= A.nlow) continue;
-            if (!add_in_line(A.lowkind[t], R->val[t], diag, m1, m2, found_diag)) R->col[t] = c;
-        }
-        return true;
-    }
     int p = 0;
     bool done = false;
 #pragma unroll
@@ -226,6 +207,63 @@ __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_r
         if (!add_in_line(A.lowkind[q], R->val[t], diag, m1, m2, found_diag)) R->col[t] = c;
     }
     return done || len <= K;
+}
+
+/* The common case of a CSR row, read before any wait: the row holds
+ * exactly its stencil neighbours inside the grid, each once, in column
+ * order (as the tile kernel's csr_coefficients reads it), so that offset q
+ * is entry popc(in below q) of the walk, `in` the offsets inside the grid.
+ * Loads entry by offset into slot q, no walk and no search, boundary rows
+ * too; false where the row is not so (duplicates, an entry missing or of
+ * no neighbour, one too many before the other triangle's), and the caller
+ * walks it instead (csr_prefetch, csr_classify).  Until the 32nd session
+ * only interior rows were read so: the first and last chunks of a line,
+ * about 2 in 9 on a 256^3 grid, took csr_classify's search, and D3N13
+ * from CSR ran 2.2x the instructions of the compact form (ncu,
+ * bench/results/h200x2-session32). */
+template <typename T, int K>
+__device__ __forceinline__ bool csr_by_offset(const stencil_kernel_args &A, csr_row<T, K> *R,
+                                              int64_t row, int xl, int y, int z)
+{
+    const T *val = (const T *)A.val;
+    R->jb = __ldg(&A.ptr[row]);
+    R->je = __ldg(&A.ptr[row + 1]);
+    const int64_t len = R->je - R->jb;
+    unsigned in = 0;
+#pragma unroll
+    for (int q = 0; q < K; q++)
+        if (q < A.nlow) in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    bool ok = true;
+#pragma unroll
+    for (int q = 0; q < K; q++) {
+        const bool use = q < A.nlow && (in >> q & 1u);
+        const int64_t t = __popc(in & ((1u << q) - 1u));
+        const bool there = use && t < len;
+        const int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
+        R->col[q] = there ? __ldg(&A.ind[j]) : -1;
+        R->val[q] = there ? __ldg(&val[j]) : (T)0;
+        ok = ok && (!use || (there && (int64_t)R->col[q] == (A.upper ? row - A.lowd[q] : row + A.lowd[q])));
+    }
+    /* after them: the row's end or the other triangle */
+    const int64_t count = __popc(in);
+    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? R->je - 1 - count : R->jb + count]) : row;
+    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+}
+
+/* After csr_by_offset found the row regular: the in-line entries summed
+ * into diag, m1, m2; R->col[q] keeps an off-line neighbour's column, -1
+ * otherwise (as csr_classify leaves it) */
+template <typename T, int K>
+__device__ __forceinline__ void csr_offsets_classify(const stencil_kernel_args &A, csr_row<T, K> *R, T *diag,
+                                                     T *m1, T *m2, bool *found_diag)
+{
+#pragma unroll
+    for (int q = 0; q < K; q++) {
+        const int32_t c = R->col[q];
+        R->col[q] = -1;
+        if (q < A.nlow && c >= 0 && !add_in_line(A.lowkind[q], R->val[q], diag, m1, m2, found_diag))
+            R->col[q] = c;
+    }
 }
 
 /* After the waits, called by every lane (the waits vote; a lane off the
@@ -316,7 +354,6 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
         const int64_t line = (int64_t)y + (int64_t)A.ny * z;
         const int64_t base = line * A.nx;
         const int stagger = scan ? (A.shift_y * (y + A.y_origin) + A.shift_z * z) & 31 : 0;
-        const bool inner_line = y >= 2 && y < A.ny - 2 && z >= 2 && z < A.nz - 2;
         T carry1 = 0, carry2 = 0;
         for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
             const int xl = x0 + lane;
@@ -335,8 +372,12 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
 #pragma unroll
                 for (int k = 0; k < K; k++)
                     cval[k] = k < A.noff ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
-            } else if (valid) {
-                csr_prefetch(A, row, &R);
+            }
+            bool regular = true; /* CSR: read by offset (csr_by_offset) */
+            if (!COMPACT && valid) regular = csr_by_offset(A, &R, row, xl, y, z);
+            if (!COMPACT && __any_sync(FULL_MASK, !regular)) { /* a vote: the warp stays converged */
+                if (!regular) csr_prefetch(A, row, &R);
+                __syncwarp();
             }
             if (scan && x0 + 32 < A.nx) {
                 if (COMPACT) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
@@ -344,8 +385,8 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             }
             if (!COMPACT && valid) {
                 found_diag = false;
-                complete = csr_classify(A, &R, row, xl, y, z, inner_line && xl >= 2 && xl < A.nx - 2,
-                                        &diag, &m1, &m2, &found_diag);
+                if (regular) csr_offsets_classify(A, &R, &diag, &m1, &m2, &found_diag);
+                else complete = csr_classify(A, &R, row, xl, y, z, &diag, &m1, &m2, &found_diag);
             } else if (!COMPACT) { /* off the line: no neighbour (csr_sum) */
 #pragma unroll
                 for (int t = 0; t < K; t++) R.col[t] = -1;
