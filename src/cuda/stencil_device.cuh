@@ -117,6 +117,68 @@ __device__ __forceinline__ void mirror_value(const stencil_kernel_args &A, int x
     }
 }
 
+/* bit q set for every offset q of the triangle (A.low*) whose neighbour
+ * of point (xl, y, z) lies inside the grid */
+__device__ __forceinline__ unsigned low_inside(const stencil_kernel_args &A, int xl, int y, int z)
+{
+    unsigned in = 0;
+    for (int q = 0; q < A.nlow; q++) in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    return in;
+}
+
+/* The value of offset q (index into A.low*, -1: none) in CSR row `row`,
+ * whose entries inside the triangle are walked from jb (from je - 1 back
+ * for an upper solve); `in` has bit q' set for every offset inside the
+ * grid at this point.  The row is taken to hold exactly those offsets in
+ * order, so that offset q is entry popc(in below q) of the walk; *ok turns
+ * false where that entry is missing or is another column.  0 for an
+ * offset outside the grid. */
+template <typename T>
+__device__ __forceinline__ T csr_entry(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
+                                       unsigned in, int q, bool *ok)
+{
+    const bool use = q >= 0 && (in >> (q & 31) & 1u);
+    const int64_t t = __popc(in & ((1u << (q & 31)) - 1u));
+    const bool there = use && t < je - jb;
+    const int64_t j = A.upper ? je - 1 - t : jb + t;
+    const int64_t c = there ? (int64_t)__ldg(&A.ind[j]) : -1;
+    const int64_t want = q >= 0 ? (A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
+    *ok = *ok && (!use || (there && c == want));
+    return there ? __ldg(&((const T *)A.val)[j]) : (T)0;
+}
+
+/* The start of reading a CSR triangle's row `row` (solve-coordinate point
+ * xl of line (y, z)) by offset, as the compact form holds it: its range
+ * *jb, *je, the mask *in of the offsets inside the grid here, and its
+ * in-line coefficients (csr_entry, *ok as there).  csr_row_end finishes
+ * the check once the off-line ones are read. */
+template <typename T, int ORDER>
+__device__ __forceinline__ void csr_row_begin(const stencil_kernel_args &A, int64_t row, int xl, int y, int z,
+                                              int64_t *jb, int64_t *je, unsigned *in, T *diag, T *m1, T *m2,
+                                              bool *ok)
+{
+    *jb = __ldg(&A.ptr[row]);
+    *je = __ldg(&A.ptr[row + 1]);
+    const unsigned mask = low_inside(A, xl, y, z);
+    *in = mask;
+    *diag = csr_entry<T>(A, row, *jb, *je, mask, A.low_centre, ok);
+    *m1 = csr_entry<T>(A, row, *jb, *je, mask, A.low_m1, ok);
+    *m2 = ORDER == 2 ? csr_entry<T>(A, row, *jb, *je, mask, A.low_m2, ok) : (T)0;
+}
+
+/* The end of that check: true where every offset read so far was there
+ * (ok) and the row holds nothing more of this triangle: after its
+ * popc(in) entries comes its end or the other triangle.  False for a row
+ * that is not exactly its stencil neighbours inside the grid in column
+ * order, each once (duplicates, an entry missing, one of no neighbour). */
+__device__ __forceinline__ bool csr_row_end(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
+                                            unsigned in, bool ok)
+{
+    const int64_t count = __popc(in), len = je - jb;
+    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? je - 1 - count : jb + count]) : row;
+    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+}
+
 /* Bring the next chunk's right-hand side and coefficients (solve-coordinate
  * row rn) into L1 while this chunk waits: its loads then cost an L1 hit,
  * not a DRAM trip, on the critical path. */

@@ -61,6 +61,8 @@ typedef struct stencil_kernel_args {
      * index q into low* (-1: none) */
     int low_centre, low_m1, low_m2; /* the centre, the in-line dx = -1 and -2 */
     int low_wait[STENCIL_MAX_WAIT][3]; /* the off-line offset of line w at dx = d - 1 */
+    int off_low[STENCIL_MAX_OFF]; /* the offset of off-line offset k, for the queue kernel's
+                                    reading of a CSR row by offset */
     /* compact form: coefficient slots of N values each, indexed by (real) row;
      * slot 0 centre, 1 M1, 2 M2, 3+k off-line k; NULL when absent */
     const void *coef;            /* slots back to back, or NULL for the CSR form */
@@ -92,6 +94,10 @@ typedef struct stencil_kernel_args {
                                     also store the mirrors (and nothing more: a wait on another
                                     PE ends when its values land, or when the host writes over
                                     the ghost lines after a timeout) */
+    int csr_walk;                /* CSR form, queue kernel: 1 = the instance that walks each row
+                                    (duplicates summed, bad entries named), set once a solve met a
+                                    row that is not exactly its stencil neighbours in order;
+                                    0 = the one that reads rows by offset and marks such a row */
     int32_t *line_state;         /* ny*nz: last solved x of each line, -1 at start */
     int32_t *queue_next;         /* nz: next y of each z-queue */
     domino_solve_status *st;     /* ticket = queue tickets; missing_diag, zero_pivot;
@@ -126,9 +132,10 @@ struct domino_dstencil_s {
     int tile_forced[2];          /* DOMINO_STENCIL_TILE=UxZ forces that tile, "0" the queue
                                     kernel; -1 x -1 unset */
     int tune_log;                /* DOMINO_STENCIL_TUNE_LOG: 1 = the autotuner prints each try */
-    int csr_irregular;           /* 1: the tiled solve of this CSR triangle met a row that is not
-                                    exactly its stencil neighbours in order (duplicates, say):
-                                    the queue kernel from then on */
+    int csr_irregular;           /* 1: a solve of this CSR triangle (tiled, or the queue kernel
+                                    reading by offset) met a row that is not exactly its stencil
+                                    neighbours in order (duplicates, say): the queue kernel's
+                                    walking instance from then on (args.csr_walk) */
 };
 #define DOMINO_DSTENCIL_MAGIC 0x646f6d696e6f5331ULL
 

@@ -82,18 +82,20 @@ static void set_tile_skew(stencil_kernel_args *A)
     A->tile_skew = s;
 }
 
-/* low_centre, low_m1, low_m2 and low_wait: where each role's offset is
- * in the CSR walk's list (low*) */
+/* low_centre, low_m1, low_m2, low_wait and off_low: where each role's
+ * offset is in the CSR walk's list (low*) */
 static void set_low_roles(stencil_kernel_args *A)
 {
     A->low_centre = A->low_m1 = A->low_m2 = -1;
     for (int w = 0; w < STENCIL_MAX_WAIT; w++) A->low_wait[w][0] = A->low_wait[w][1] = A->low_wait[w][2] = -1;
+    for (int k = 0; k < STENCIL_MAX_OFF; k++) A->off_low[k] = -1;
     for (int q = 0; q < A->nlow; q++) {
         int kind = A->lowkind[q];
         if (kind == STENCIL_CENTRE) A->low_centre = q;
         else if (kind == STENCIL_M1) A->low_m1 = q;
         else if (kind == STENCIL_M2) A->low_m2 = q;
-        else
+        else A->off_low[kind - STENCIL_OFF] = q;
+        if (kind >= STENCIL_OFF)
             for (int w = 0; w < A->nwait; w++)
                 for (int d = 0; d < 3; d++)
                     if (A->waitoff[w][d] == kind - STENCIL_OFF) A->low_wait[w][d] = q;

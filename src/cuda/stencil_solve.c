@@ -196,11 +196,13 @@ static domino_status solve_once(domino_handle h, struct domino_gpu_context *gpu,
     if (!e) e = cudaMemcpyAsync(&st, D->st, sizeof(st), cudaMemcpyDeviceToHost, gpu->stream);
     if (!e) e = cudaStreamSynchronize(gpu->stream);
     if (e) return domino_cuda_status(h, e, fn);
-    if (st.irregular_row != INT32_MAX && A->tile_u > 0 && !A->coef) {
-        /* a CSR row the tiled kernel cannot take as it stands: x is wrong;
-         * solved again, now and from now on, by the queue kernel, which
+    if (st.irregular_row != INT32_MAX && !A->coef && (A->tile_u > 0 || !A->csr_walk)) {
+        /* a CSR row that the tiled kernel or the queue kernel reading by
+         * offset cannot take as it stands: x is wrong; solved again, now
+         * and from now on, by the queue kernel's walking instance, which
          * sums duplicated entries and names entries of no neighbour */
         D->csr_irregular = 1;
+        D->args.csr_walk = A->csr_walk = 1;
         A->tile_u = A->tile_z = 0;
         D->tile_u = D->tile_z = 0;
         return solve_once(h, gpu, D, A, variant, dq, b, x);

@@ -36,8 +36,8 @@
  * to be the t-th of its stencil offsets inside the grid, and its column is
  * checked (csr_coefficients).  A row that is not so (entries stored twice,
  * one missing, one of no neighbour) makes the solve go again on the queue
- * kernel, which sums duplicates and names bad entries, and D keeps that
- * kernel (csr_irregular).  H200, the whole suite tuned
+ * kernel's walking instance (FORM_CSR_WALK), which sums duplicates and
+ * names bad entries, and D keeps that kernel (csr_irregular).  H200, the whole suite tuned
  * (bench/results/h200-tile30/5-csr-tile): CSR input 1.90x -> 2.42x
  * cusparseSpSV on average, D3N27 256^3 4.33 -> 2.10 ms, D3N33 5.57 ->
  * 4.15 ms.
@@ -104,57 +104,29 @@ __device__ __forceinline__ void line_reads(const stencil_kernel_args &A, const T
     }
 }
 
-/* The value of offset q (index into A.low*, -1: none) in CSR row `row`,
- * whose entries inside the triangle are walked from jb (from je - 1 back
- * for an upper solve); `in` has bit q' set for every offset inside the
- * grid at this point.  The row is taken to hold exactly those offsets in
- * order, so that offset q is entry popc(in below q) of the walk; *ok turns
- * false where that entry is missing or is another column.  0 for an
- * offset outside the grid. */
-template <typename T>
-__device__ __forceinline__ T csr_entry(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
-                                       unsigned in, int q, bool *ok)
-{
-    const bool use = q >= 0 && (in >> (q & 31) & 1u);
-    const int64_t t = __popc(in & ((1u << (q & 31)) - 1u));
-    const bool there = use && t < je - jb;
-    const int64_t j = A.upper ? je - 1 - t : jb + t;
-    const int64_t c = there ? (int64_t)__ldg(&A.ind[j]) : -1;
-    const int64_t want = q >= 0 ? (A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
-    *ok = *ok && (!use || (there && c == want));
-    return there ? __ldg(&((const T *)A.val)[j]) : (T)0;
-}
-
 /* The coefficients of a CSR triangle's row `row` (solve-coordinate point
  * xl of line (y, z)), as the compact form holds them: false where the row
  * is not exactly its stencil neighbours inside the grid in column order,
  * each once (duplicates, an entry missing, one too many before the other
  * triangle's); its values are then wrong, and the caller marks the row
  * (irregular_row) so that the whole solve is made again by the queue
- * kernel, which sums duplicates and names bad entries. */
+ * kernel's walking instance, which sums duplicates and names bad entries.
+ * The reading itself is csr_row_begin, csr_entry and csr_row_end
+ * (stencil_device.cuh), which the queue kernel's FORM_CSR shares. */
 template <typename T, int W, int ORDER>
 __device__ __forceinline__ bool csr_coefficients(const stencil_kernel_args &A, int64_t row, int xl, int y,
                                                  int z, int64_t *jb, int64_t *je, T *diag, T *m1, T *m2,
                                                  T *c)
 {
-    *jb = __ldg(&A.ptr[row]);
-    *je = __ldg(&A.ptr[row + 1]);
-    unsigned in = 0;
-    for (int q = 0; q < A.nlow; q++)
-        in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    unsigned in;
     bool ok = true;
-    *diag = csr_entry<T>(A, row, *jb, *je, in, A.low_centre, &ok);
-    *m1 = csr_entry<T>(A, row, *jb, *je, in, A.low_m1, &ok);
-    *m2 = ORDER == 2 ? csr_entry<T>(A, row, *jb, *je, in, A.low_m2, &ok) : (T)0;
+    csr_row_begin<T, ORDER>(A, row, xl, y, z, jb, je, &in, diag, m1, m2, &ok);
 #pragma unroll
     for (int w = 0; w < W; w++)
 #pragma unroll
         for (int d = 0; d < 3; d++)
             c[3 * w + d] = csr_entry<T>(A, row, *jb, *je, in, w < A.nwait ? A.low_wait[w][d] : -1, &ok);
-    /* after them: the row's end or the other triangle */
-    const int64_t count = __popc(in), len = *je - *jb;
-    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? *je - 1 - count : *jb + count]) : row;
-    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+    return csr_row_end(A, row, *jb, *je, in, ok);
 }
 
 /* One warp solves line (y, z) of the tile (u0, z0), writing x and its line

@@ -225,29 +225,17 @@ template <typename T, int K>
 __device__ __forceinline__ bool csr_by_offset(const stencil_kernel_args &A, csr_row<T, K> *R,
                                               int64_t row, int xl, int y, int z)
 {
-    const T *val = (const T *)A.val;
     R->jb = __ldg(&A.ptr[row]);
     R->je = __ldg(&A.ptr[row + 1]);
-    const int64_t len = R->je - R->jb;
-    unsigned in = 0;
-#pragma unroll
-    for (int q = 0; q < K; q++)
-        if (q < A.nlow) in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    const unsigned in = low_inside(A, xl, y, z);
     bool ok = true;
 #pragma unroll
     for (int q = 0; q < K; q++) {
-        const bool use = q < A.nlow && (in >> q & 1u);
-        const int64_t t = __popc(in & ((1u << q) - 1u));
-        const bool there = use && t < len;
-        const int64_t j = A.upper ? R->je - 1 - t : R->jb + t;
-        R->col[q] = there ? __ldg(&A.ind[j]) : -1;
-        R->val[q] = there ? __ldg(&val[j]) : (T)0;
-        ok = ok && (!use || (there && (int64_t)R->col[q] == (A.upper ? row - A.lowd[q] : row + A.lowd[q])));
+        R->val[q] = csr_entry<T>(A, row, R->jb, R->je, in, q < A.nlow ? q : -1, &ok);
+        /* the column, once checked: from the offset, not from the load */
+        R->col[q] = q < A.nlow && (in >> q & 1u) ? (int32_t)(A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
     }
-    /* after them: the row's end or the other triangle */
-    const int64_t count = __popc(in);
-    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? R->je - 1 - count : R->jb + count]) : row;
-    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+    return csr_row_end(A, row, R->jb, R->je, in, ok);
 }
 
 /* After csr_by_offset found the row regular: the in-line entries summed
@@ -333,17 +321,30 @@ __device__ __forceinline__ void compact_gather(const stencil_kernel_args &A, con
         for (int k = 0; k < K; k++) *sum -= cval[k] * xv[k];
 }
 
+/* The matrix form a line kernel instance reads */
+#define FORM_COMPACT 0  /* the compact form's coefficient slots */
+#define FORM_CSR 1      /* a CSR triangle read by offset as the compact form is (csr_entry),
+                           its neighbours gathered as the compact form's are; a row that is
+                           not exactly its stencil neighbours in order marks irregular_row,
+                           and the host solves again with FORM_CSR_WALK */
+#define FORM_CSR_WALK 2 /* a CSR triangle of any entries: duplicates summed, entries of no
+                           neighbour named (csr_by_offset where it can, else the walk) */
+
 /* MULTISTAGE, COMPRESSED and DOMINO: a warp solves 32 equations of its line
- * at a time.  K register slots hold the coefficients (compact: off-line
- * offsets) or entries (CSR: the triangle's entries of a row); ORDER is the
- * in-line recurrence (1 or 2).  DOMINO also staggers the chunks of a line
- * by (shift_y y + shift_z z) mod 32 points, so that the chunk a neighbour
- * line waits for ends exactly where it is needed, not up to 31 points
- * later. */
-template <typename T, int K, int ORDER, bool COMPACT, bool SLAB>
+ * at a time.  K register slots hold the coefficients of the off-line
+ * offsets (FORM_COMPACT, FORM_CSR) or the triangle's entries of a row
+ * (FORM_CSR_WALK); ORDER is the in-line recurrence (1 or 2).  DOMINO also
+ * staggers the chunks of a line by (shift_y y + shift_z z) mod 32 points,
+ * so that the chunk a neighbour line waits for ends exactly where it is
+ * needed, not up to 31 points later.
+ * FORM_CSR since the 32nd session: FORM_CSR_WALK's gather read its
+ * columns from the row and waited on K = 8 slots for D3N13's 4
+ * neighbours. */
+template <typename T, int K, int ORDER, int FORM, bool SLAB>
 __global__ void __launch_bounds__(STENCIL_BLOCK)
     stencil_line_kernel(const stencil_kernel_args A, int variant, const T *__restrict__ b, T *x)
 {
+    const bool WALK = FORM == FORM_CSR_WALK;
     const int lane = threadIdx.x & 31;
     const bool flags = variant != DOMINO_STENCIL_COMPRESSED; /* per-point flags */
     const bool scan = variant == DOMINO_STENCIL_DOMINO;
@@ -363,37 +364,48 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
             T sum = valid ? __ldg(&b[row]) : (T)0;
             T diag = 0, m1 = 0, m2 = 0;
             bool found_diag = true, complete = true;
-            T cval[COMPACT ? K : 1];
-            csr_row<T, COMPACT ? 1 : K> R;
-            if (COMPACT) { /* prefetch: nothing here depends on x */
+            T cval[WALK ? 1 : K];
+            csr_row<T, WALK ? K : 1> R;
+            int64_t jb = 0, je = 0; /* FORM_CSR: the row's entries */
+            bool regular = true;    /* CSR: read by offset (csr_entry, csr_by_offset) */
+            if (FORM == FORM_COMPACT) { /* prefetch: nothing here depends on x */
                 diag = __ldg(&coef[row]);
                 m1 = __ldg(&coef[A.n + row]);
                 if (ORDER == 2) m2 = __ldg(&coef[2 * A.n + row]);
 #pragma unroll
                 for (int k = 0; k < K; k++)
                     cval[k] = k < A.noff ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
-            }
-            bool regular = true; /* CSR: read by offset (csr_by_offset) */
-            if (!COMPACT && valid) regular = csr_by_offset(A, &R, row, xl, y, z);
-            if (!COMPACT && __any_sync(FULL_MASK, !regular)) { /* a vote: the warp stays converged */
-                if (!regular) csr_prefetch(A, row, &R);
-                __syncwarp();
+            } else if (FORM == FORM_CSR) { /* every lane (a lane off the line reads row `base`) */
+                unsigned in;
+                bool ok = true;
+                csr_row_begin<T, ORDER>(A, row, xl, y, z, &jb, &je, &in, &diag, &m1, &m2, &ok);
+#pragma unroll
+                for (int k = 0; k < K; k++)
+                    cval[k] = csr_entry<T>(A, row, jb, je, in, k < A.noff ? A.off_low[k] : -1, &ok);
+                regular = csr_row_end(A, row, jb, je, in, ok);
+            } else {
+                if (valid) regular = csr_by_offset(A, &R, row, xl, y, z);
+                if (__any_sync(FULL_MASK, !regular)) { /* a vote: the warp stays converged */
+                    if (!regular) csr_prefetch(A, row, &R);
+                    __syncwarp();
+                }
             }
             if (scan && x0 + 32 < A.nx) {
-                if (COMPACT) prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
-                else if (valid) prefetch_csr(A, b, row, R.jb, R.je);
+                if (FORM == FORM_COMPACT)
+                    prefetch_compact(A, b, coef, base + x0 + 32 + lane, x0 + 32 + lane < A.nx);
+                else if (valid) prefetch_csr(A, b, row, WALK ? R.jb : jb, WALK ? R.je : je);
             }
-            if (!COMPACT && valid) {
+            if (WALK && valid) {
                 found_diag = false;
                 if (regular) csr_offsets_classify(A, &R, &diag, &m1, &m2, &found_diag);
                 else complete = csr_classify(A, &R, row, xl, y, z, &diag, &m1, &m2, &found_diag);
-            } else if (!COMPACT) { /* off the line: no neighbour (csr_sum) */
+            } else if (WALK) { /* off the line: no neighbour (csr_sum) */
 #pragma unroll
                 for (int t = 0; t < K; t++) R.col[t] = -1;
             }
             if (!flags) wait_lines(A, y, z, x0);
             else if (scan && A.noff > 4) wait_last_values(A, x, y, z, x0);
-            if (COMPACT) /* every lane (its waits vote), a lane off the line gathering nothing */
+            if (!WALK) /* every lane (its waits vote), a lane off the line gathering nothing */
                 compact_gather<T, K>(A, x, flags, cval, r, xl, y, z, valid, &sum);
             else /* the same */
                 csr_sum(A, x, flags, &R, complete, row, xl, y, z, &sum, &diag, &m1, &m2, &found_diag);
@@ -405,6 +417,8 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 if (!found_diag) atomicMin(&A.st->missing_diag, (int32_t)row);
                 else if (diag == (T)0) atomicMin(&A.st->zero_pivot, (int32_t)row);
             }
+            /* FORM_CSR: x of this row is wrong; the host solves again (FORM_CSR_WALK) */
+            if (FORM == FORM_CSR && valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
             T inv = (T)1 / diag;
             T a = sum * inv, q1 = -m1 * inv, q2 = -m2 * inv;
             T xi = by_scan ? recurrence_scan<T, ORDER>(a, q1, q2, carry1, carry2)
@@ -512,17 +526,18 @@ __global__ void stencil_reset_kernel(const stencil_kernel_args A, bool flags, T 
     if (first == 0) solve_status_reset(A.st);
 }
 
-/* register slots a kernel needs: off-line offsets (compact) or triangle entries (CSR) */
+/* register slots a kernel needs: off-line offsets (compact form, CSR read by
+ * offset) or triangle entries (CSR walked) */
 static int slots_of(const stencil_kernel_args *A)
 {
-    int need = A->coef ? A->noff : A->nlow;
+    int need = A->coef || !A->csr_walk ? A->noff : A->nlow;
     return need <= 4 ? 4 : need <= 8 ? 8 : STENCIL_MAX_LOW;
 }
 
-#define LINE_KERNEL(K, O, C, S) (const void *)stencil_line_kernel<T, K, O, C, S>
-#define LINE_KERNELS(O, C, S)                                                                \
-    (slots == 4 ? LINE_KERNEL(4, O, C, S) : slots == 8 ? LINE_KERNEL(8, O, C, S)             \
-                                                       : LINE_KERNEL(STENCIL_MAX_LOW, O, C, S))
+#define LINE_KERNEL(K, O, F, S) (const void *)stencil_line_kernel<T, K, O, F, S>
+#define LINE_KERNELS(O, F, S)                                                                \
+    (slots == 4 ? LINE_KERNEL(4, O, F, S) : slots == 8 ? LINE_KERNEL(8, O, F, S)             \
+                                                       : LINE_KERNEL(STENCIL_MAX_LOW, O, F, S))
 
 /* the kernel of a variant and shape, as a function pointer */
 template <typename T> static const void *select_kernel(const stencil_kernel_args *A, int variant)
@@ -533,9 +548,12 @@ template <typename T> static const void *select_kernel(const stencil_kernel_args
                        : (const void *)stencil_point_kernel<T, false>;
     int slots = slots_of(A);
     /* a slab of the solve over PEs (A->slab): the compact form only */
-    if (compact && A->slab) return A->order >= 2 ? LINE_KERNELS(2, true, true) : LINE_KERNELS(1, true, true);
-    if (compact) return A->order >= 2 ? LINE_KERNELS(2, true, false) : LINE_KERNELS(1, true, false);
-    return A->order >= 2 ? LINE_KERNELS(2, false, false) : LINE_KERNELS(1, false, false);
+    if (compact && A->slab)
+        return A->order >= 2 ? LINE_KERNELS(2, FORM_COMPACT, true) : LINE_KERNELS(1, FORM_COMPACT, true);
+    if (compact) return A->order >= 2 ? LINE_KERNELS(2, FORM_COMPACT, false) : LINE_KERNELS(1, FORM_COMPACT, false);
+    if (A->csr_walk)
+        return A->order >= 2 ? LINE_KERNELS(2, FORM_CSR_WALK, false) : LINE_KERNELS(1, FORM_CSR_WALK, false);
+    return A->order >= 2 ? LINE_KERNELS(2, FORM_CSR, false) : LINE_KERNELS(1, FORM_CSR, false);
 }
 
 static const void *kernel_of(domino_type type, const stencil_kernel_args *A, int variant)

@@ -119,6 +119,28 @@ static int same_numbering(const int *offsets, int npoints, int nx, int ny, int n
     return same;
 }
 
+/* 1 if the role tables name every offset of the triangle once: off_low
+ * (the queue kernel's reading of a CSR row by offset) inverts lowkind's
+ * off-line numbers, low_centre / low_m1 / low_m2 its in-line ones */
+static int roles_consistent(const stencil_kernel_args *A)
+{
+    int seen[STENCIL_MAX_LOW] = {0};
+    for (int k = 0; k < A->noff; k++) {
+        int q = A->off_low[k];
+        if (q < 0 || q >= A->nlow || A->lowkind[q] != STENCIL_OFF + k || seen[q]++) return 0;
+    }
+    for (int k = A->noff; k < STENCIL_MAX_OFF; k++)
+        if (A->off_low[k] != -1) return 0;
+    const int inline_q[3] = {A->low_centre, A->low_m1, A->low_m2};
+    for (int r = 0; r < 3; r++) {
+        int q = inline_q[r];
+        if (q < -1 || q >= A->nlow || (q >= 0 && (A->lowkind[q] != r || seen[q]++))) return 0;
+    }
+    for (int q = 0; q < A->nlow; q++)
+        if (!seen[q]) return 0;
+    return 1;
+}
+
 int main(void)
 {
     static const int grids[][3] = {{1, 1, 1}, {5, 7, 9}, {3, 30, 2}, {2, 1, 40}, {17, 17, 17}, {4, 64, 1}};
@@ -140,6 +162,7 @@ int main(void)
                                                               fill ? DOMINO_UPPER : DOMINO_LOWER, &A, slot_of);
                 CHECK(s == DOMINO_SUCCESS);
                 if (s) continue;
+                CHECK(roles_consistent(&A));
                 /* every line, then a slab's own lines (domino_dist_stencil) */
                 for (int slab = 0; slab < (A.ny >= 5 ? 2 : 1); slab++) {
                     A.y_lo = slab ? 2 : 0;
