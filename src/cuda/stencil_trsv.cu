@@ -25,8 +25,10 @@
  *                         inclusive warp scan of affine maps in log2(32)
  *                         steps (DOMINO).
  * Matrix data goes through the read-only path (__ldg); x of other lines is
- * read L2-coherent (__ldcg) after the wait.  A CSR row is classified (which
- * entry is which offset) before the wait, off the critical path.  Waits on
+ * read L2-coherent (__ldcg) after the wait.  A CSR row is read by offset
+ * into the compact form's slots (FORM_CSR), or, once a row was not exactly
+ * its stencil neighbours in order, walked and classified (FORM_CSR_WALK),
+ * both before the wait, off the critical path.  Waits on
  * values polled by every lane back off from 32 ns, doubling up to
  * A.sleep_cap (32 ns by default since the 30th session: no doubling). */
 #include "stencil_device.cuh"
