@@ -81,7 +81,8 @@ typedef struct domino_solve_status {
                               (domino_launch_long_rows) */
     int32_t irregular_row; /* smallest row whose CSR entries are not exactly its stencil
                               neighbours in order (the tiled structured solve of a CSR
-                              triangle: solved again by the queue kernel), INT32_MAX if none */
+                              triangle, or the queue kernel's FORM_CSR: solved again by the
+                              queue kernel's walking instance), INT32_MAX if none */
 } domino_solve_status;
 
 #ifdef __CUDACC__
