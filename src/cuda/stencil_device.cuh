@@ -118,65 +118,97 @@ __device__ __forceinline__ void mirror_value(const stencil_kernel_args &A, int x
 }
 
 /* bit q set for every offset q of the triangle (A.low*) whose neighbour
- * of point (xl, y, z) lies inside the grid */
-__device__ __forceinline__ unsigned low_inside(const stencil_kernel_args &A, int xl, int y, int z)
+ * of a point of line (y, z) lies inside the grid in y and z: once a line */
+__device__ __forceinline__ unsigned low_line_mask(const stencil_kernel_args &A, int y, int z)
 {
     unsigned in = 0;
-    for (int q = 0; q < A.nlow; q++) in |= (unsigned)inside(A, xl + A.lowx[q], y + A.lowy[q], z + A.lowz[q]) << q;
+    for (int q = 0; q < A.nlow; q++) {
+        const int yy = y + A.lowy[q], zz = z + A.lowz[q];
+        in |= (unsigned)(yy >= 0 && yy < A.ny && zz >= 0 && zz < A.nz) << q;
+    }
     return in;
 }
 
-/* The value of offset q (index into A.low*, -1: none) in CSR row `row`,
- * whose entries inside the triangle are walked from jb (from je - 1 back
- * for an upper solve); `in` has bit q' set for every offset inside the
- * grid at this point.  The row is taken to hold exactly those offsets in
- * order, so that offset q is entry popc(in below q) of the walk; *ok turns
- * false where that entry is missing or is another column.  0 for an
- * offset outside the grid. */
-template <typename T>
-__device__ __forceinline__ T csr_entry(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
-                                       unsigned in, int q, bool *ok)
+/* ... and inside in x at point xl as well: the line's mask less the
+ * offsets of each dx (-2..2, A.low_dx) that leaves the line there */
+__device__ __forceinline__ unsigned low_inside(const stencil_kernel_args &A, unsigned line_mask, int xl)
 {
-    const bool use = q >= 0 && (in >> (q & 31) & 1u);
-    const int64_t t = __popc(in & ((1u << (q & 31)) - 1u));
-    const bool there = use && t < je - jb;
-    const int64_t j = A.upper ? je - 1 - t : jb + t;
-    const int64_t c = there ? (int64_t)__ldg(&A.ind[j]) : -1;
-    const int64_t want = q >= 0 ? (A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
-    *ok = *ok && (!use || (there && c == want));
+#pragma unroll
+    for (int i = 0; i < 5; i++) {
+        const int xx = xl + i - 2;
+        line_mask &= xx >= 0 && xx < A.nx ? ~0u : ~A.low_dx[i];
+    }
+    return line_mask;
+}
+
+/* A CSR triangle's row read by offset, as the compact form holds it
+ * (csr_row_begin, csr_entry, csr_row_end): the row is taken to hold
+ * exactly its stencil neighbours inside the grid, each once, in column
+ * order, so that offset q is entry popc(in below q) of the walk, which
+ * starts at the row's first entry (its last for an upper solve). */
+struct csr_reader {
+    int64_t jb, je;  /* the row's entries */
+    int64_t start;   /* the walk's first entry: jb, or je - 1 upper */
+    int step;        /* 1, or -1 upper */
+    int len;         /* entries, at most 64 (more cannot all be neighbours) */
+    unsigned in;     /* the offsets inside the grid here (low_inside) */
+    int32_t row;     /* the real row */
+    bool ok;         /* every entry read so far was there and its column */
+};
+
+/* The value of the offset of slot s in the row (s.bit 0: none, 0); r.ok
+ * turns false where its entry is missing or is another column.  The
+ * slot's constants are kernel parameters read at a fixed offset (the
+ * callers index them at compile time), not looked up by offset. */
+template <typename T>
+__device__ __forceinline__ T csr_entry(const stencil_kernel_args &A, csr_reader *r, const stencil_csr_slot &s)
+{
+    const bool use = (r->in & s.bit) != 0u;
+    const int t = __popc(r->in & s.below);
+    const bool there = use && t < r->len;
+    const int64_t j = r->start + r->step * t;
+    const int32_t c = there ? __ldg(&A.ind[j]) : -1;
+    r->ok = r->ok && (!use || (there && c == r->row + s.delta));
     return there ? __ldg(&((const T *)A.val)[j]) : (T)0;
 }
 
-/* The start of reading a CSR triangle's row `row` (solve-coordinate point
- * xl of line (y, z)) by offset, as the compact form holds it: its range
- * *jb, *je, the mask *in of the offsets inside the grid here, and its
- * in-line coefficients (csr_entry, *ok as there).  csr_row_end finishes
- * the check once the off-line ones are read. */
-template <typename T, int ORDER>
-__device__ __forceinline__ void csr_row_begin(const stencil_kernel_args &A, int64_t row, int xl, int y, int z,
-                                              int64_t *jb, int64_t *je, unsigned *in, T *diag, T *m1, T *m2,
-                                              bool *ok)
+/* Open row `row` (solve-coordinate point xl of a line whose
+ * low_line_mask is line_mask) for csr_entry: its range and its mask */
+__device__ __forceinline__ void csr_row_open(const stencil_kernel_args &A, int64_t row, int xl,
+                                             unsigned line_mask, csr_reader *r)
 {
-    *jb = __ldg(&A.ptr[row]);
-    *je = __ldg(&A.ptr[row + 1]);
-    const unsigned mask = low_inside(A, xl, y, z);
-    *in = mask;
-    *diag = csr_entry<T>(A, row, *jb, *je, mask, A.low_centre, ok);
-    *m1 = csr_entry<T>(A, row, *jb, *je, mask, A.low_m1, ok);
-    *m2 = ORDER == 2 ? csr_entry<T>(A, row, *jb, *je, mask, A.low_m2, ok) : (T)0;
+    r->jb = __ldg(&A.ptr[row]);
+    r->je = __ldg(&A.ptr[row + 1]);
+    r->start = A.upper ? r->je - 1 : r->jb;
+    r->step = A.upper ? -1 : 1;
+    r->len = (int)min(r->je - r->jb, (int64_t)64);
+    r->in = low_inside(A, line_mask, xl);
+    r->row = (int32_t)row;
+    r->ok = true;
 }
 
-/* The end of that check: true where every offset read so far was there
- * (ok) and the row holds nothing more of this triangle: after its
- * popc(in) entries comes its end or the other triangle.  False for a row
- * that is not exactly its stencil neighbours inside the grid in column
- * order, each once (duplicates, an entry missing, one of no neighbour). */
-__device__ __forceinline__ bool csr_row_end(const stencil_kernel_args &A, int64_t row, int64_t jb, int64_t je,
-                                            unsigned in, bool ok)
+/* csr_row_open, then the in-line coefficients of the row; csr_row_end
+ * finishes the check once the off-line ones are read */
+template <typename T, int ORDER>
+__device__ __forceinline__ void csr_row_begin(const stencil_kernel_args &A, int64_t row, int xl,
+                                              unsigned line_mask, csr_reader *r, T *diag, T *m1, T *m2)
 {
-    const int64_t count = __popc(in), len = je - jb;
-    const int64_t next = count < len ? (int64_t)__ldg(&A.ind[A.upper ? je - 1 - count : jb + count]) : row;
-    return ok && count <= len && (count == len || (A.upper ? row - next : next - row) > 0);
+    csr_row_open(A, row, xl, line_mask, r);
+    *diag = csr_entry<T>(A, r, A.csr_centre);
+    *m1 = csr_entry<T>(A, r, A.csr_m1);
+    *m2 = ORDER == 2 ? csr_entry<T>(A, r, A.csr_m2) : (T)0;
+}
+
+/* The end of that check: true where every offset read was there (ok) and
+ * the row holds nothing more of this triangle: after its popc(in) entries
+ * comes its end or the other triangle.  False for a row that is not
+ * exactly its stencil neighbours inside the grid in column order, each
+ * once (duplicates, an entry missing, one of no neighbour). */
+__device__ __forceinline__ bool csr_row_end(const stencil_kernel_args &A, const csr_reader *r)
+{
+    const int count = __popc(r->in);
+    const int32_t next = count < r->len ? __ldg(&A.ind[r->start + r->step * count]) : r->row;
+    return r->ok && count <= r->len && (count == r->len || (r->step > 0 ? next > r->row : next < r->row));
 }
 
 /* Bring the next chunk's right-hand side and coefficients (solve-coordinate

@@ -31,6 +31,14 @@ extern "C" {
 #define STENCIL_M2 2     /* (-2,0,0): second order in-line recurrence */
 #define STENCIL_OFF 3    /* another line: off-line offset number kind-3 */
 
+/* One offset of a CSR row read by offset (csr_entry, stencil_device.cuh),
+ * made with the offset tables (set_low_roles) */
+typedef struct stencil_csr_slot {
+    uint32_t bit;   /* 1 << q, q the offset's index into low*; 0: no offset (reads nothing) */
+    uint32_t below; /* (1 << q) - 1: the offsets walked before it */
+    int32_t delta;  /* its column less the row, real rows (lowd[q], negated upper) */
+} stencil_csr_slot;
+
 /* everything a stencil kernel reads, passed by value */
 typedef struct stencil_kernel_args {
     int32_t nx, ny, nz;          /* grid */
@@ -61,8 +69,13 @@ typedef struct stencil_kernel_args {
      * index q into low* (-1: none) */
     int low_centre, low_m1, low_m2; /* the centre, the in-line dx = -1 and -2 */
     int low_wait[STENCIL_MAX_WAIT][3]; /* the off-line offset of line w at dx = d - 1 */
-    int off_low[STENCIL_MAX_OFF]; /* the offset of off-line offset k, for the queue kernel's
-                                    reading of a CSR row by offset */
+    int off_low[STENCIL_MAX_OFF]; /* the offset of off-line offset k */
+    /* the same as slots of csr_entry, indexed by role at compile time */
+    stencil_csr_slot csr_centre, csr_m1, csr_m2;    /* in-line offsets */
+    stencil_csr_slot csr_wait[STENCIL_MAX_WAIT][3]; /* tile kernel: line w at dx = d - 1 */
+    stencil_csr_slot csr_off[STENCIL_MAX_LOW];      /* queue kernel (FORM_CSR): off-line k */
+    stencil_csr_slot csr_low[STENCIL_MAX_LOW];      /* queue kernel (FORM_CSR_WALK): offset q */
+    uint32_t low_dx[5];          /* bits q of the offsets with lowx[q] = i - 2 (low_inside) */
     /* compact form: coefficient slots of N values each, indexed by (real) row;
      * slot 0 centre, 1 M1, 2 M2, 3+k off-line k; NULL when absent */
     const void *coef;            /* slots back to back, or NULL for the CSR form */

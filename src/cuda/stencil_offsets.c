@@ -82,9 +82,25 @@ static void set_tile_skew(stencil_kernel_args *A)
     A->tile_skew = s;
 }
 
+/* slot of offset q (-1: an empty slot) for csr_entry; sign -1 for an
+ * upper triangle (its real columns lie at row - lowd) */
+static stencil_csr_slot csr_slot(const stencil_kernel_args *A, int q, int sign)
+{
+    stencil_csr_slot s = {0, 0, 0};
+    if (q < 0) return s;
+    s.bit = 1u << q;
+    s.below = s.bit - 1u;
+    /* the CSR form has int32 columns, so its deltas fit; a larger grid
+     * has only the compact form, which reads no slot */
+    int64_t d = sign * A->lowd[q];
+    s.delta = d >= INT32_MIN && d <= INT32_MAX ? (int32_t)d : 0;
+    return s;
+}
+
 /* low_centre, low_m1, low_m2, low_wait and off_low: where each role's
- * offset is in the CSR walk's list (low*) */
-static void set_low_roles(stencil_kernel_args *A)
+ * offset is in the CSR walk's list (low*); the same as csr_entry's slots,
+ * and the offsets of each dx (low_dx) */
+static void set_low_roles(stencil_kernel_args *A, int sign)
 {
     A->low_centre = A->low_m1 = A->low_m2 = -1;
     for (int w = 0; w < STENCIL_MAX_WAIT; w++) A->low_wait[w][0] = A->low_wait[w][1] = A->low_wait[w][2] = -1;
@@ -100,6 +116,16 @@ static void set_low_roles(stencil_kernel_args *A)
                 for (int d = 0; d < 3; d++)
                     if (A->waitoff[w][d] == kind - STENCIL_OFF) A->low_wait[w][d] = q;
     }
+    A->csr_centre = csr_slot(A, A->low_centre, sign);
+    A->csr_m1 = csr_slot(A, A->low_m1, sign);
+    A->csr_m2 = csr_slot(A, A->low_m2, sign);
+    for (int w = 0; w < STENCIL_MAX_WAIT; w++)
+        for (int d = 0; d < 3; d++) A->csr_wait[w][d] = csr_slot(A, w < A->nwait ? A->low_wait[w][d] : -1, sign);
+    for (int k = 0; k < STENCIL_MAX_LOW; k++)
+        A->csr_off[k] = csr_slot(A, k < A->noff && k < STENCIL_MAX_OFF ? A->off_low[k] : -1, sign);
+    for (int q = 0; q < STENCIL_MAX_LOW; q++) A->csr_low[q] = csr_slot(A, q < A->nlow ? q : -1, sign);
+    for (int i = 0; i < 5; i++) A->low_dx[i] = 0;
+    for (int q = 0; q < A->nlow; q++) A->low_dx[A->lowx[q] + 2] |= 1u << q;
 }
 
 domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, int npoints,
@@ -163,6 +189,6 @@ domino_status domino_stencil_args_offsets(domino_handle h, const int *offsets, i
     }
     set_stagger(A);
     set_tile_skew(A);
-    set_low_roles(A);
+    set_low_roles(A, sign);
     return DOMINO_SUCCESS;
 }

@@ -112,21 +112,21 @@ __device__ __forceinline__ void line_reads(const stencil_kernel_args &A, const T
  * (irregular_row) so that the whole solve is made again by the queue
  * kernel's walking instance, which sums duplicates and names bad entries.
  * The reading itself is csr_row_begin, csr_entry and csr_row_end
- * (stencil_device.cuh), which the queue kernel's FORM_CSR shares. */
+ * (stencil_device.cuh), which the queue kernel's CSR forms share. */
 template <typename T, int W, int ORDER>
-__device__ __forceinline__ bool csr_coefficients(const stencil_kernel_args &A, int64_t row, int xl, int y,
-                                                 int z, int64_t *jb, int64_t *je, T *diag, T *m1, T *m2,
-                                                 T *c)
+__device__ __forceinline__ bool csr_coefficients(const stencil_kernel_args &A, int64_t row, int xl,
+                                                 unsigned line_mask, int64_t *jb, int64_t *je, T *diag,
+                                                 T *m1, T *m2, T *c)
 {
-    unsigned in;
-    bool ok = true;
-    csr_row_begin<T, ORDER>(A, row, xl, y, z, jb, je, &in, diag, m1, m2, &ok);
+    csr_reader r;
+    csr_row_begin<T, ORDER>(A, row, xl, line_mask, &r, diag, m1, m2);
 #pragma unroll
     for (int w = 0; w < W; w++)
 #pragma unroll
-        for (int d = 0; d < 3; d++)
-            c[3 * w + d] = csr_entry<T>(A, row, *jb, *je, in, w < A.nwait ? A.low_wait[w][d] : -1, &ok);
-    return csr_row_end(A, row, *jb, *je, in, ok);
+        for (int d = 0; d < 3; d++) c[3 * w + d] = csr_entry<T>(A, &r, A.csr_wait[w][d]);
+    *jb = r.jb;
+    *je = r.je;
+    return csr_row_end(A, &r);
 }
 
 /* One warp solves line (y, z) of the tile (u0, z0), writing x and its line
@@ -157,6 +157,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
     int src[W];
 #pragma unroll
     for (int w = 0; w < W; w++) src[w] = line_source(A, w, y, z, u0, z0);
+    const unsigned line_mask = CSR ? low_line_mask(A, y, z) : 0u; /* csr_coefficients */
     T carry1 = 0, carry2 = 0;
     for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
         const int xl = x0 + lane, xa = x0 - 1 + lane, xb = x0 + 31 + lane;
@@ -169,7 +170,7 @@ __device__ __forceinline__ void tile_line(const stencil_kernel_args &A, const T 
         bool regular = true;
         if (CSR) {
             int64_t jb, je;
-            regular = csr_coefficients<T, W, ORDER>(A, row, xl, y, z, &jb, &je, &diag, &m1, &m2, c);
+            regular = csr_coefficients<T, W, ORDER>(A, row, xl, line_mask, &jb, &je, &diag, &m1, &m2, c);
             if (W <= 4 && valid && !regular) atomicMin(&A.st->irregular_row, (int32_t)row);
             if (valid && x0 + 32 < A.nx) prefetch_csr(A, b, row, jb, je);
         } else {
@@ -249,8 +250,7 @@ template <typename T> __device__ __forceinline__ void buffer_reset(const stencil
 /* Blocks of 32 tile_u tile_z threads take tiles from the ticket until none
  * is left.  Dynamic shared memory: one line buffer of nx values per warp. */
 template <typename T, int W, int ORDER, bool SLAB, bool CSR>
-__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
-    stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
+__device__ __forceinline__ void tile_blocks(const stencil_kernel_args &A, const T *__restrict__ b, T *x)
 {
     extern __shared__ __align__(16) unsigned char tile_smem[];
     __shared__ int ticket;
@@ -273,18 +273,39 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
     }
 }
 
+/* the compact form (a slab's or a whole grid's) */
+template <typename T, int W, int ORDER, bool SLAB>
+__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
+    stencil_tile_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
+{
+    tile_blocks<T, W, ORDER, SLAB, false>(A, b, x);
+}
+
+/* a CSR triangle, in at most 168 registers with 6 neighbour lines, so that
+ * 3 blocks of 2 x 2 lines (D3N33's tile from 2^21 rows) fit an SM:
+ * reading the rows by slot (csr_entry) left ptxas 191 otherwise */
+template <typename T, int W, int ORDER>
+__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W)) __maxnreg__(W > 4 ? 168 : 128)
+    stencil_tile_csr_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
+{
+    tile_blocks<T, W, ORDER, false, true>(A, b, x);
+}
+
 /* the kernel for A: neighbour lines held (2, 4 or 6), in-line order, a
  * slab of the solve over PEs (A->slab, compact form only) or not, the CSR
  * form (A->coef NULL) or the compact one */
-#define TILE_KERNEL(W, O, S, C) (const void *)stencil_tile_kernel<T, W, O, S, C>
-#define TILE_KERNELS(O, S, C)                                                                 \
-    (A->nwait <= 2 ? TILE_KERNEL(2, O, S, C) : A->nwait <= 4 ? TILE_KERNEL(4, O, S, C) : TILE_KERNEL(6, O, S, C))
+#define TILE_KERNEL(W, O, S) (const void *)stencil_tile_kernel<T, W, O, S>
+#define TILE_CSR_KERNEL(W, O) (const void *)stencil_tile_csr_kernel<T, W, O>
+#define TILE_KERNELS(O, S)                                                                    \
+    (A->nwait <= 2 ? TILE_KERNEL(2, O, S) : A->nwait <= 4 ? TILE_KERNEL(4, O, S) : TILE_KERNEL(6, O, S))
+#define TILE_CSR_KERNELS(O)                                                                   \
+    (A->nwait <= 2 ? TILE_CSR_KERNEL(2, O) : A->nwait <= 4 ? TILE_CSR_KERNEL(4, O) : TILE_CSR_KERNEL(6, O))
 
 template <typename T> static const void *tile_kernel_of(const stencil_kernel_args *A)
 {
-    if (A->slab) return A->order >= 2 ? TILE_KERNELS(2, true, false) : TILE_KERNELS(1, true, false);
-    if (!A->coef) return A->order >= 2 ? TILE_KERNELS(2, false, true) : TILE_KERNELS(1, false, true);
-    return A->order >= 2 ? TILE_KERNELS(2, false, false) : TILE_KERNELS(1, false, false);
+    if (A->slab) return A->order >= 2 ? TILE_KERNELS(2, true) : TILE_KERNELS(1, true);
+    if (!A->coef) return A->order >= 2 ? TILE_CSR_KERNELS(2) : TILE_CSR_KERNELS(1);
+    return A->order >= 2 ? TILE_KERNELS(2, false) : TILE_KERNELS(1, false);
 }
 
 static const void *kernel_of(domino_type type, const stencil_kernel_args *A)

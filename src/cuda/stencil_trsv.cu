@@ -225,19 +225,19 @@ __device__ __forceinline__ bool csr_classify(const stencil_kernel_args &A, csr_r
  * bench/results/h200x2-session32). */
 template <typename T, int K>
 __device__ __forceinline__ bool csr_by_offset(const stencil_kernel_args &A, csr_row<T, K> *R,
-                                              int64_t row, int xl, int y, int z)
+                                              int64_t row, int xl, unsigned line_mask)
 {
-    R->jb = __ldg(&A.ptr[row]);
-    R->je = __ldg(&A.ptr[row + 1]);
-    const unsigned in = low_inside(A, xl, y, z);
-    bool ok = true;
+    csr_reader r;
+    csr_row_open(A, row, xl, line_mask, &r);
 #pragma unroll
     for (int q = 0; q < K; q++) {
-        R->val[q] = csr_entry<T>(A, row, R->jb, R->je, in, q < A.nlow ? q : -1, &ok);
+        R->val[q] = csr_entry<T>(A, &r, A.csr_low[q]);
         /* the column, once checked: from the offset, not from the load */
-        R->col[q] = q < A.nlow && (in >> q & 1u) ? (int32_t)(A.upper ? row - A.lowd[q] : row + A.lowd[q]) : -1;
+        R->col[q] = (r.in & A.csr_low[q].bit) != 0u ? r.row + A.csr_low[q].delta : -1;
     }
-    return csr_row_end(A, row, R->jb, R->je, in, ok);
+    R->jb = r.jb;
+    R->je = r.je;
+    return csr_row_end(A, &r);
 }
 
 /* After csr_by_offset found the row regular: the in-line entries summed
@@ -357,6 +357,7 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
         const int64_t line = (int64_t)y + (int64_t)A.ny * z;
         const int64_t base = line * A.nx;
         const int stagger = scan ? (A.shift_y * (y + A.y_origin) + A.shift_z * z) & 31 : 0;
+        const unsigned line_mask = FORM != FORM_COMPACT ? low_line_mask(A, y, z) : 0u; /* CSR */
         T carry1 = 0, carry2 = 0;
         for (int x0 = -stagger; x0 < A.nx; x0 += 32) {
             const int xl = x0 + lane;
@@ -378,15 +379,15 @@ __global__ void __launch_bounds__(STENCIL_BLOCK)
                 for (int k = 0; k < K; k++)
                     cval[k] = k < A.noff ? __ldg(&coef[(3 + k) * A.n + row]) : (T)0;
             } else if (FORM == FORM_CSR) { /* every lane (a lane off the line reads row `base`) */
-                unsigned in;
-                bool ok = true;
-                csr_row_begin<T, ORDER>(A, row, xl, y, z, &jb, &je, &in, &diag, &m1, &m2, &ok);
+                csr_reader rd;
+                csr_row_begin<T, ORDER>(A, row, xl, line_mask, &rd, &diag, &m1, &m2);
 #pragma unroll
-                for (int k = 0; k < K; k++)
-                    cval[k] = csr_entry<T>(A, row, jb, je, in, k < A.noff ? A.off_low[k] : -1, &ok);
-                regular = csr_row_end(A, row, jb, je, in, ok);
+                for (int k = 0; k < K; k++) cval[k] = csr_entry<T>(A, &rd, A.csr_off[k]);
+                regular = csr_row_end(A, &rd);
+                jb = rd.jb;
+                je = rd.je;
             } else {
-                if (valid) regular = csr_by_offset(A, &R, row, xl, y, z);
+                if (valid) regular = csr_by_offset(A, &R, row, xl, line_mask);
                 if (__any_sync(FULL_MASK, !regular)) { /* a vote: the warp stays converged */
                     if (!regular) csr_prefetch(A, row, &R);
                     __syncwarp();

@@ -119,6 +119,36 @@ static int same_numbering(const int *offsets, int npoints, int nx, int ny, int n
     return same;
 }
 
+/* 1 if csr_entry's slot s is offset q's (q = -1: an empty slot) */
+static int slot_is(const stencil_kernel_args *A, stencil_csr_slot s, int q)
+{
+    if (q < 0) return s.bit == 0 && s.below == 0 && s.delta == 0;
+    int64_t delta = A->upper ? -A->lowd[q] : A->lowd[q];
+    return s.bit == 1u << q && s.below == (1u << q) - 1u && s.delta == delta;
+}
+
+/* 1 if the slots of csr_entry are the role tables' offsets, and low_dx
+ * splits the offsets by dx */
+static int slots_consistent(const stencil_kernel_args *A)
+{
+    if (!slot_is(A, A->csr_centre, A->low_centre) || !slot_is(A, A->csr_m1, A->low_m1) ||
+        !slot_is(A, A->csr_m2, A->low_m2))
+        return 0;
+    for (int w = 0; w < STENCIL_MAX_WAIT; w++)
+        for (int d = 0; d < 3; d++)
+            if (!slot_is(A, A->csr_wait[w][d], w < A->nwait ? A->low_wait[w][d] : -1)) return 0;
+    for (int k = 0; k < STENCIL_MAX_LOW; k++)
+        if (!slot_is(A, A->csr_off[k], k < A->noff ? A->off_low[k] : -1)) return 0;
+    for (int q = 0; q < STENCIL_MAX_LOW; q++)
+        if (!slot_is(A, A->csr_low[q], q < A->nlow ? q : -1)) return 0;
+    for (int q = 0; q < A->nlow; q++)
+        for (int i = 0; i < 5; i++)
+            if (!(A->low_dx[i] >> q & 1u) != (A->lowx[q] != i - 2)) return 0;
+    for (int i = 0; i < 5; i++)
+        if (A->low_dx[i] >> A->nlow) return 0;
+    return 1;
+}
+
 /* 1 if the role tables name every offset of the triangle once: off_low
  * (the queue kernel's reading of a CSR row by offset) inverts lowkind's
  * off-line numbers, low_centre / low_m1 / low_m2 its in-line ones */
@@ -138,7 +168,7 @@ static int roles_consistent(const stencil_kernel_args *A)
     }
     for (int q = 0; q < A->nlow; q++)
         if (!seen[q]) return 0;
-    return 1;
+    return slots_consistent(A);
 }
 
 int main(void)

@@ -88,7 +88,10 @@ static domino_matrix without_diagonal(domino_handle h, domino_matrix A)
     domino_matrix_view v, w;
     domino_matrix B = NULL;
     domino_matrix_get_view(NULL, A, &v);
-    if (domino_matrix_new(h, DOMINO_CSR, v.type, v.nrows, v.ncols, v.nnz, &B) != 0) return NULL;
+    int64_t nnz = 0; /* B's exact count: validation checks ptr[nrows] against it */
+    for (int32_t i = 0; i < v.nrows; i++)
+        for (int64_t k = v.ptr[i]; k < v.ptr[i + 1]; k++) nnz += v.ind[k] != i;
+    if (domino_matrix_new(h, DOMINO_CSR, v.type, v.nrows, v.ncols, nnz, &B) != 0) return NULL;
     domino_matrix_get_view(NULL, B, &w);
     int64_t m = 0;
     for (int32_t i = 0; i < v.nrows; i++) {
