@@ -6,8 +6,10 @@ Prints per problem the solve time of every engine, the speedups over
 cusparse of the structured solve from CSR (stencil) and from the compact
 form (stencil-compact), the paper's ablation steps, effective bandwidth, the
 kernel the compact solve took (D=.. for the queue kernel, tile=UxZ), and
-the averages the issue asks for; GENERAL.csv (a run of the thread engine
-beside stencil-compact) adds the comparison with the general engine.
+the averages the issue asks for, and the first call (the structured solve
+has no analysis) against cusparse's analysis + solve.  The general thread
+engine is compared with both input forms when RESULTS.csv holds it (same
+process), else from GENERAL.csv (a run of it beside stencil-compact).
 Writes RESULTS-bandwidth.dat for plot_stencil.gp.
 """
 import csv
@@ -26,12 +28,14 @@ def main():
     path = sys.argv[1]
     probs = load(path)
     general = load(sys.argv[2]) if len(sys.argv) > 2 else {}
+    if not general and any("thread" in d for d in probs.values()):
+        general = probs
     ms = lambda d, e: float(d[e]["solve_ms"]) if e in d and d[e]["passed"] == "1" else float("nan")
     names = ["stencil", "stencil-compact", "stencil-partition", "stencil-multistage",
              "stencil-compressed", "auto", "cusparse"]
     print("%-26s" % "problem" + "".join("%10s" % n.replace("stencil-", "") for n in names) +
-          "  x_csr x_cmp x_auto cmp_GB/s  cmp_kernel" + ("  thread  cmp/thr" if general else ""))
-    sp_csr, sp_cmp, gain, dat = [], [], [], []
+          "  x_csr x_cmp x_auto cmp_GB/s  cmp_kernel" + ("  thread thr/csr thr/cmp" if general else ""))
+    sp_csr, sp_cmp, gain, dat, over_thr, first = [], [], [], [], [], []
     for p, d in probs.items():
         t = {n: ms(d, n) for n in names}
         base = t["cusparse"]
@@ -42,11 +46,17 @@ def main():
                                                     used)
         if general and p in general:
             thr = ms(general[p], "thread")
-            line += "  %7.2f %7.1f" % (thr, thr / ms(general[p], "stencil-compact"))
+            csr = ms(general[p], "stencil") if general is probs else float("nan")
+            line += "  %7.2f %7.1f %7.1f" % (thr, thr / csr, thr / ms(general[p], "stencil-compact"))
+            over_thr.append((thr / csr if general is probs else thr / ms(general[p], "stencil-compact"), p))
         print(line)
         sp_csr.append(base / t["stencil"])
         sp_cmp.append(base / t["stencil-compact"])
         gain.append(t["stencil"] / t["stencil-compact"])
+        if "cusparse" in d and d["cusparse"]["passed"] == "1":  # analysis + solve against the first call
+            cus = float(d["cusparse"]["analysis_ms"]) + base
+            first.append((cus / float(d["stencil"]["first_solve_ms"]),
+                          cus / float(d["stencil-compact"]["first_solve_ms"])))
         dat.append((p, *(float(d[n]["gbs"]) if n in d else float("nan")  # nan: engine not run
                          for n in ("stencil", "stencil-compact", "stencil-partition",
                                    "stencil-multistage", "stencil-compressed", "cusparse"))))
@@ -55,6 +65,16 @@ def main():
     print("average speedup over cusparse: CSR input %.2fx (geomean %.2fx), compact %.2fx (geomean %.2fx)"
           % (mean(sp_csr), geo(sp_csr), mean(sp_cmp), geo(sp_cmp)))
     print("compact over CSR input: average %.2fx, range %.2f-%.2fx" % (mean(gain), min(gain), max(gain)))
+    if first:
+        print("first call against cusparse analysis + solve: CSR input %.1fx (range %.1f-%.1fx), "
+              "compact %.1fx (range %.1f-%.1fx)" % (mean([f[0] for f in first]), min(f[0] for f in first),
+                                                    max(f[0] for f in first), mean([f[1] for f in first]),
+                                                    min(f[1] for f in first), max(f[1] for f in first)))
+    if over_thr:
+        lo = min(over_thr)
+        print("general thread engine over the structured solve (%s): %d of %d problems, slowest margin %.1fx (%s)"
+              % ("CSR input" if general is probs else "compact", sum(r > 1 for r, _ in over_thr),
+                 len(over_thr), lo[0], lo[1]))
     with open(path.rsplit(".", 1)[0] + "-bandwidth.dat", "w") as f:
         f.write("# problem csr compact partition multistage compressed cusparse (effective GB/s)\n")
         for i, row in enumerate(dat):
