@@ -10,10 +10,13 @@ the averages the issue asks for, and the first call (the structured solve
 has no analysis) against cusparse's analysis + solve.  The general thread
 engine is compared with both input forms when RESULTS.csv holds it (same
 process), else from GENERAL.csv (a run of it beside stencil-compact).
-Writes RESULTS-bandwidth.dat for plot_stencil.gp.
+Writes RESULTS-bandwidth.dat for plot_stencil.gp and, for a CSV gathered
+from per-problem processes (bench/stencil-run.sh), RESULTS.json: its rows.
 """
 import csv
+import json
 import math
+import os
 import sys
 
 
@@ -22,6 +25,16 @@ def load(path):
     for r in csv.DictReader(open(path)):
         out.setdefault(r["problem"], {})[r["engine"]] = r
     return out
+
+
+def number(v):
+    """a CSV field as an int, else a float, else the string itself"""
+    for kind in (int, float):
+        try:
+            return kind(v)
+        except ValueError:
+            pass
+    return v
 
 
 def main():
@@ -75,7 +88,12 @@ def main():
         print("general thread engine over the structured solve (%s): %d of %d problems, slowest margin %.1fx (%s)"
               % ("CSR input" if general is probs else "compact", sum(r > 1 for r, _ in over_thr),
                  len(over_thr), lo[0], lo[1]))
-    with open(path.rsplit(".", 1)[0] + "-bandwidth.dat", "w") as f:
+    stem = path.rsplit(".", 1)[0]
+    if not os.path.exists(stem + ".json"):  # domino bench --json-out writes its own; never overwritten
+        rows = [{k: number(v) for k, v in r.items()} for r in csv.DictReader(open(path))]
+        with open(stem + ".json", "w") as f:
+            json.dump({"source": os.path.basename(path), "results": rows}, f, indent=1)
+    with open(stem + "-bandwidth.dat", "w") as f:
         f.write("# problem csr compact partition multistage compressed cusparse (effective GB/s)\n")
         for i, row in enumerate(dat):
             f.write("%d %s %s\n" % (i, row[0], " ".join("%.1f" % v for v in row[1:])))
