@@ -3,8 +3,8 @@
 # the working tree against the commit unpacked in .carry/ab/base (git
 # archive COMMIT | tar -x -C .carry/ab/base), and the working tree under
 # other settings.  Every gpu test of the working tree, then each problem of
-# $PROBLEMS in its own process per configuration, all with --tune and the
-# autotuner's table in tune.log:
+# $PROBLEMS in its own process per configuration, all with --tune (TUNE=0:
+# the built-in shapes) and the autotuner's table in tune.log:
 #   base (unless BASE=0), new        stencil, stencil-compact and cusparse
 #   each "NAME:ENGINES:VAR=VALUE" of $CONFIGS   the working tree's ENGINES with VAR=VALUE
 # Results: $OUT/ab.csv (config,<bench csv>), tune.log, gpu-test.log.
@@ -21,7 +21,7 @@ run_one() { # config problem engines [VAR=VALUE]
   rm -f $OUT/tmp.csv
   echo "== $c $p" >> $OUT/tune.log
   env DOMINO_STENCIL_TUNE_LOG=1 ${4:-} timeout ${RUN_S:-90} $bin bench --problem $p --engines $eng \
-    --repeat ${REPEAT:-10} --tune --csv $OUT/tmp.csv > /dev/null 2>> $OUT/tune.log ||
+    --repeat ${REPEAT:-10} $([ "${TUNE:-1}" = 1 ] && echo --tune) --csv $OUT/tmp.csv > /dev/null 2>> $OUT/tune.log ||
     echo "$c $p: exit $?" >> $OUT/ab-errors.txt
   [ -f $OUT/tmp.csv ] && tail -n +2 $OUT/tmp.csv | sed "s/^/$c,/" >> $OUT/ab.csv
 }
