@@ -22,8 +22,8 @@
 #define BOX_LINES_EXACT 2     /* IEEE divisions by the other lines' pivots (box_line_steps) */
 #define BOX_TRACE_FIELDS 12   /* a chunk's record in DOMINO_FACTOR_LINES_TRACE (factor_lines_trace.c) */
 /* blocks an SM (60 KiB of shared memory a block): IC(0) 3, 168 registers
- * (ptxas: ~70 bytes spilled); ILU(0) 2, 255 registers (~170 bytes spilled;
- * ~880 at 168).  The keys in flight (BOX_LINE_KEYS) hold fewer warps than
+ * (ptxas of CUDA 13.0 for sm_90: 0-8 bytes spilled); ILU(0) 2, 255
+ * registers (16-32 bytes spilled; ~880 at 168).  The keys in flight (BOX_LINE_KEYS) hold fewer warps than
  * either allows: 352 at 64^3, 1040 at 192^3 (ILU(0): 264 blocks fit on 132 SMs). */
 #define BOX_LINE_MIN_BLOCKS(KIND) ((KIND) == 0 ? 2 : 3)
 
