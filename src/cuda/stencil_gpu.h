@@ -21,7 +21,8 @@ extern "C" {
 #define STENCIL_MAX_WAIT 8  /* distinct neighbour lines of one triangle (D3N33 has 6) */
 #define STENCIL_TILE_MAX_WARPS 16 /* lines of a tile of the tiled solve (a warp each) */
 /* lines of a tile with W neighbour lines: 8 for 6 lines, which then have
- * 255 registers a thread instead of 128 */
+ * up to 255 registers a thread instead of 128 (the compact form's kernel;
+ * the CSR one is capped at 168, stencil_tile_csr_kernel) */
 #define STENCIL_TILE_WARPS(W) ((W) > 4 ? 8 : 16)
 #define STENCIL_TILE_MAX_LINES 6  /* neighbour lines the tiled solve takes (D3N33's 6) */
 
@@ -65,8 +66,8 @@ typedef struct stencil_kernel_args {
     int lowy[STENCIL_MAX_LOW];   /* dy */
     int lowz[STENCIL_MAX_LOW];   /* dz */
     int lowkind[STENCIL_MAX_LOW];/* STENCIL_CENTRE, _M1, _M2 or STENCIL_OFF + k */
-    /* the same offsets by role, for the tiled solve of a CSR triangle:
-     * index q into low* (-1: none) */
+    /* the same offsets by role, index q into low* (-1: none): on the host,
+     * whence the slots below (set_low_roles) */
     int low_centre, low_m1, low_m2; /* the centre, the in-line dx = -1 and -2 */
     int low_wait[STENCIL_MAX_WAIT][3]; /* the off-line offset of line w at dx = d - 1 */
     int off_low[STENCIL_MAX_OFF]; /* the offset of off-line offset k */

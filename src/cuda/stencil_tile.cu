@@ -48,8 +48,9 @@
  * scan.
  *
  * A kernel with 6 neighbour lines (D3N33) takes tiles of at most 8 warps,
- * so that its 18 coefficients stay in registers (255 a thread): with 128
- * they spilled, and D3N33 tiles lost to the queue kernel.
+ * so that its 18 coefficients stay in registers (up to 255 a thread; the
+ * CSR kernel's capped at 168): with 128 they spilled, and D3N33 tiles lost
+ * to the queue kernel.
  *
  * Tried on H100 and slower: the neighbours gathered offset by offset after
  * one lane per line polled its last value (D3N27 64^3 0.40 ms against 0.34
@@ -284,8 +285,13 @@ __global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W))
 /* a CSR triangle, in at most 168 registers with 6 neighbour lines, so that
  * 3 blocks of 2 x 2 lines (D3N33's tile from 2^21 rows) fit an SM:
  * reading the rows by slot (csr_entry) left ptxas 191 otherwise */
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 4)
+#define TILE_CSR_MAXNREG(W) __maxnreg__((W) > 4 ? 168 : 128)
+#else
+#define TILE_CSR_MAXNREG(W) /* __maxnreg__ is CUDA 12.4's: older toolkits leave it to ptxas */
+#endif
 template <typename T, int W, int ORDER>
-__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W)) __maxnreg__(W > 4 ? 168 : 128)
+__global__ void __launch_bounds__(32 * STENCIL_TILE_WARPS(W)) TILE_CSR_MAXNREG(W)
     stencil_tile_csr_kernel(const stencil_kernel_args A, const T *__restrict__ b, T *x)
 {
     tile_blocks<T, W, ORDER, false, true>(A, b, x);
