@@ -11,7 +11,9 @@ tail -1 $OUT/build.log
 for p in dag:1000000:8:10000 dag:1000000:8:100000 dag:10000000:8:10000 dag:10000000:8:100000; do
   timeout ${RUN_S:-40} $B/domino bench --problem $p --engines thread,stepblock,levelblock,levelset,cusparse \
     --repeat 10 --csv $OUT/tmp.csv >> $OUT/deep.txt 2>&1 || echo "$p: exit $?" >> $OUT/deep.txt
-  [ -f $OUT/tmp.csv ] && { [ -f $OUT/deep.csv ] && tail -n +2 $OUT/tmp.csv || cat $OUT/tmp.csv; } >> $OUT/deep.csv
+  if [ -f $OUT/tmp.csv ]; then  # the header once: deep.csv exists only after the first problem
+    if [ -f $OUT/deep.csv ]; then tail -n +2 $OUT/tmp.csv >> $OUT/deep.csv; else cp $OUT/tmp.csv $OUT/deep.csv; fi
+  fi
   rm -f $OUT/tmp.csv
 done
 grep -E "^dag|exit" $OUT/deep.txt
