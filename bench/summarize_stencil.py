@@ -28,13 +28,26 @@ def load(path):
 
 
 def number(v):
-    """a CSV field as an int, else a float, else the string itself"""
+    """a CSV field as JSON writes it, as the bench's --json-out does: an int,
+    else a finite float, else null (nan, inf), else the string itself"""
     for kind in (int, float):
         try:
-            return kind(v)
+            x = kind(v)
+            return x if math.isfinite(x) else None
         except ValueError:
             pass
     return v
+
+
+def ours(json_path):
+    """1 if json_path is absent or was written by this script (a "source"
+    key), not by domino bench --json-out"""
+    if not os.path.exists(json_path):
+        return 1
+    try:
+        return "source" in json.load(open(json_path))
+    except ValueError:
+        return 0
 
 
 def main():
@@ -62,12 +75,15 @@ def main():
             thr = ms(general[p], "thread")
             csr = ms(general[p], "stencil") if general is probs else float("nan")
             line += "  %7.2f %7.1f %7.1f" % (thr, thr / csr, thr / ms(general[p], "stencil-compact"))
-            over_thr.append((thr / ms(general[p], slower_of), p))
+            ratio = thr / ms(general[p], slower_of)
+            over_thr.append((ratio if math.isfinite(ratio) else None, p))  # None: one of them did not pass
         print(line)
         sp_csr.append(base / t["stencil"])
         sp_cmp.append(base / t["stencil-compact"])
         gain.append(t["stencil"] / t["stencil-compact"])
-        if "cusparse" in d and d["cusparse"]["passed"] == "1":  # analysis + solve against the first call
+        ran = all(e in d and d[e]["passed"] == "1" and float(d[e].get("first_solve_ms") or 0) > 0
+                  for e in ("cusparse", "stencil", "stencil-compact"))
+        if ran:  # cusparse's analysis + solve against our first call
             cus = float(d["cusparse"]["analysis_ms"]) + base
             first.append((cus / float(d["stencil"]["first_solve_ms"]),
                           cus / float(d["stencil-compact"]["first_solve_ms"])))
@@ -84,13 +100,16 @@ def main():
         print("first call against cusparse analysis + solve: CSR input %s, compact %s"
               % (span([f[0] for f in first]), span([f[1] for f in first])))
     if over_thr:
-        lo = min(over_thr)
-        print("general thread engine over the structured solve (%s): %d of %d problems, slowest margin %.1fx (%s)"
-              % ("CSR input" if slower_of == "stencil" else "compact", sum(r > 1 for r, _ in over_thr),
-                 len(over_thr), lo[0], lo[1]))
+        both = [(r, p) for r, p in over_thr if r is not None]
+        lo = min(both) if both else (float("nan"), "none")
+        print("general thread engine over the structured solve (%s): slower on %d of %d problems, slowest "
+              "margin %.1fx (%s); not compared (one of them failed or did not run): %d"
+              % ("CSR input" if slower_of == "stencil" else "compact", sum(r > 1 for r, _ in both),
+                 len(over_thr), lo[0], lo[1], len(over_thr) - len(both)))
     stem = path.rsplit(".", 1)[0]
-    if not os.path.exists(stem + ".json"):  # domino bench --json-out writes its own; never overwritten
-        rows = [{k: number(v) for k, v in r.items()} for r in csv.DictReader(open(path))]
+    if ours(stem + ".json"):  # domino bench --json-out's own is never overwritten
+        rows = [{k: (v == "1" if k == "passed" else number(v)) for k, v in r.items()}
+                for r in csv.DictReader(open(path))]
         with open(stem + ".json", "w") as f:
             json.dump({"source": os.path.basename(path), "results": rows}, f, indent=1)
     with open(stem + "-bandwidth.dat", "w") as f:
