@@ -36,7 +36,8 @@ extern "C" {
  * made with the offset tables (set_low_roles) */
 typedef struct stencil_csr_slot {
     uint32_t bit;   /* 1 << q, q the offset's index into low*; 0: no offset (reads nothing) */
-    uint32_t below; /* (1 << q) - 1: the offsets walked before it */
+    uint32_t below; /* (1 << q) - 1: the offsets walked before it (bit - 1, stored so that
+                       csr_entry derives nothing per entry) */
     int32_t delta;  /* its column less the row, real rows (lowd[q], negated upper) */
 } stencil_csr_slot;
 
@@ -74,7 +75,9 @@ typedef struct stencil_kernel_args {
     /* the same as slots of csr_entry, indexed by role at compile time */
     stencil_csr_slot csr_centre, csr_m1, csr_m2;    /* in-line offsets */
     stencil_csr_slot csr_wait[STENCIL_MAX_WAIT][3]; /* tile kernel: line w at dx = d - 1 */
-    stencil_csr_slot csr_off[STENCIL_MAX_LOW];      /* queue kernel (FORM_CSR): off-line k */
+    stencil_csr_slot csr_off[STENCIL_MAX_LOW];      /* queue kernel (FORM_CSR): off-line k
+                                                       (K slots, up to STENCIL_MAX_LOW, read;
+                                                       those past noff are empty) */
     stencil_csr_slot csr_low[STENCIL_MAX_LOW];      /* queue kernel (FORM_CSR_WALK): offset q */
     uint32_t low_dx[5];          /* bits q of the offsets with lowx[q] = i - 2 (low_inside) */
     /* compact form: coefficient slots of N values each, indexed by (real) row;
