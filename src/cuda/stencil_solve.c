@@ -10,12 +10,23 @@
 
 /* D from the built-in table: lines in flight per z-plane that keep the
  * pipeline along y full (one line lags its predecessor by about a chunk of
- * 32 points, or a point for the one-equation-at-a-time variant) */
+ * 32 points, or a point for the one-equation-at-a-time variant); the
+ * DOMINO variant from a CSR triangle (A->coef null: slabs and the trsv
+ * plan's copies have it) at least CSR_MIN_WARPS_PER_QUEUE, whose reads of
+ * column indices want more lines in flight (the ablation variants keep
+ * theirs: the compressed one was slower at 16, 0.606 -> 0.636 ms on D3N7
+ * 128^3) */
+#define CSR_MIN_WARPS_PER_QUEUE 16 /* H200, D3N7 and D3N13 64^3 / 128^3, the
+    autotuner's table (bench/results/h200-session33/3-issue4-suite/
+    stencil-tune.log): 16 against 2 x chunks (4, 8) 1.14-1.30x faster from
+    CSR; the compact form 0.94-1.06x, so it keeps 2 x chunks */
 static int table_warps_per_queue(const stencil_kernel_args *A, int variant)
 {
     int chunks = (A->nx + 31) / 32, lines = A->y_hi - A->y_lo; /* of a queue */
     int d = variant == DOMINO_STENCIL_PARTITION ? A->nx / 2 : 2 * chunks;
     if (d < 4) d = 4;
+    if (!A->coef && variant == DOMINO_STENCIL_DOMINO && d < CSR_MIN_WARPS_PER_QUEUE)
+        d = CSR_MIN_WARPS_PER_QUEUE;
     return d < lines ? d : lines;
 }
 
