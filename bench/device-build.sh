@@ -47,12 +47,13 @@ run_label_tests() {
   ctest_jobs -L "$1" > "$OUT/test.log" 2>&1
   grep -E "Test *#|tests passed|FAIL|Total Test|one at a time" "$OUT/test.log" | tail -26
 }
-# run_trsv_suite: the whole trsv suite, auto against cusparse, within
+# run_trsv_suite: the whole trsv suite, auto against cusparse ($SUITE_ENGINES
+# names others, e.g. auto,cusparse,spmv), within
 # $SUITE_S seconds (default 330) -> $OUT/csv/suite.csv, suite.txt and
 # suite-summary.txt (summarize_trsv.py, copy bandwidth 4200 GB/s), printed
 run_trsv_suite() {
   mkdir -p "$OUT/csv"
-  timeout ${SUITE_S:-330} $B/domino bench --suite trsv --engines auto,cusparse --csv "$OUT/csv/suite.csv" \
+  timeout ${SUITE_S:-330} $B/domino bench --suite trsv --engines ${SUITE_ENGINES:-auto,cusparse} --csv "$OUT/csv/suite.csv" \
     > "$OUT/suite.txt" 2>&1
   echo "suite exit $?" >> "$OUT/suite.txt"
   python3 bench/summarize_trsv.py "$OUT/csv/suite.csv" auto 4200 > "$OUT/suite-summary.txt"

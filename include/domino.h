@@ -950,6 +950,18 @@ domino_status domino_gpu_spmm_plan_engine(domino_handle h, domino_spmm_engine en
                                           const void *dB, int64_t ldb, void *dC, int64_t ldc, domino_spmm_plan *plan);
 domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan);
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan);
+/* y = A x on the GPU with cusparseSpMV: dA CSR with fewer than 2^31
+ * entries, dx (dA's columns) and dy (dA's rows) device arrays of dA's
+ * type.  A plan (descriptors, 32-bit row offsets, workspace) for these
+ * arrays, then products as often as needed, each queued on the handle's
+ * stream (domino_gpu_synchronize waits for it).  The dependency-free
+ * reference of `domino bench --suite trsv`: the product reads what a
+ * triangular solve of the same pattern reads, and waits for nothing. */
+typedef struct domino_spmv_plan_s *domino_spmv_plan;
+domino_status domino_gpu_spmv_plan(domino_handle h, domino_dmatrix dA, const void *dx, void *dy,
+                                   domino_spmv_plan *plan);
+domino_status domino_gpu_spmv_run(domino_handle h, domino_spmv_plan plan);
+void domino_gpu_spmv_plan_free(domino_spmv_plan plan);
 /* domino_gen_dense on the GPU: the same values, bit for bit, into the
  * device array dB (row-major, leading dimension ldb); returns when done */
 domino_status domino_gpu_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,

@@ -239,6 +239,19 @@ domino_status domino_gpu_spmm_run(domino_handle h, domino_spmm_plan plan)
     return NO_CUDA(h, "domino_gpu_spmm_run");
 }
 void domino_gpu_spmm_plan_free(domino_spmm_plan plan) { (void)plan; }
+domino_status domino_gpu_spmv_plan(domino_handle h, domino_dmatrix dA, const void *dx, void *dy,
+                                   domino_spmv_plan *plan)
+{
+    (void)dA; (void)dx; (void)dy;
+    if (plan) *plan = NULL;
+    return NO_CUDA(h, "domino_gpu_spmv_plan");
+}
+domino_status domino_gpu_spmv_run(domino_handle h, domino_spmv_plan plan)
+{
+    (void)plan;
+    return NO_CUDA(h, "domino_gpu_spmv_run");
+}
+void domino_gpu_spmv_plan_free(domino_spmv_plan plan) { (void)plan; }
 domino_status domino_gpu_gen_dense(domino_handle h, uint64_t seed, int64_t ncols, int64_t row0, int64_t rows,
                                    int64_t col0, int64_t cols, domino_type type, void *dB, int64_t ldb)
 {

@@ -1,7 +1,8 @@
 /* test_gpu_spmm.c: domino_gpu_spmm (cusparseSpMM, row-major) against
  * domino_ref_spmm: R-MAT and a shared matrix, double and float, one to 64
  * columns, leading dimensions larger than the width, one call and a plan
- * run twice; bad arguments.  The chunk engine the same way, from 1 to 128
+ * run twice; bad arguments.  domino_gpu_spmv (cusparseSpMV) against
+ * domino_ref_spmv the same way (R-MAT double and float, cage8).  The chunk engine the same way, from 1 to 128
  * columns (one, two and four per lane), on rows cut by chunk boundaries,
  * empty rows and an A without entries, C's padding left alone; wider B
  * refused.  domino_gpu_spgemm (cusparseSpGEMM by row
@@ -78,6 +79,57 @@ static void check_product(domino_handle h, const char *name, domino_matrix A, in
 /* the chunk engine's C = A B (n columns, leading dimensions ld) equals
  * the CPU's within 1e3 eps of the largest entry, twice from one plan,
  * every row written (C starts as NaN) and C's padding columns untouched */
+/* domino_gpu_spmv (cusparseSpMV, one plan run twice) against
+ * domino_ref_spmv; bad arguments refused, the plan left NULL */
+static void check_spmv(domino_handle h, const char *name, domino_matrix A)
+{
+    domino_matrix_view v;
+    domino_dmatrix dA = NULL;
+    domino_spmv_plan plan = NULL;
+    void *dx = NULL, *dy = NULL;
+    CHECK_OK(h, domino_matrix_get_view(h, A, &v));
+    size_t vs = v.type == DOMINO_FLOAT64 ? 8 : 4;
+    void *x = calloc((size_t)v.ncols + 1, vs), *y = calloc((size_t)v.nrows + 1, vs),
+         *r = calloc((size_t)v.nrows + 1, vs);
+    lcg_state = 9;
+    for (int64_t i = 0; i < v.ncols; i++) set_value(x, v.type, i, 2 * lcg_uniform() - 1);
+    CHECK_OK(h, domino_ref_spmv(h, DOMINO_OP_N, 1.0, A, x, 0.0, r));
+    CHECK_OK(h, domino_dmatrix_upload(h, A, &dA));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)v.ncols * vs + 8, &dx));
+    CHECK_OK(h, domino_gpu_malloc(h, (size_t)v.nrows * vs + 8, &dy));
+    CHECK_OK(h, domino_gpu_upload(h, dx, x, (size_t)v.ncols * vs));
+    CHECK_OK(h, domino_gpu_spmv_plan(h, dA, dx, dy, &plan));
+    CHECK_OK(h, domino_gpu_spmv_run(h, plan));
+    CHECK_OK(h, domino_gpu_spmv_run(h, plan));
+    CHECK_OK(h, domino_gpu_synchronize(h));
+    CHECK_OK(h, domino_gpu_download(h, y, dy, (size_t)v.nrows * vs));
+    double diff = 0, scale = 0;
+    for (int64_t i = 0; i < v.nrows; i++) {
+        double c = get_value(y, v.type, i), e = get_value(r, v.type, i);
+        diff = fmax(diff, isfinite(c) ? fabs(c - e) : INFINITY);
+        scale = fmax(scale, fabs(e));
+    }
+    if (diff <= 1e3 * domino_type_eps(v.type) * fmax(scale, 1.0)) {
+        check_passed++;
+    } else {
+        check_failed++;
+        fprintf(stderr, "FAIL: spmv %s: max diff %.3e\n", name, diff);
+    }
+    domino_gpu_spmv_plan_free(plan);
+    plan = NULL;
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_gpu_spmv_plan(h, dA, NULL, dy, &plan));
+    CHECK_STATUS(h, DOMINO_NULL_POINTER, domino_gpu_spmv_plan(h, dA, dx, dy, NULL));
+    CHECK_STATUS(h, DOMINO_INVALID_OBJECT, domino_gpu_spmv_plan(h, NULL, dx, dy, &plan));
+    CHECK_STATUS(h, DOMINO_INVALID_OBJECT, domino_gpu_spmv_run(h, NULL));
+    CHECK(plan == NULL);
+    domino_dmatrix_free(dA);
+    domino_gpu_free(dx);
+    domino_gpu_free(dy);
+    free(x);
+    free(y);
+    free(r);
+}
+
 static void check_chunks(domino_handle h, const char *name, domino_matrix A, int64_t n, int64_t ld)
 {
     domino_matrix_view v;
@@ -232,6 +284,8 @@ int main(void)
         CHECK_OK(h, domino_matrix_cast(h, A, DOMINO_FLOAT32, &F));
     }
     if (F) check_product(h, "rmat 11 float", F, 32, 32);
+    if (A) check_spmv(h, "rmat 11", A);
+    if (F) check_spmv(h, "rmat 11 float", F);
     static const int64_t chunk_widths[][2] = {{1, 1}, {7, 9}, {32, 32}, {33, 40}, {64, 64}, {65, 65}, {100, 101},
                                               {128, 128}};
     for (int w = 0; w < 8; w++) {
@@ -265,6 +319,7 @@ int main(void)
     snprintf(path, sizeof(path), "%s/cage8.mtx", DOMINO_SHARED_MATRICES);
     CHECK_OK(h, domino_mm_read(h, path, DOMINO_FLOAT64, 0, &M));
     if (M) check_product(h, "cage8", M, 16, 16);
+    if (M) check_spmv(h, "cage8", M);
     if (A) check_spgemm(h, "rmat 11 squared", A, A, NULL);
     if (A) check_spgemm(h, "rmat 11 squared, blocks of 100 rows", A, A, "100");
     if (F) check_spgemm(h, "rmat 11 float squared, blocks of 7 rows", F, F, "7");

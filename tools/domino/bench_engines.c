@@ -27,6 +27,7 @@ const bench_engine bench_engines[] = {
     {"stepblock-warp", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, "DOMINO_STEPBLOCK_WARP=1"},
     {"stepblock-256", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_STEPBLOCK, gpu_run, 0, 0, "DOMINO_STEPBLOCK_WARP=0"},
     {"cusparse", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, gpu_run, 0, 0, NULL},
+    {"spmv", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_CUSPARSE, spmv_run, 0, 0, NULL},
     {"stencil", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 0, NULL},
     {"stencil-compact", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_DOMINO, 1, NULL},
     {"stencil-partition", 1, CPU_SEQUENTIAL, DOMINO_ENGINE_AUTO, stencil_run, DOMINO_STENCIL_PARTITION, 0, NULL},
@@ -44,6 +45,8 @@ const bench_engine *bench_engine_find(const char *name)
 }
 
 int bench_engine_is_stencil(const bench_engine *e) { return e->run == stencil_run; }
+
+int bench_engine_is_spmv(const bench_engine *e) { return e->run == spmv_run; }
 
 void solve_problem_release(solve_problem *p)
 {

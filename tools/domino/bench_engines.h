@@ -72,6 +72,14 @@ domino_status gpu_run(domino_handle h, const bench_engine *e, solve_problem *p, 
  * the time of a solve is everything from the call to the result. */
 domino_status stencil_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
                           void *X, engine_timing *t);
+/* The "spmv" row: cusparseSpMV of T (domino_gpu_spmv), X = T B, timed as
+ * a solve is (the plan as its analysis); the dependency-free reference of
+ * a solve of the same pattern.  DOMINO_NOT_SUPPORTED unless op N with one
+ * right-hand side. */
+domino_status spmv_run(domino_handle h, const bench_engine *e, solve_problem *p, int repeat,
+                       void *X, engine_timing *t);
+/* 1 if e is the spmv row */
+int bench_engine_is_spmv(const bench_engine *e);
 /* 1 if e is a structured-grid engine */
 int bench_engine_is_stencil(const bench_engine *e);
 
