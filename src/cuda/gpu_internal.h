@@ -306,7 +306,9 @@ typedef struct domino_levelblock_args {
                                      unit) */
     int unit;                     /* unit diagonal */
     int lanes;                    /* lanes per row: 1, 2, 4, 8, 16 or 32 */
-    int threads;                  /* threads that solve (a multiple of 32, at most 992) */
+    int threads;                  /* threads that solve (a multiple of 32, at most
+                                     LB_THREADS - 32 loaders) */
+    int loaders;                  /* loader warps, 1 to 8 (the block's last warps) */
     int shared;                   /* 1: x in shared memory (n values must fit) */
 } domino_levelblock_args;
 /* *fits = x (n values) and the engine's ring fit one block's shared memory */

@@ -11,7 +11,7 @@
  * the SM's view of X (else), never through a flag in L2: a level costs a
  * few loads and a barrier, where the synchronization-free engines pay an
  * L2 round trip per dependency hop (~1 us on an H100).  A level's data come
- * from shared memory too: a loader warp copies the coming levels, many at a
+ * from shared memory too: loader warps copy the coming levels, many at a
  * time, into a ring there, ahead of the solving warps (first GPU run, H200,
  * bench/results/h200-levelblock1: loading each level's data from global
  * memory when it was solved cost ~0.8 us a level, L2 latency; prefetching
@@ -25,13 +25,15 @@
  * loader and the solvers wait only for each other, and neither on itself. */
 #include "gpu_internal.h"
 
-#define LB_THREADS 1024 /* the block: solving warps from warp 0, the loader in the last warp */
+#define LB_THREADS 1024 /* the block: solving warps from warp 0, the loaders in the last warps */
 #define LB_RING_POS 1024 /* positions the ring holds (a power of two) */
 #define LB_RING_ENT 2048 /* entries the ring holds (a power of two) */
 #define LB_RING_LEV 128  /* level bounds the ring holds (a power of two) */
 #define LB_AHEAD_LEV 96  /* levels the loader may be ahead of the solvers */
 #define LB_BATCH 31      /* most levels one copy takes */
 #define LB_PUBLISH 16    /* solved levels are announced to the loader this often */
+#define LB_DEPTH 4       /* rounds of entries in flight a loader lane */
+#define LB_DEPTH_POS 2   /* rounds of positions (four loads each) in flight a loader lane */
 
 /* one entry in the ring: its column and value, one shared-memory load */
 template <typename T> struct __align__(2 * sizeof(T) > 8 ? 2 * sizeof(T) : 8) lb_entry {
@@ -63,15 +65,31 @@ __device__ __forceinline__ int32_t ld_volatile(const int32_t *p) { return *(cons
 __device__ __forceinline__ void lb_fence(void) { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
 __device__ __forceinline__ void st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
 
-/* The loader warp: copies levels into the ring, LB_BATCH or fewer at a
- * time (as many as half the ring holds), ahead of the solvers, waiting for
- * room; a level too large for half the ring is marked big and not copied.
- * Lane j holds the bounds of level L + j, so one copy costs two rounds of
- * loads (bounds, then the data) for up to LB_BATCH levels. */
-template <typename T>
-__device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R)
+/* The loader warps (lw = 0 .. loaders-1): copy levels into the ring,
+ * LB_BATCH or fewer at a time (as many as half the ring holds), ahead of
+ * the solvers, waiting for room; a level too large for half the ring is
+ * marked big and not copied.  Lane j holds the bounds of level L + j, so
+ * one copy costs two rounds of loads (bounds, then the data) for up to
+ * LB_BATCH levels.  Every loader warp makes the same choice of levels (from
+ * the bounds alone) and copies a slice of their positions and entries
+ * (loader_slice); their barrier (named barrier 2) orders the copies before warp
+ * 0 announces them.  One warp's loads in flight bounded the engine on
+ * levels of a few hundred entries (bcsstk33: ~0.84 us a level, against
+ * ~0.4-0.5 us on the narrow ones). */
+/* [*b, *e): loader warp lw's part of [lo, hi) cut in `loaders` parts of
+ * a multiple of 32 */
+__device__ __forceinline__ void loader_slice(int32_t lo, int32_t hi, int lw, int loaders, int32_t *b,
+                                             int32_t *e)
 {
-    const int lane = (int)threadIdx.x % 32;
+    int32_t part = ((hi - lo + loaders - 1) / loaders + 31) & ~31;
+    *b = lo + lw * part < hi ? lo + lw * part : hi;
+    *e = *b + part < hi ? *b + part : hi;
+}
+
+template <typename T, bool MULTI>
+__device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R, int lw)
+{
+    const int lane = (int)threadIdx.x % 32, loaders = MULTI ? a.loaders : 1;
     const int32_t nlevels = a.nlevels;
     const int32_t *__restrict__ ptr = a.ptr;
     const int32_t *__restrict__ row = a.row;
@@ -100,9 +118,9 @@ __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R
             __nanosleep(32);
         }
         lb_fence(); /* the solvers' reads of the freed slots come before our writes */
-        if (lane <= k) /* bounds of levels L .. L + k */
+        if ((!MULTI || lw == 0) && lane <= k) /* bounds of levels L .. L + k */
             R->lev[(L + lane) & (LB_RING_LEV - 1)] = make_int4(bq, be, big, 0);
-        if (!big) {
+        if (!big && !MULTI) {
 #pragma unroll 4
             for (int32_t q = q0 + lane; q < q1; q += 32) {
                 int s = q & (LB_RING_POS - 1);
@@ -116,10 +134,48 @@ __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R
                 E.val = __ldg(&val[e]);
                 R->ent[e & (LB_RING_ENT - 1)] = E;
             }
+        } else if (!big) {
+            /* this warp's slice of the positions and of the entries, in
+             * rounds of LB_DEPTH x 32, every load of a round before its
+             * stores (a stride of 32 x loaders left one load in flight a
+             * lane: half the speed of one loader warp on bcsstk33) */
+            int32_t qb, qe, eb, ee;
+            loader_slice(q0, q1, lw, loaders, &qb, &qe);
+            loader_slice(e0, e1, lw, loaders, &eb, &ee);
+            for (int32_t q = qb + lane; q < qe; q += LB_DEPTH_POS * 32) {
+                int4 P[LB_DEPTH_POS];
+                T D[LB_DEPTH_POS];
+#pragma unroll
+                for (int u = 0; u < LB_DEPTH_POS; u++)
+                    if (q + 32 * u < qe) {
+                        P[u] = make_int4(__ldg(&ptr[q + 32 * u]), __ldg(&ptr[q + 32 * u + 1]),
+                                         __ldg(&row[q + 32 * u]), 0);
+                        D[u] = a.unit ? (T)1 : __ldg(&diag[q + 32 * u]);
+                    }
+#pragma unroll
+                for (int u = 0; u < LB_DEPTH_POS; u++)
+                    if (q + 32 * u < qe) {
+                        R->pos[(q + 32 * u) & (LB_RING_POS - 1)] = P[u];
+                        R->dinv[(q + 32 * u) & (LB_RING_POS - 1)] = D[u];
+                    }
+            }
+            for (int32_t e = eb + lane; e < ee; e += LB_DEPTH * 32) {
+                lb_entry<T> E[LB_DEPTH];
+#pragma unroll
+                for (int u = 0; u < LB_DEPTH; u++)
+                    if (e + 32 * u < ee) {
+                        E[u].col = __ldg(&col[e + 32 * u]);
+                        E[u].val = __ldg(&val[e + 32 * u]);
+                    }
+#pragma unroll
+                for (int u = 0; u < LB_DEPTH; u++)
+                    if (e + 32 * u < ee) R->ent[(e + 32 * u) & (LB_RING_ENT - 1)] = E[u];
+            }
         }
         __syncwarp();
+        if (MULTI) asm volatile("bar.sync 2, %0;" ::"r"(32 * loaders) : "memory");
         lb_fence();
-        if (lane == 0) st_volatile(&R->loaded, L + k);
+        if ((!MULTI || lw == 0) && lane == 0) st_volatile(&R->loaded, L + k);
         L += k;
     }
 }
@@ -137,11 +193,12 @@ __device__ __forceinline__ void solvers_barrier(int threads)
 /* Solve S X = B (nrhs columns) with the level order of a.  Contract: a
  * holds the level order of S (trsv_level_order.h) with values and
  * diagonals gathered (domino_launch_levelblock_values); one block of
- * LB_THREADS threads, a.threads <= LB_THREADS - 32 of them solve; dynamic
+ * LB_THREADS threads, the last a.loaders warps load, a.threads <=
+ * LB_THREADS - 32 a.loaders from thread 0 solve; dynamic
  * shared memory for the ring, and n values before it when SHARED; B and X
  * do not overlap.  Solvers wait for the loader only between levels, the
  * loader for the solvers only for room: neither waits on itself. */
-template <typename T, int LANES, bool SHARED>
+template <typename T, int LANES, bool SHARED, bool MULTI>
 __global__ void __launch_bounds__(LB_THREADS, 1)
     trsv_levelblock_kernel(domino_levelblock_args a, int32_t nrhs, const T *__restrict__ B,
                            int64_t ldb, T *X, int64_t ldx)
@@ -163,8 +220,8 @@ __global__ void __launch_bounds__(LB_THREADS, 1)
         for (int32_t i = (int32_t)threadIdx.x; i < n; i += (int32_t)blockDim.x) xv[i] = __ldg(&b[i]);
         if (threadIdx.x == 0) R->loaded = R->done = R->done_q = R->done_e = 0;
         __syncthreads();
-        if (warp == LB_THREADS / 32 - 1) {
-            levelblock_loader<T>(a, R);
+        if (MULTI ? warp >= LB_THREADS / 32 - a.loaders : warp == LB_THREADS / 32 - 1) {
+            levelblock_loader<T, MULTI>(a, R, MULTI ? warp - (LB_THREADS / 32 - a.loaders) : 0);
         } else if ((int)threadIdx.x < solvers) {
             int32_t loaded = 0; /* levels known to be in the ring */
             int4 lv = make_int4(0, 0, 0, 0);
@@ -280,15 +337,24 @@ extern "C" cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domi
     return cudaGetLastError();
 }
 
-/* the kernel of type T, lanes per row and x placement */
-template <typename T, bool SHARED> static const void *levelblock_kernel_of(int lanes)
+/* the kernel of type T, lanes per row, x placement and loader warps
+ * (MULTI: more than one; one is the kernel as it was before them, whose
+ * narrow levels the extra warps' code slowed 5-7 %) */
+template <typename T, bool SHARED, bool MULTI> static const void *levelblock_kernel_of(int lanes)
 {
-    return lanes == 1    ? (const void *)trsv_levelblock_kernel<T, 1, SHARED>
-           : lanes == 2  ? (const void *)trsv_levelblock_kernel<T, 2, SHARED>
-           : lanes == 4  ? (const void *)trsv_levelblock_kernel<T, 4, SHARED>
-           : lanes == 8  ? (const void *)trsv_levelblock_kernel<T, 8, SHARED>
-           : lanes == 16 ? (const void *)trsv_levelblock_kernel<T, 16, SHARED>
-                         : (const void *)trsv_levelblock_kernel<T, 32, SHARED>;
+    return lanes == 1    ? (const void *)trsv_levelblock_kernel<T, 1, SHARED, MULTI>
+           : lanes == 2  ? (const void *)trsv_levelblock_kernel<T, 2, SHARED, MULTI>
+           : lanes == 4  ? (const void *)trsv_levelblock_kernel<T, 4, SHARED, MULTI>
+           : lanes == 8  ? (const void *)trsv_levelblock_kernel<T, 8, SHARED, MULTI>
+           : lanes == 16 ? (const void *)trsv_levelblock_kernel<T, 16, SHARED, MULTI>
+                         : (const void *)trsv_levelblock_kernel<T, 32, SHARED, MULTI>;
+}
+
+template <typename T> static const void *levelblock_kernel_pick(int lanes, int shared, int multi)
+{
+    return shared ? (multi ? levelblock_kernel_of<T, true, true>(lanes) : levelblock_kernel_of<T, true, false>(lanes))
+                  : (multi ? levelblock_kernel_of<T, false, true>(lanes)
+                           : levelblock_kernel_of<T, false, false>(lanes));
 }
 
 static int lanes_index(int lanes)
@@ -321,17 +387,17 @@ extern "C" cudaError_t domino_launch_trsv_levelblock(cudaStream_t stream, domino
 {
     if (a->n == 0) return cudaSuccess;
     domino_levelblock_args args = *a;
-    if (args.threads < 32 || args.threads > LB_THREADS - 32 || args.threads % 32) args.threads = 256;
+    if (args.loaders < 1 || args.loaders > 8) args.loaders = 1;
+    if (args.threads > LB_THREADS - 32 * args.loaders) args.threads = LB_THREADS - 32 * args.loaders;
+    if (args.threads < 32 || args.threads % 32) args.threads = 256;
     if (args.lanes != 1 && args.lanes != 2 && args.lanes != 4 && args.lanes != 8 && args.lanes != 16)
         args.lanes = 32;
-    int dbl = type == DOMINO_FLOAT64, shared = args.shared != 0;
-    const void *fn = dbl ? (shared ? levelblock_kernel_of<double, true>(args.lanes)
-                                   : levelblock_kernel_of<double, false>(args.lanes))
-                         : (shared ? levelblock_kernel_of<float, true>(args.lanes)
-                                   : levelblock_kernel_of<float, false>(args.lanes));
+    int dbl = type == DOMINO_FLOAT64, shared = args.shared != 0, multi = args.loaders > 1;
+    const void *fn = dbl ? levelblock_kernel_pick<double>(args.lanes, shared, multi)
+                         : levelblock_kernel_pick<float>(args.lanes, shared, multi);
     size_t bytes = levelblock_bytes(type, args.n, shared);
-    static char raised[2][2][6][DOMINO_RAISED_DEVICES];
-    cudaError_t e = domino_block_raise_shared(fn, bytes, raised[dbl][shared][lanes_index(args.lanes)]);
+    static char raised[2][2][2][6][DOMINO_RAISED_DEVICES];
+    cudaError_t e = domino_block_raise_shared(fn, bytes, raised[dbl][shared][multi][lanes_index(args.lanes)]);
     if (e) return e;
     void *params[] = {&args, &nrhs, &B, &ldb, &X, &ldx};
     return cudaLaunchKernel(fn, dim3(1), dim3(LB_THREADS), params, bytes, stream);

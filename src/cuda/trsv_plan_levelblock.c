@@ -148,6 +148,16 @@ cleanup:
  * for the rows of an average level, up to 512 (DOMINO_LEVELBLOCK_LANES /
  * _THREADS / _SHARED override; h200-levelblock: 1024 threads, a barrier
  * of 32 warps, made deep systems 2-4x slower) */
+/* loader warps: LEVELBLOCK_WIDE_LOADERS where a level averages at least
+ * LEVELBLOCK_WIDE_LEVEL entries, else one (DOMINO_LEVELBLOCK_LOADERS
+ * overrides, 1 to 8).  H200, same binary, against one loader warp
+ * (bench/results/h200-session34/3-levelblock-loaders): 4 warps 1.42x on
+ * bcsstk33 (275 entries a level), 1.19x cage8 (185), 1.18x watt_2 (115);
+ * on narrower levels the extra warps' polling for room cost 2-6 %
+ * (bcsstk13 71, fidapex6 75, whitaker3 17) */
+#define LEVELBLOCK_WIDE_LEVEL 100
+#define LEVELBLOCK_WIDE_LOADERS 4
+
 domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context *gpu,
                                      struct domino_trsv_plan_s *p, char *block, void *val,
                                      void *diag, const trsv_level_order *o)
@@ -177,6 +187,9 @@ domino_status domino_levelblock_setup(domino_handle h, struct domino_gpu_context
     int threads = 32;
     while (threads < 512 && threads < a->lanes * rows_per_level) threads *= 2;
     a->threads = domino_env_int("DOMINO_LEVELBLOCK_THREADS", threads);
+    double entries_per_level = nl ? (double)o->m / nl : 0;
+    a->loaders = domino_env_int("DOMINO_LEVELBLOCK_LOADERS", entries_per_level >= LEVELBLOCK_WIDE_LEVEL
+                                                                  ? LEVELBLOCK_WIDE_LOADERS : 1);
     int fits = 0;
     cudaError_t e = domino_levelblock_fits(p->type, n, &fits);
     a->shared = fits && domino_env_int("DOMINO_LEVELBLOCK_SHARED", 1) != 0;
