@@ -65,17 +65,6 @@ __device__ __forceinline__ int32_t ld_volatile(const int32_t *p) { return *(cons
 __device__ __forceinline__ void lb_fence(void) { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
 __device__ __forceinline__ void st_volatile(int32_t *p, int32_t v) { *(volatile int32_t *)p = v; }
 
-/* The loader warps (lw = 0 .. loaders-1): copy levels into the ring,
- * LB_BATCH or fewer at a time (as many as half the ring holds), ahead of
- * the solvers, waiting for room; a level too large for half the ring is
- * marked big and not copied.  Lane j holds the bounds of level L + j, so
- * one copy costs two rounds of loads (bounds, then the data) for up to
- * LB_BATCH levels.  Every loader warp makes the same choice of levels (from
- * the bounds alone) and copies a slice of their positions and entries
- * (loader_slice); their barrier (named barrier 2) orders the copies before warp
- * 0 announces them.  One warp's loads in flight bounded the engine on
- * levels of a few hundred entries (bcsstk33: ~0.84 us a level, against
- * ~0.4-0.5 us on the narrow ones). */
 /* [*b, *e): loader warp lw's part of [lo, hi) cut in `loaders` parts of
  * a multiple of 32 */
 __device__ __forceinline__ void loader_slice(int32_t lo, int32_t hi, int lw, int loaders, int32_t *b,
@@ -86,6 +75,17 @@ __device__ __forceinline__ void loader_slice(int32_t lo, int32_t hi, int lw, int
     *e = *b + part < hi ? *b + part : hi;
 }
 
+/* The loader warps (lw = 0 .. loaders-1): copy levels into the ring,
+ * LB_BATCH or fewer at a time (as many as half the ring holds), ahead of
+ * the solvers, waiting for room; a level too large for half the ring is
+ * marked big and not copied.  Lane j holds the bounds of level L + j, so
+ * one copy costs two rounds of loads (bounds, then the data) for up to
+ * LB_BATCH levels.  Every loader warp makes the same choice of levels (from
+ * the bounds alone) and copies a slice of their positions and entries
+ * (loader_slice); their barrier (named barrier 2) orders the copies
+ * before warp 0 announces them.  One warp's loads in flight bounded the
+ * engine on levels of a few hundred entries (bcsstk33: ~0.84 us a level,
+ * against ~0.4-0.5 us on the narrow ones). */
 template <typename T, bool MULTI>
 __device__ void levelblock_loader(const domino_levelblock_args &a, lb_ring<T> *R, int lw)
 {
@@ -338,8 +338,9 @@ extern "C" cudaError_t domino_launch_levelblock_values(cudaStream_t stream, domi
 }
 
 /* the kernel of type T, lanes per row, x placement and loader warps
- * (MULTI: more than one; one is the kernel as it was before them, whose
- * narrow levels the extra warps' code slowed 5-7 %) */
+ * (MULTI: more than one).  One loader warp is an instance of its own, the
+ * kernel as it was before there were more: with both in one instance the
+ * narrow levels of fidapex6 and zenios ran 5-7 % slower with one warp */
 template <typename T, bool SHARED, bool MULTI> static const void *levelblock_kernel_of(int lanes)
 {
     return lanes == 1    ? (const void *)trsv_levelblock_kernel<T, 1, SHARED, MULTI>
