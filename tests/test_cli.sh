@@ -190,6 +190,8 @@ nvidia-smi -L > /dev/null 2>&1 && HAVE_GPU=1
 if [ "$HAVE_GPU" = 0 ]; then
     expect 1 "gpu krylov without a GPU" -- "$DOMINO" solve "$TMP/k.mtx" --krylov cg --precond ic0 --gpu
     expect_grep err "CUDA" "gpu krylov says why"
+    expect 1 "bench spmv row without a GPU" -- "$DOMINO" bench --engines cpu-seq,spmv --grid 4
+    expect_grep err "engine 'spmv' needs a GPU" "bench spmv says why"
 fi
 
 # domino trace: usage errors; without a GPU it says so
