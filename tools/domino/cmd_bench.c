@@ -365,16 +365,16 @@ static void run_engine(domino_handle h, const bench_engine *e, bench_problem *p,
     snprintf(row->engine, sizeof(row->engine), "%s", e->name);
     memset(X, 0, (size_t)p->n * domino_type_size(p->type));
     row->residual = row->diff = NAN;
+    int spmv = bench_engine_is_spmv(e);
     domino_status s = e->run(h, e, &p->solve, repeat, X, &t);
     if (s == DOMINO_NOT_SUPPORTED && bench_engine_is_stencil(e)) {
         snprintf(row->status, sizeof(row->status), "skipped: not a stencil problem");
         return;
     }
-    if (s == DOMINO_NOT_SUPPORTED && bench_engine_is_spmv(e)) {
+    if (s == DOMINO_NOT_SUPPORTED && spmv) {
         snprintf(row->status, sizeof(row->status), "skipped: %s", domino_last_error(h));
         return;
     }
-    int spmv = bench_engine_is_spmv(e);
     if (s || (spmv ? spmv_error(h, p, X, &row->residual)
                    : domino_ref_trsv_residual(h, DOMINO_OP_N, p->solve.fill, DOMINO_NON_UNIT, p->T, 1, X,
                                               p->n, p->b, p->n, &row->residual))) {
